@@ -1,0 +1,185 @@
+//! What every integration test shares: finding the real Kafka cluster the test
+//! command started, starting throwaway clusters for destructive tests, driving
+//! `scripts/kafka-cluster`, and waiting for a condition with a deadline.
+//!
+//! The test command (`scripts/test`) starts a shared 3-node cluster with auth
+//! listeners and exports `KSCOPE_TEST_CLUSTER`, the path of its `cluster.env`.
+//! With `CI=true` a missing cluster fails the test; elsewhere the test says
+//! loudly that it skipped.
+#![allow(dead_code, clippy::unwrap_used, clippy::panic, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// The variables of a running cluster's `cluster.env`.
+#[derive(Debug, Clone)]
+pub struct ClusterEnv {
+    vars: HashMap<String, String>,
+}
+
+impl ClusterEnv {
+    /// Read a `cluster.env` written by `scripts/kafka-cluster up`.
+    pub fn load(path: &Path) -> Self {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("cannot read cluster env {}: {e}", path.display()));
+        let vars = text
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .filter_map(|line| line.split_once('='))
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        Self { vars }
+    }
+
+    /// One variable, e.g. `KSCOPE_BOOTSTRAP_SASL_SSL`; panics naming it if absent.
+    pub fn get(&self, key: &str) -> &str {
+        self.vars
+            .get(key)
+            .unwrap_or_else(|| panic!("cluster env has no {key} (was the cluster started with --auth?)"))
+    }
+
+    /// The PLAINTEXT bootstrap list.
+    pub fn bootstrap(&self) -> &str {
+        self.get("KSCOPE_BOOTSTRAP")
+    }
+
+    /// The PLAINTEXT bootstrap addresses as a list.
+    pub fn bootstrap_list(&self) -> Vec<String> {
+        self.bootstrap().split(',').map(str::to_owned).collect()
+    }
+
+    /// The cluster's name, for `--name` on the script.
+    pub fn name(&self) -> &str {
+        self.get("KSCOPE_CLUSTER_NAME")
+    }
+
+    /// Run `scripts/kafka-cluster COMMAND ARGS... --name <this cluster>`; panics on failure.
+    pub fn script(&self, args: &[&str]) -> String {
+        let mut all: Vec<&str> = args.to_vec();
+        if args.first() == Some(&"tool") {
+            // `tool` takes everything after the class verbatim, so the name goes first.
+            all.insert(1, "--name");
+            all.insert(2, self.name());
+        } else {
+            all.extend(["--name", self.name()]);
+        }
+        let output = script(&all);
+        assert_success(&output, &format!("scripts/kafka-cluster {}", all.join(" ")));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+}
+
+/// The shared cluster, or `None` (with a loud message) outside CI when there is none.
+pub fn shared_cluster() -> Option<ClusterEnv> {
+    match std::env::var_os("KSCOPE_TEST_CLUSTER") {
+        Some(path) => Some(ClusterEnv::load(Path::new(&path))),
+        None if in_ci() => panic!(
+            "KSCOPE_TEST_CLUSTER is not set and CI=true: this test needs the real cluster; run the tests with scripts/test"
+        ),
+        None => {
+            eprintln!("SKIPPED: no cluster (KSCOPE_TEST_CLUSTER unset); run the tests with scripts/test");
+            None
+        }
+    }
+}
+
+/// Whether we run under CI, where a missing cluster is a failure.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Run `scripts/kafka-cluster` with these arguments.
+pub fn script(args: &[&str]) -> Output {
+    Command::new(repo().join("scripts/kafka-cluster"))
+        .args(args)
+        .output()
+        .expect("scripts/kafka-cluster could not be started")
+}
+
+/// Panic with the command's stderr unless it succeeded.
+pub fn assert_success(output: &Output, what: &str) {
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A cluster of its own for a destructive test; stopped and deleted on drop.
+#[derive(Debug)]
+pub struct ThrowawayCluster {
+    env: ClusterEnv,
+}
+
+impl ThrowawayCluster {
+    /// Start `nodes` nodes named `name` at `port_base` (bases must be 100 apart).
+    /// Returns `None` only where [`shared_cluster`] would (outside CI, no cluster tooling wanted).
+    pub fn start(name: &str, nodes: u8, port_base: u16, auth: bool) -> Option<Self> {
+        shared_cluster()?;
+        let nodes = nodes.to_string();
+        let base = port_base.to_string();
+        let mut args = vec!["up", "--name", name, "--nodes", &nodes, "--port-base", &base];
+        if auth {
+            args.push("--auth");
+        }
+        // A previous run killed mid-test may have left this name behind.
+        let _ = script(&["down", "--name", name, "KILL"]);
+        let output = script(&args);
+        assert_success(&output, &format!("starting throwaway cluster '{name}'"));
+        let dir = run_dir().join(name);
+        Some(Self { env: ClusterEnv::load(&dir.join("cluster.env")) })
+    }
+
+    /// Its environment.
+    pub fn env(&self) -> &ClusterEnv {
+        &self.env
+    }
+}
+
+impl Drop for ThrowawayCluster {
+    fn drop(&mut self) {
+        let _ = script(&["down", "--name", self.env.name(), "KILL"]);
+        let _ = std::fs::remove_dir_all(run_dir().join(self.env.name()));
+    }
+}
+
+fn run_dir() -> PathBuf {
+    std::env::var_os("KSCOPE_RUN_DIR").map_or_else(|| repo().join(".run"), PathBuf::from)
+}
+
+/// Poll `check` until it returns `Some`, or panic after `timeout` naming `what`.
+pub fn wait_until<T>(timeout: Duration, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = check() {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// Async twin of [`wait_until`].
+pub async fn wait_until_async<T, F, Fut>(timeout: Duration, what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
