@@ -150,3 +150,40 @@ fn leaders_move_off_a_killed_broker_and_it_rejoins_the_isr() {
         },
     );
 }
+
+/// Broker count in `kcat -L` output ("3 brokers:").
+fn kcat_broker_count(args: &[&str]) -> Option<usize> {
+    let output = std::process::Command::new(support::repo().join("scripts/kcat"))
+        .args(args)
+        .args(["-L", "-m", "15"])
+        .output()
+        .unwrap();
+    support::assert_success(&output, &format!("scripts/kcat {}", args.join(" ")));
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .find_map(|line| line.trim().strip_suffix(" brokers:"))
+        .and_then(|count| count.trim().parse().ok())
+}
+
+#[test]
+fn kcat_lists_every_broker_over_plaintext_and_scram_sha_512_over_sasl_ssl() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    assert_eq!(kcat_broker_count(&["-b", env.bootstrap()]), Some(3));
+    let sasl_ssl = [
+        "-b",
+        env.get("KSCOPE_BOOTSTRAP_SASL_SSL"),
+        "-X",
+        "security.protocol=SASL_SSL",
+        "-X",
+        "sasl.mechanisms=SCRAM-SHA-512",
+        "-X",
+        "sasl.username=alice",
+        "-X",
+        "sasl.password=alice-secret",
+        "-X",
+        &format!("ssl.ca.location={}", env.get("KSCOPE_CA")),
+    ];
+    assert_eq!(kcat_broker_count(&sasl_ssl), Some(3));
+}
