@@ -1,0 +1,1 @@
+//! Logging (filled in below).
