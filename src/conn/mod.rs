@@ -21,6 +21,7 @@ mod error;
 mod error_code;
 pub mod frame;
 mod peer;
+pub mod protocol;
 mod pipeline;
 pub mod rpc;
 mod sasl;
@@ -36,7 +37,7 @@ pub use connection::Connection;
 pub use error::{Error, Result};
 pub use error_code::{ALL_ERROR_CODES, ErrorCode};
 pub use frame::{decode_response, encode_request};
-pub use kafka_protocol as protocol;
+
 pub use kafka_protocol::messages::ApiKey;
 pub use rpc::{Rpc, is_read_only_api, supported_versions};
 pub use secret::Secret;
