@@ -15,6 +15,9 @@ fn main() {
     let cli = Cli::parse();
     match cli.bootstrap {
         Some(servers) => println!("kscope {}: bootstrap {servers}", env!("CARGO_PKG_VERSION")),
-        None => println!("kscope {}: no cluster given (use -b HOST:PORT)", env!("CARGO_PKG_VERSION")),
+        None => println!(
+            "kscope {}: no cluster given (use -b HOST:PORT)",
+            env!("CARGO_PKG_VERSION")
+        ),
     }
 }

@@ -42,7 +42,11 @@ fn quick() -> ConnectionConfig {
 
 async fn metadata_works(connection: &Connection) {
     let response = connection
-        .send(MetadataRequest::default().with_allow_auto_topic_creation(false).with_topics(None))
+        .send(
+            MetadataRequest::default()
+                .with_allow_auto_topic_creation(false)
+                .with_topics(None),
+        )
         .await
         .expect("metadata after authentication");
     assert_eq!(response.brokers.len(), 3);
@@ -108,9 +112,15 @@ async fn a_wrong_password_is_one_clear_non_retriable_error() {
         let error = Connection::connect(&address, None, &config)
             .await
             .expect_err("wrong password");
-        assert!(matches!(error, Error::Sasl { .. }), "{mechanism}: {error:?}");
+        assert!(
+            matches!(error, Error::Sasl { .. }),
+            "{mechanism}: {error:?}"
+        );
         assert!(error.is_authentication());
-        assert!(!error.retriable(), "{mechanism}: an auth failure must not be retried");
+        assert!(
+            !error.retriable(),
+            "{mechanism}: an auth failure must not be retried"
+        );
         let text = error.to_string();
         eprintln!("{mechanism}: {text}");
         assert!(text.contains(mechanism.name()), "{text}");
@@ -130,7 +140,9 @@ async fn tls_verifies_the_broker_against_the_ca() {
         tls: Some(tls(&env)),
         ..quick()
     };
-    let connection = Connection::connect(&address, Some(1), &config).await.expect("tls");
+    let connection = Connection::connect(&address, Some(1), &config)
+        .await
+        .expect("tls");
     metadata_works(&connection).await;
 
     // The same broker, checked against a CA that did not sign it.
@@ -141,7 +153,9 @@ async fn tls_verifies_the_broker_against_the_ca() {
         }),
         ..quick()
     };
-    let error = Connection::connect(&address, Some(1), &rogue).await.expect_err("rogue ca");
+    let error = Connection::connect(&address, Some(1), &rogue)
+        .await
+        .expect_err("rogue ca");
     assert!(matches!(error, Error::Tls { .. }), "{error:?}");
     eprintln!("rogue ca: {error}");
     assert!(error.to_string().contains("certificate"), "{error}");
@@ -154,7 +168,9 @@ async fn tls_verifies_the_broker_against_the_ca() {
         }),
         ..quick()
     };
-    let connection = Connection::connect(&address, Some(1), &skip).await.expect("unverified");
+    let connection = Connection::connect(&address, Some(1), &skip)
+        .await
+        .expect("unverified");
     metadata_works(&connection).await;
 }
 
@@ -172,7 +188,9 @@ async fn mutual_tls_presents_the_client_certificate() {
         }),
         ..quick()
     };
-    let connection = Connection::connect(&address, None, &config).await.expect("mtls");
+    let connection = Connection::connect(&address, None, &config)
+        .await
+        .expect("mtls");
     metadata_works(&connection).await;
 
     // Without the certificate the broker refuses us: an error, not a hang.
@@ -181,7 +199,9 @@ async fn mutual_tls_presents_the_client_certificate() {
         ..quick()
     };
     let started = Instant::now();
-    let error = Connection::connect(&address, None, &without).await.expect_err("no client cert");
+    let error = Connection::connect(&address, None, &without)
+        .await
+        .expect_err("no client cert");
     eprintln!("mtls without a certificate: {error}");
     assert!(started.elapsed() < Duration::from_secs(11), "{error}");
 }

@@ -1,5 +1,5 @@
 //! The connection layer against the real cluster's PLAINTEXT listeners:
-//! ApiVersions with a 4.x broker, Metadata, pipelining, and the read-only guard.
+//! `ApiVersions` with a 4.x broker, Metadata, pipelining, and the read-only guard.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
@@ -21,7 +21,11 @@ fn first(list: &str) -> String {
 async fn connect(config: &ConnectionConfig) -> Option<Connection> {
     let env = support::shared_cluster()?;
     let address = first(env.bootstrap());
-    Some(Connection::connect(&address, None, config).await.expect("connect"))
+    Some(
+        Connection::connect(&address, None, config)
+            .await
+            .expect("connect"),
+    )
 }
 
 fn metadata_for(topics: Option<&[&str]>) -> MetadataRequest {
@@ -44,7 +48,10 @@ async fn api_versions_are_negotiated_with_a_4x_broker() {
         return;
     };
     // Kafka 4.x supports ApiVersions v4 and Metadata v13; kscope's codec stops at v4/v13.
-    assert_eq!(connection.negotiated_for::<ApiVersionsRequest>().unwrap(), 4);
+    assert_eq!(
+        connection.negotiated_for::<ApiVersionsRequest>().unwrap(),
+        4
+    );
     assert!(connection.negotiated_for::<MetadataRequest>().unwrap() >= 12);
     assert!(connection.negotiated_for::<FetchRequest>().unwrap() >= 13);
     assert_eq!(
@@ -125,7 +132,15 @@ async fn read_only_refuses_create_topics_before_it_reaches_the_broker() {
         ])
         .with_timeout_ms(10_000);
     let error = connection.send(create).await.expect_err("refused");
-    assert!(matches!(error, Error::ReadOnly { api: ApiKey::CreateTopics }), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::ReadOnly {
+                api: ApiKey::CreateTopics
+            }
+        ),
+        "{error}"
+    );
     assert!(error.to_string().contains("CreateTopics"));
     // Reads still work on the same connection, and the topic never came to be.
     let response = connection

@@ -15,7 +15,7 @@ pub struct ConnectionConfig {
     /// How long one request may wait for its response (the Java client's
     /// `request.timeout.ms` default: 30 s).
     pub request_timeout: Duration,
-    /// How long TCP connect, the TLS handshake, ApiVersions and SASL may take together.
+    /// How long TCP connect, the TLS handshake, `ApiVersions` and SASL may take together.
     pub connect_timeout: Duration,
     /// The largest response frame accepted, checked before allocating
     /// (librdkafka's `receive.message.max.bytes` default: 100 MB).

@@ -56,7 +56,7 @@ impl Drop for Shared {
 
 impl Connection {
     /// Connect to `address` (`host:port`): TCP, TLS when configured,
-    /// ApiVersions, then SASL when configured, all within
+    /// `ApiVersions`, then SASL when configured, all within
     /// `config.connect_timeout`.
     pub async fn connect(
         address: &str,
@@ -66,10 +66,12 @@ impl Connection {
         let peer = Peer::new(address, node_id);
         let deadline = Instant::now() + config.connect_timeout;
         let work = async {
-            let tcp = TcpStream::connect(address).await.map_err(|source| Error::Io {
-                broker: peer.to_string(),
-                source: Arc::new(source),
-            })?;
+            let tcp = TcpStream::connect(address)
+                .await
+                .map_err(|source| Error::Io {
+                    broker: peer.to_string(),
+                    source: Arc::new(source),
+                })?;
             // Latency matters more than packet count for request/response traffic.
             let _ = tcp.set_nodelay(true);
             match &config.tls {
@@ -89,7 +91,7 @@ impl Connection {
             })?
     }
 
-    /// Run the Kafka handshake (ApiVersions, then SASL when configured) over
+    /// Run the Kafka handshake (`ApiVersions`, then SASL when configured) over
     /// an already-open stream, within `config.connect_timeout`. TLS settings
     /// are not applied: the stream is used as it is. This is how tests drive
     /// the real connection code over in-memory streams.
@@ -103,13 +105,16 @@ impl Connection {
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
         let peer = Peer::new(address, node_id);
-        tokio::time::timeout(config.connect_timeout, Self::establish(stream, peer.clone(), config))
-            .await
-            .map_err(|_| Error::Timeout {
-                broker: peer.to_string(),
-                what: "connecting".to_owned(),
-                after: config.connect_timeout,
-            })?
+        tokio::time::timeout(
+            config.connect_timeout,
+            Self::establish(stream, peer.clone(), config),
+        )
+        .await
+        .map_err(|_| Error::Timeout {
+            broker: peer.to_string(),
+            what: "connecting".to_owned(),
+            after: config.connect_timeout,
+        })?
     }
 
     async fn establish<S>(stream: S, peer: Peer, config: &ConnectionConfig) -> Result<Connection>
@@ -199,16 +204,25 @@ impl Connection {
     /// Write one request and wait for its raw response frame.
     pub(crate) async fn round_trip<R: Rpc>(&self, request: &R, version: i16) -> Result<Bytes> {
         let inner = &*self.inner;
-        let id = inner.table.next_id().map_err(|reason| self.broken(reason))?;
+        let id = inner
+            .table
+            .next_id()
+            .map_err(|reason| self.broken(reason))?;
         let frame = encode_request(request, version, id, &inner.client_id).map_err(|message| {
             Error::Codec {
                 broker: inner.peer.to_string(),
                 message,
             }
         })?;
-        let reply = inner.table.wait_for(id).map_err(|reason| self.broken(reason))?;
+        let reply = inner
+            .table
+            .wait_for(id)
+            .map_err(|reason| self.broken(reason))?;
         // From here until the reply arrives, a dropped future abandons the id.
-        let pending = Pending { table: &inner.table, id: Some(id) };
+        let pending = Pending {
+            table: &inner.table,
+            id: Some(id),
+        };
         if inner.outgoing.send(frame).await.is_err() {
             return Err(self.broken(inner.table.broken().unwrap_or_default()));
         }
@@ -217,7 +231,10 @@ impl Connection {
         match outcome {
             Ok(Ok(reply)) => reply,
             Ok(Err(_)) => Err(self.broken(
-                inner.table.broken().unwrap_or_else(|| "reader stopped".to_owned()),
+                inner
+                    .table
+                    .broken()
+                    .unwrap_or_else(|| "reader stopped".to_owned()),
             )),
             Err(_) => {
                 let what = format!("{} v{version}", R::API_KEY);
@@ -261,13 +278,14 @@ impl Connection {
             .broker_versions
             .get()
             .and_then(|ranges| ranges.get(&(key as i16)));
-        versions::highest_common(key, ours, theirs.copied())
-            .map_err(|(ours, theirs)| Error::UnsupportedVersion {
+        versions::highest_common(key, ours, theirs.copied()).map_err(|(ours, theirs)| {
+            Error::UnsupportedVersion {
                 broker: self.inner.peer.to_string(),
                 api: key,
                 ours,
                 theirs,
-            })
+            }
+        })
     }
 
     /// Whether the connection has failed and must be replaced.

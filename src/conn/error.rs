@@ -60,7 +60,9 @@ pub enum Error {
     },
 
     /// The broker and kscope share no version of an API.
-    #[error("{broker} does not support {api} at any version kscope speaks ({ours}; broker: {theirs})")]
+    #[error(
+        "{broker} does not support {api} at any version kscope speaks ({ours}; broker: {theirs})"
+    )]
     UnsupportedVersion {
         /// The broker, as `broker 1 (host:port)`.
         broker: String,
@@ -236,9 +238,17 @@ mod tests {
         };
         assert!(!sasl.retriable());
         assert!(sasl.is_authentication());
-        assert!(!Error::ReadOnly { api: ApiKey::CreateTopics }.retriable());
+        assert!(
+            !Error::ReadOnly {
+                api: ApiKey::CreateTopics
+            }
+            .retriable()
+        );
         assert_eq!(
-            Error::ReadOnly { api: ApiKey::CreateTopics }.to_string(),
+            Error::ReadOnly {
+                api: ApiKey::CreateTopics
+            }
+            .to_string(),
             "refused CreateTopics: this cluster context is read-only"
         );
     }

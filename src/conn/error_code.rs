@@ -18,6 +18,7 @@ const C: u8 = 4;
 macro_rules! error_codes {
     ($($variant:ident = $code:literal, $name:literal, $flags:expr, $message:literal;)*) => {
         /// A non-zero Kafka protocol error code.
+        #[allow(clippy::doc_markdown)] // the docs are Kafka's own messages, verbatim
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         pub enum ErrorCode {
@@ -263,7 +264,10 @@ mod tests {
             assert_eq!(ErrorCode::from_code(code.code()), Some(code));
         }
         assert_eq!(ALL_ERROR_CODES.len(), 134);
-        assert_eq!(ErrorCode::from_code(133), Some(ErrorCode::ShareSessionLimitReached));
+        assert_eq!(
+            ErrorCode::from_code(133),
+            Some(ErrorCode::ShareSessionLimitReached)
+        );
     }
 
     #[test]

@@ -33,7 +33,9 @@ struct FakeBroker {
 impl FakeBroker {
     /// The next request: its header and raw body.
     async fn request(&mut self) -> (RequestHeader, Bytes) {
-        let mut frame = read_frame(&mut self.stream, 1 << 20).await.expect("a request");
+        let mut frame = read_frame(&mut self.stream, 1 << 20)
+            .await
+            .expect("a request");
         let key = ApiKey::try_from(i16::from_be_bytes([frame[0], frame[1]])).expect("api key");
         let version = i16::from_be_bytes([frame[2], frame[3]]);
         let header = RequestHeader::decode(&mut frame, key.request_header_version(version))
@@ -64,7 +66,7 @@ impl FakeBroker {
         self.stream.flush().await.unwrap();
     }
 
-    /// Answer the ApiVersions handshake advertising `ranges`.
+    /// Answer the `ApiVersions` handshake advertising `ranges`.
     async fn handshake_with(&mut self, ranges: &[(ApiKey, i16, i16)]) {
         let (header, _) = self.request().await;
         assert_eq!(header.request_api_key, ApiKey::ApiVersions as i16);
@@ -77,8 +79,11 @@ impl FakeBroker {
                     .with_max_version(max)
             })
             .collect();
-        self.reply(&header, &ApiVersionsResponse::default().with_api_keys(api_keys))
-            .await;
+        self.reply(
+            &header,
+            &ApiVersionsResponse::default().with_api_keys(api_keys),
+        )
+        .await;
     }
 
     async fn handshake(&mut self) {
@@ -120,8 +125,14 @@ fn metadata_answer(cluster: &str) -> MetadataResponse {
 async fn handshake_negotiates_and_a_request_round_trips() {
     let (connection, mut broker) = connected(&config()).await;
     let expected = supported_versions(ApiKey::Metadata).max;
-    assert_eq!(connection.negotiated_for::<MetadataRequest>().unwrap(), expected);
-    assert_eq!(connection.negotiated_version(ApiKey::Metadata), Some(expected));
+    assert_eq!(
+        connection.negotiated_for::<MetadataRequest>().unwrap(),
+        expected
+    );
+    assert_eq!(
+        connection.negotiated_version(ApiKey::Metadata),
+        Some(expected)
+    );
     assert_eq!(connection.node_id(), Some(7));
     assert_eq!(connection.address(), "fake:9092");
     let (response, ()) = tokio::join!(connection.send(MetadataRequest::default()), async {
@@ -146,7 +157,9 @@ async fn api_versions_falls_back_when_the_broker_answers_unsupported_version() {
         body.put_i32(first.correlation_id);
         ApiVersionsResponse::default()
             .with_error_code(35)
-            .with_api_keys(vec![ApiVersion::default().with_api_key(18).with_max_version(2)])
+            .with_api_keys(vec![
+                ApiVersion::default().with_api_key(18).with_max_version(2),
+            ])
             .encode(&mut body, 0)
             .unwrap();
         broker.raw_frame(&body).await;
@@ -158,8 +171,10 @@ async fn api_versions_falls_back_when_the_broker_answers_unsupported_version() {
         broker.reply(&second, &answer).await;
         second.request_api_version
     };
-    let (connection, retried_at) =
-        tokio::join!(Connection::from_stream(ours, "old:9092", None, &config), broker_side);
+    let (connection, retried_at) = tokio::join!(
+        Connection::from_stream(ours, "old:9092", None, &config),
+        broker_side
+    );
     assert_eq!(retried_at, 2);
     let connection = connection.unwrap();
     assert_eq!(connection.negotiated_version(ApiKey::Metadata), Some(9));
@@ -177,8 +192,20 @@ async fn no_common_version_is_an_error_naming_the_api_and_both_ranges() {
     let connection = connection.unwrap();
     let error = connection.negotiated_for::<FetchRequest>().unwrap_err();
     let text = error.to_string();
-    assert!(matches!(error, Error::UnsupportedVersion { api: ApiKey::Fetch, .. }), "{text}");
-    assert!(text.contains("Fetch") && text.contains("v0-v3") && text.contains("broker 1"), "{text}");
+    assert!(
+        matches!(
+            error,
+            Error::UnsupportedVersion {
+                api: ApiKey::Fetch,
+                ..
+            }
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("Fetch") && text.contains("v0-v3") && text.contains("broker 1"),
+        "{text}"
+    );
     let missing = connection.negotiated_for::<MetadataRequest>().unwrap_err();
     assert!(missing.to_string().contains("none"), "{missing}");
 }
@@ -193,8 +220,12 @@ async fn responses_out_of_order_reach_the_right_callers() {
             // Both requests are on the wire before either is answered: pipelined.
             let (a, _) = broker.request().await;
             let (b, _) = broker.request().await;
-            broker.reply(&b, &metadata_answer(&format!("for-{}", b.correlation_id))).await;
-            broker.reply(&a, &metadata_answer(&format!("for-{}", a.correlation_id))).await;
+            broker
+                .reply(&b, &metadata_answer(&format!("for-{}", b.correlation_id)))
+                .await;
+            broker
+                .reply(&a, &metadata_answer(&format!("for-{}", a.correlation_id)))
+                .await;
         }
     );
     let first = first.unwrap().cluster_id.unwrap().to_string();
@@ -218,10 +249,14 @@ async fn a_hang_up_mid_frame_fails_the_request_and_breaks_the_connection() {
     assert!(error.to_string().contains("mid-frame"), "{error}");
     assert!(error.retriable());
     assert!(connection.is_broken());
-    let next = connection.send(MetadataRequest::default()).await.unwrap_err();
+    let next = connection
+        .send(MetadataRequest::default())
+        .await
+        .unwrap_err();
     assert!(matches!(next, Error::Broken { .. }), "{next:?}");
     assert!(
-        next.to_string().starts_with("connection to broker 7 (fake:9092) is broken: "),
+        next.to_string()
+            .starts_with("connection to broker 7 (fake:9092) is broken: "),
         "{next}"
     );
 }
@@ -304,7 +339,10 @@ async fn connecting_to_a_silent_peer_times_out() {
     let error = Connection::from_stream(ours, "silent:9092", None, &config)
         .await
         .unwrap_err();
-    assert!(error.to_string().contains("connecting timed out after 2s"), "{error}");
+    assert!(
+        error.to_string().contains("connecting timed out after 2s"),
+        "{error}"
+    );
     assert_eq!(started.elapsed(), Duration::from_secs(2));
 }
 
@@ -335,8 +373,19 @@ async fn read_only_refuses_writes_before_they_reach_the_socket() {
         ..config()
     };
     let (connection, mut broker) = connected(&read_only).await;
-    let error = connection.send(CreateTopicsRequest::default()).await.unwrap_err();
-    assert!(matches!(error, Error::ReadOnly { api: ApiKey::CreateTopics }), "{error:?}");
+    let error = connection
+        .send(CreateTopicsRequest::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ReadOnly {
+                api: ApiKey::CreateTopics
+            }
+        ),
+        "{error:?}"
+    );
     // The next thing on the wire is the read that follows, not the refused write.
     let (result, ()) = tokio::join!(connection.send(MetadataRequest::default()), async {
         let (header, _) = broker.request().await;
@@ -358,7 +407,9 @@ async fn sasl_exchange(sasl: SaslConfig, answer_code: i16) -> (Result<Connection
         broker.handshake().await;
         let (header, _) = broker.request().await;
         assert_eq!(header.request_api_key, ApiKey::SaslHandshake as i16);
-        broker.reply(&header, &SaslHandshakeResponse::default()).await;
+        broker
+            .reply(&header, &SaslHandshakeResponse::default())
+            .await;
         let (header, mut body) = broker.request().await;
         assert_eq!(header.request_api_key, ApiKey::SaslAuthenticate as i16);
         let request = kafka_protocol::messages::SaslAuthenticateRequest::decode(
@@ -373,7 +424,10 @@ async fn sasl_exchange(sasl: SaslConfig, answer_code: i16) -> (Result<Connection
         broker.reply(&header, &answer).await;
         request.auth_bytes
     };
-    tokio::join!(Connection::from_stream(ours, "fake:9092", None, &config), broker_side)
+    tokio::join!(
+        Connection::from_stream(ours, "fake:9092", None, &config),
+        broker_side
+    )
 }
 
 #[tokio::test]

@@ -75,7 +75,10 @@ pub async fn read_frame<R: AsyncRead + Unpin>(
             return Err(if filled == 0 {
                 FrameError::Closed
             } else {
-                FrameError::Truncated { expected: 4, got: filled }
+                FrameError::Truncated {
+                    expected: 4,
+                    got: filled,
+                }
             });
         }
         filled += read;
@@ -95,7 +98,10 @@ pub async fn read_frame<R: AsyncRead + Unpin>(
         .await
         .map_err(FrameError::Io)?;
     if got < size {
-        return Err(FrameError::Truncated { expected: size, got });
+        return Err(FrameError::Truncated {
+            expected: size,
+            got,
+        });
     }
     Ok(Bytes::from(body))
 }
@@ -123,7 +129,12 @@ pub fn encode_request<R: Rpc>(
     buf.put_i32(0);
     header
         .encode(&mut buf, R::header_version(version))
-        .map_err(|e| format!("cannot encode the {} v{version} request header: {e}", R::API_KEY))?;
+        .map_err(|e| {
+            format!(
+                "cannot encode the {} v{version} request header: {e}",
+                R::API_KEY
+            )
+        })?;
     request
         .encode(&mut buf, version)
         .map_err(|e| format!("cannot encode {} v{version}: {e}", R::API_KEY))?;
@@ -139,8 +150,12 @@ pub fn encode_request<R: Rpc>(
 pub fn decode_response<R: Rpc>(frame: Bytes, version: i16) -> Result<(i32, R::Response), String> {
     let mut buf = frame;
     let header_version = <R::Response as HeaderVersion>::header_version(version);
-    let header = ResponseHeader::decode(&mut buf, header_version)
-        .map_err(|e| format!("cannot decode the {} v{version} response header: {e}", R::API_KEY))?;
+    let header = ResponseHeader::decode(&mut buf, header_version).map_err(|e| {
+        format!(
+            "cannot decode the {} v{version} response header: {e}",
+            R::API_KEY
+        )
+    })?;
     let response = R::Response::decode(&mut buf, version)
         .map_err(|e| format!("cannot decode {} v{version} response: {e}", R::API_KEY))?;
     if buf.has_remaining() {
@@ -165,7 +180,10 @@ mod tests {
         assert_eq!(&frame[..], &[7, 8]);
         let empty = read_frame(&mut wire, 100).await.expect("empty frame");
         assert!(empty.is_empty());
-        assert!(matches!(read_frame(&mut wire, 100).await, Err(FrameError::Closed)));
+        assert!(matches!(
+            read_frame(&mut wire, 100).await,
+            Err(FrameError::Closed)
+        ));
     }
 
     #[tokio::test]
@@ -173,7 +191,10 @@ mod tests {
         let mut huge: &[u8] = &[0x7f, 0xff, 0xff, 0xff];
         assert!(matches!(
             read_frame(&mut huge, 1024).await,
-            Err(FrameError::TooLarge { size: 2_147_483_647, max: 1024 })
+            Err(FrameError::TooLarge {
+                size: 2_147_483_647,
+                max: 1024
+            })
         ));
         let mut negative: &[u8] = &[0xff, 0xff, 0xff, 0xfe];
         assert!(matches!(
@@ -183,12 +204,18 @@ mod tests {
         let mut short: &[u8] = &[0, 0, 0, 10, 1, 2];
         assert!(matches!(
             read_frame(&mut short, 1024).await,
-            Err(FrameError::Truncated { expected: 10, got: 2 })
+            Err(FrameError::Truncated {
+                expected: 10,
+                got: 2
+            })
         ));
         let mut half_prefix: &[u8] = &[0, 0];
         assert!(matches!(
             read_frame(&mut half_prefix, 1024).await,
-            Err(FrameError::Truncated { expected: 4, got: 2 })
+            Err(FrameError::Truncated {
+                expected: 4,
+                got: 2
+            })
         ));
     }
 
@@ -208,7 +235,8 @@ mod tests {
         assert!(decode_response::<MetadataRequest>(garbage, 12).is_err());
         // A correlation id, an empty tagged-field set, and then the 12-byte case:
         // a v12 metadata body whose broker array claims 2^31 - 1 elements.
-        let hostile = Bytes::from_static(&[0, 0, 0, 1, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x07]);
+        let hostile =
+            Bytes::from_static(&[0, 0, 0, 1, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x07]);
         assert!(decode_response::<MetadataRequest>(hostile, 12).is_err());
     }
 }

@@ -4,7 +4,7 @@
 //! - [`Connection`] pipelines requests over one stream; responses are matched
 //!   by correlation id; a per-request timeout applies; any framing or decoding
 //!   failure poisons the connection (see `pipeline.rs`).
-//! - Versions are negotiated with ApiVersions first (`versions.rs`): the highest
+//! - Versions are negotiated with `ApiVersions` first (`versions.rs`): the highest
 //!   version in both the request type's range and the broker's.
 //! - TLS is rustls (`tls.rs`); SASL is PLAIN, SCRAM-SHA-256/512 via `rsasl`,
 //!   and OAUTHBEARER from a token command (`sasl.rs`).
@@ -21,8 +21,8 @@ mod error;
 mod error_code;
 pub mod frame;
 mod peer;
-pub mod protocol;
 mod pipeline;
+pub mod protocol;
 pub mod rpc;
 mod sasl;
 mod secret;

@@ -49,7 +49,10 @@ mod tests {
             Peer::new("127.0.0.1:19092", Some(1)).to_string(),
             "broker 1 (127.0.0.1:19092)"
         );
-        assert_eq!(Peer::new("kafka:9092", None).to_string(), "broker kafka:9092");
+        assert_eq!(
+            Peer::new("kafka:9092", None).to_string(),
+            "broker kafka:9092"
+        );
         assert_eq!(Peer::new("kafka:9092", None).host(), "kafka");
         assert_eq!(Peer::new("[::1]:9092", None).host(), "::1");
         assert_eq!(Peer::new("kafka", None).host(), "kafka");

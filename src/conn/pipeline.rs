@@ -111,7 +111,10 @@ impl Table {
             let _ = sender.send(Ok(frame));
             Ok(())
         } else if table.abandoned.remove(&id) {
-            tracing::debug!(correlation_id = id, "dropping the response of a cancelled request");
+            tracing::debug!(
+                correlation_id = id,
+                "dropping the response of a cancelled request"
+            );
             Ok(())
         } else {
             Err(())
@@ -160,9 +163,9 @@ pub async fn read_responses<R: AsyncRead + Unpin>(
             }
         };
         let delivered = match correlation_id(&frame) {
-            Some(id) => table.deliver(id, frame).map_err(|()| {
-                format!("response with correlation id {id}, which no request used")
-            }),
+            Some(id) => table
+                .deliver(id, frame)
+                .map_err(|()| format!("response with correlation id {id}, which no request used")),
             None => Err(format!(
                 "{}-byte response frame is too short for a correlation id",
                 frame.len()

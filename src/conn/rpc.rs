@@ -10,14 +10,13 @@ use kafka_protocol::messages::{
     DeleteGroupsResponse, DeleteRecordsRequest, DeleteRecordsResponse, DeleteTopicsRequest,
     DeleteTopicsResponse, DescribeAclsRequest, DescribeAclsResponse, DescribeClientQuotasRequest,
     DescribeClientQuotasResponse, DescribeClusterRequest, DescribeClusterResponse,
-    DescribeConfigsRequest, DescribeConfigsResponse, DescribeGroupsRequest,
-    DescribeGroupsResponse, DescribeLogDirsRequest, DescribeLogDirsResponse,
-    DescribeProducersRequest, DescribeProducersResponse, DescribeQuorumRequest,
-    DescribeQuorumResponse, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse,
-    DescribeTransactionsRequest, DescribeTransactionsResponse,
-    DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse,
-    ElectLeadersRequest, ElectLeadersResponse, FetchRequest, FetchResponse,
-    FindCoordinatorRequest, FindCoordinatorResponse, IncrementalAlterConfigsRequest,
+    DescribeConfigsRequest, DescribeConfigsResponse, DescribeGroupsRequest, DescribeGroupsResponse,
+    DescribeLogDirsRequest, DescribeLogDirsResponse, DescribeProducersRequest,
+    DescribeProducersResponse, DescribeQuorumRequest, DescribeQuorumResponse,
+    DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, DescribeTransactionsRequest,
+    DescribeTransactionsResponse, DescribeUserScramCredentialsRequest,
+    DescribeUserScramCredentialsResponse, ElectLeadersRequest, ElectLeadersResponse, FetchRequest,
+    FetchResponse, FindCoordinatorRequest, FindCoordinatorResponse, IncrementalAlterConfigsRequest,
     IncrementalAlterConfigsResponse, ListGroupsRequest, ListGroupsResponse, ListOffsetsRequest,
     ListOffsetsResponse, ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse,
     ListTransactionsRequest, ListTransactionsResponse, MetadataRequest, MetadataResponse,
@@ -33,7 +32,7 @@ use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Message, Ver
 ///
 /// The version range is the request type's own [`Message::VERSIONS`] (what
 /// the codec can encode), deliberately not `ApiKey::valid_versions()`, which
-/// overstates OffsetCommit, OffsetFetch and InitProducerId by one.
+/// overstates `OffsetCommit`, `OffsetFetch` and `InitProducerId` by one.
 pub trait Rpc: Message + Encodable + HeaderVersion + Send + 'static {
     /// The API this request belongs to.
     const API_KEY: ApiKey;
@@ -127,7 +126,7 @@ impl Rpc for ProduceRequest {
 ///
 /// An explicit allow-list, so an API added to the protocol later is refused
 /// until someone decides it only reads. Everything here only reads cluster
-/// state, or (SASL, ApiVersions) sets up the connection itself.
+/// state, or (SASL, `ApiVersions`) sets up the connection itself.
 pub fn is_read_only_api(key: ApiKey) -> bool {
     matches!(
         key,

@@ -2,8 +2,8 @@
 //!
 //! PLAIN and SCRAM-SHA-256/512 come from `rsasl` 2.x (the Rust SASL
 //! framework: maintained, RFC 5802/7677 SCRAM including SHA-512, server
-//! signature verification, SASLprep of user names and passwords) built with
-//! only those mechanisms, so no C and no GSSAPI. Its SCRAM sits on RustCrypto's
+//! signature verification, `SASLprep` of user names and passwords) built with
+//! only those mechanisms, so no C and no GSSAPI. Its SCRAM sits on `RustCrypto`'s
 //! `hmac`, `sha2` and `pbkdf2`: none of the crypto is ours.
 //!
 //! OAUTHBEARER (RFC 7628) needs no crypto: the client sends
@@ -28,16 +28,22 @@ use super::secret::Secret;
 pub async fn authenticate(connection: &Connection, config: &SaslConfig) -> Result<()> {
     let fail = |message: String| failure(connection, config.mechanism, message);
     let handshake = connection
-        .send(SaslHandshakeRequest::default().with_mechanism(StrBytes::from_static_str(
-            config.mechanism.name(),
-        )))
+        .send(
+            SaslHandshakeRequest::default()
+                .with_mechanism(StrBytes::from_static_str(config.mechanism.name())),
+        )
         .await?;
     if let Some(code) = ErrorCode::from_code(handshake.error_code) {
-        let enabled: Vec<&str> = handshake.mechanisms.iter().map(|m| m.as_str()).collect();
-        return Err(fail(format!("{code} (broker enables: {})", enabled.join(", "))));
+        let enabled: Vec<&str> = handshake.mechanisms.iter().map(StrBytes::as_str).collect();
+        return Err(fail(format!(
+            "{code} (broker enables: {})",
+            enabled.join(", ")
+        )));
     }
     if connection.negotiated_version(kafka_protocol::messages::ApiKey::SaslHandshake) == Some(0) {
-        return Err(fail("broker only speaks SaslHandshake v0 (Kafka before 1.0)".to_owned()));
+        return Err(fail(
+            "broker only speaks SaslHandshake v0 (Kafka before 1.0)".to_owned(),
+        ));
     }
     match config.mechanism {
         SaslMechanism::OAuthBearer => oauthbearer(connection, config).await,
@@ -96,7 +102,11 @@ async fn oauthbearer(connection: &Connection, config: &SaslConfig) -> Result<()>
     // with a lone 0x01 and report what it said.
     let detail = String::from_utf8_lossy(&answer.auth_bytes).into_owned();
     let _ = round(connection, mechanism, vec![1]).await;
-    Err(failure(connection, mechanism, format!("token rejected: {detail}")))
+    Err(failure(
+        connection,
+        mechanism,
+        format!("token rejected: {detail}"),
+    ))
 }
 
 /// Run the token command through `sh -c`; its trimmed standard output is the token.
@@ -113,8 +123,17 @@ async fn token_from_command(command: Option<&str>) -> std::result::Result<Secret
         .map_err(|e| format!("cannot run the token command: {e}"))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let first_line = stderr.lines().next().unwrap_or("").chars().take(200).collect::<String>();
-        return Err(format!("token command failed ({}): {first_line}", output.status));
+        let first_line = stderr
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(200)
+            .collect::<String>();
+        return Err(format!(
+            "token command failed ({}): {first_line}",
+            output.status
+        ));
     }
     let token = String::from_utf8(output.stdout)
         .map_err(|_| "token command printed something that is not utf-8".to_owned())?;
@@ -158,9 +177,13 @@ mod tests {
 
     #[tokio::test]
     async fn the_token_command_output_is_trimmed_and_failures_are_clear() {
-        let token = token_from_command(Some("echo '  tok.en  '")).await.expect("token");
+        let token = token_from_command(Some("echo '  tok.en  '"))
+            .await
+            .expect("token");
         assert_eq!(token.expose(), "tok.en");
-        let error = token_from_command(Some("echo nope >&2; exit 3")).await.expect_err("fails");
+        let error = token_from_command(Some("echo nope >&2; exit 3"))
+            .await
+            .expect_err("fails");
         assert!(error.contains("nope"), "{error}");
         assert!(token_from_command(Some("true")).await.is_err());
         assert!(token_from_command(None).await.is_err());

@@ -22,7 +22,11 @@ use super::error::{Error, Result};
 use super::peer::Peer;
 
 /// Run the TLS handshake over an open TCP stream.
-pub async fn handshake(tcp: TcpStream, peer: &Peer, config: &TlsConfig) -> Result<TlsStream<TcpStream>> {
+pub async fn handshake(
+    tcp: TcpStream,
+    peer: &Peer,
+    config: &TlsConfig,
+) -> Result<TlsStream<TcpStream>> {
     let fail = |message: String| Error::Tls {
         broker: peer.to_string(),
         message,
@@ -56,14 +60,20 @@ pub fn client_config(config: &TlsConfig) -> std::result::Result<ClientConfig, St
     match (&config.client_cert_file, &config.client_key_file) {
         (Some(cert_file), Some(key_file)) => {
             let chain = certificates(cert_file)?;
-            let key = PrivateKeyDer::from_pem_file(key_file)
-                .map_err(|e| format!("cannot read a private key from '{}': {e}", key_file.display()))?;
+            let key = PrivateKeyDer::from_pem_file(key_file).map_err(|e| {
+                format!(
+                    "cannot read a private key from '{}': {e}",
+                    key_file.display()
+                )
+            })?;
             builder
                 .with_client_auth_cert(chain, key)
                 .map_err(|e| format!("client certificate '{}': {e}", cert_file.display()))
         }
         (None, None) => Ok(builder.with_no_client_auth()),
-        _ => Err("mutual tls needs both a client certificate file and a client key file".to_owned()),
+        _ => {
+            Err("mutual tls needs both a client certificate file and a client key file".to_owned())
+        }
     }
 }
 
@@ -120,7 +130,12 @@ impl ServerCertVerifier for AcceptAnyCertificate {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+        verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
     }
 
     fn verify_tls13_signature(
@@ -129,7 +144,12 @@ impl ServerCertVerifier for AcceptAnyCertificate {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+        verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {

@@ -1,8 +1,8 @@
-//! The ApiVersions handshake and version negotiation.
+//! The `ApiVersions` handshake and version negotiation.
 //!
-//! ApiVersions is always the first request on a connection. It is sent at the
+//! `ApiVersions` is always the first request on a connection. It is sent at the
 //! highest version kscope knows; a broker that does not support that version
-//! answers UNSUPPORTED_VERSION with a *v0* body carrying its own ApiVersions
+//! answers `UNSUPPORTED_VERSION` with a *v0* body carrying its own `ApiVersions`
 //! range, and the request is repeated at the highest version both support.
 
 use std::collections::HashMap;
@@ -17,10 +17,10 @@ use super::error_code::ErrorCode;
 /// The version range of every API the broker advertised, by key.
 pub type BrokerVersions = HashMap<i16, VersionRange>;
 
-/// ApiVersions v3+ asks the client to name itself; brokers show it in metrics.
+/// `ApiVersions` v3+ asks the client to name itself; brokers show it in metrics.
 const SOFTWARE_NAME: &str = "kscope";
 
-/// Run the ApiVersions exchange and return the broker's ranges.
+/// Run the `ApiVersions` exchange and return the broker's ranges.
 pub async fn handshake(connection: &Connection) -> Result<BrokerVersions> {
     let ours = <ApiVersionsRequest as Message>::VERSIONS;
     let mut version = ours.max;
@@ -85,14 +85,14 @@ fn request(version: i16) -> ApiVersionsRequest {
     }
 }
 
-/// Whether an ApiVersions response frame says UNSUPPORTED_VERSION. The
+/// Whether an `ApiVersions` response frame says `UNSUPPORTED_VERSION`. The
 /// response header is always v0 (just the correlation id) and the error code
 /// is the first field of every body version, so it can be read before
 /// knowing which version the body is.
 fn unsupported_version(frame: &[u8]) -> bool {
-    frame
-        .get(4..6)
-        .is_some_and(|code| i16::from_be_bytes([code[0], code[1]]) == ErrorCode::UnsupportedVersion.code())
+    frame.get(4..6).is_some_and(|code| {
+        i16::from_be_bytes([code[0], code[1]]) == ErrorCode::UnsupportedVersion.code()
+    })
 }
 
 fn range_of(response: &ApiVersionsResponse, key: ApiKey) -> Option<VersionRange> {
@@ -134,9 +134,18 @@ mod tests {
 
     #[test]
     fn negotiation_picks_the_highest_common_version() {
-        assert_eq!(highest_common(ApiKey::Metadata, range(0, 13), Some(range(0, 12))), Ok(12));
-        assert_eq!(highest_common(ApiKey::Metadata, range(0, 12), Some(range(4, 13))), Ok(12));
-        assert_eq!(highest_common(ApiKey::Metadata, range(3, 3), Some(range(0, 3))), Ok(3));
+        assert_eq!(
+            highest_common(ApiKey::Metadata, range(0, 13), Some(range(0, 12))),
+            Ok(12)
+        );
+        assert_eq!(
+            highest_common(ApiKey::Metadata, range(0, 12), Some(range(4, 13))),
+            Ok(12)
+        );
+        assert_eq!(
+            highest_common(ApiKey::Metadata, range(3, 3), Some(range(0, 3))),
+            Ok(3)
+        );
     }
 
     #[test]
