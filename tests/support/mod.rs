@@ -35,9 +35,9 @@ impl ClusterEnv {
 
     /// One variable, e.g. `KSCOPE_BOOTSTRAP_SASL_SSL`; panics naming it if absent.
     pub fn get(&self, key: &str) -> &str {
-        self.vars
-            .get(key)
-            .unwrap_or_else(|| panic!("cluster env has no {key} (was the cluster started with --auth?)"))
+        self.vars.get(key).unwrap_or_else(|| {
+            panic!("cluster env has no {key} (was the cluster started with --auth?)")
+        })
     }
 
     /// The PLAINTEXT bootstrap list.
@@ -79,7 +79,9 @@ pub fn shared_cluster() -> Option<ClusterEnv> {
             "KSCOPE_TEST_CLUSTER is not set and CI=true: this test needs the real cluster; run the tests with scripts/test"
         ),
         None => {
-            eprintln!("SKIPPED: no cluster (KSCOPE_TEST_CLUSTER unset); run the tests with scripts/test");
+            eprintln!(
+                "SKIPPED: no cluster (KSCOPE_TEST_CLUSTER unset); run the tests with scripts/test"
+            );
             None
         }
     }
@@ -127,7 +129,15 @@ impl ThrowawayCluster {
         shared_cluster()?;
         let nodes = nodes.to_string();
         let base = port_base.to_string();
-        let mut args = vec!["up", "--name", name, "--nodes", &nodes, "--port-base", &base];
+        let mut args = vec![
+            "up",
+            "--name",
+            name,
+            "--nodes",
+            &nodes,
+            "--port-base",
+            &base,
+        ];
         if auth {
             args.push("--auth");
         }
@@ -136,7 +146,9 @@ impl ThrowawayCluster {
         let output = script(&args);
         assert_success(&output, &format!("starting throwaway cluster '{name}'"));
         let dir = run_dir().join(name);
-        Some(Self { env: ClusterEnv::load(&dir.join("cluster.env")) })
+        Some(Self {
+            env: ClusterEnv::load(&dir.join("cluster.env")),
+        })
     }
 
     /// Its environment.
@@ -163,7 +175,10 @@ pub fn wait_until<T>(timeout: Duration, what: &str, mut check: impl FnMut() -> O
         if let Some(value) = check() {
             return value;
         }
-        assert!(Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out after {timeout:?} waiting for {what}"
+        );
         std::thread::sleep(Duration::from_millis(250));
     }
 }
@@ -179,7 +194,10 @@ where
         if let Some(value) = check().await {
             return value;
         }
-        assert!(Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out after {timeout:?} waiting for {what}"
+        );
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
