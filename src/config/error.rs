@@ -119,15 +119,29 @@ pub enum ConfigError {
         /// What failed (never the secret).
         message: String,
     },
+    /// Connecting with a resolved context failed (authentication, TLS, unreachable).
+    #[error("context '{context}' ({security}): {source}")]
+    Connect {
+        /// The context.
+        context: String,
+        /// How it connects, e.g. `SASL SCRAM-SHA-512 over TLS`.
+        security: String,
+        /// What the connection layer said (never a credential).
+        source: Box<crate::conn::Error>,
+    },
     /// `--log-level` / `KSCOPE_LOG` is not a filter, or the log file cannot be opened.
     #[error("logging: {0}")]
     Logging(String),
 }
 
 impl ConfigError {
-    /// The process exit code for this error: 2, "bad usage or configuration".
+    /// The process exit code: 2 for bad usage or configuration, 1 when the
+    /// configuration was fine but the cluster could not be reached or refused us.
     pub fn exit_code(&self) -> i32 {
-        2
+        match self {
+            Self::Connect { .. } => 1,
+            _ => 2,
+        }
     }
 
     /// A TOML/schema error at `span` of `text`, with quoted values blanked.

@@ -6,13 +6,17 @@
 //! overrides, resolves secret references and yields everything the rest of
 //! kscope needs to connect and draw. Used by `main` (and `term`) only.
 
+pub mod check;
 pub mod error;
 pub mod keys;
 pub mod load;
+pub mod overrides;
 pub mod paths;
+pub mod resolve;
 pub mod schema;
 pub mod secret;
 pub mod validate;
 
 pub use error::{ConfigError, Location};
 pub use load::LoadedConfig;
+pub use resolve::{RefreshIntervals, ResolvedContext, Selection};
