@@ -129,6 +129,9 @@ pub enum ConfigError {
         /// What the connection layer said (never a credential).
         source: Box<crate::conn::Error>,
     },
+    /// Something the machine lacks: a home directory, an async runtime.
+    #[error("{0}")]
+    Environment(String),
     /// `--log-level` / `KSCOPE_LOG` is not a filter, or the log file cannot be opened.
     #[error("logging: {0}")]
     Logging(String),

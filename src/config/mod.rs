@@ -7,7 +7,9 @@
 //! kscope needs to connect and draw. Used by `main` (and `term`) only.
 
 pub mod check;
+pub mod cli;
 pub mod error;
+pub mod info;
 pub mod keys;
 pub mod load;
 pub mod overrides;
