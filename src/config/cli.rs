@@ -101,6 +101,9 @@ impl ConfigCommands {
     /// Run the subcommand; returns the process exit code. `cli` is the
     /// top-level command (`Cli::command()`), for completions.
     pub fn run(&self, args: &ConnectArgs, cli: &mut clap::Command) -> i32 {
+        // Logging starts only for commands that talk to a cluster, and lives
+        // until the error below is logged too.
+        let _log = matches!(self, Self::Config(ConfigAction::Check)).then(|| start_logging(args));
         let result = match self {
             Self::Config(ConfigAction::Path) => print_path(args),
             Self::Config(ConfigAction::Check) => run_check(args),
@@ -145,7 +148,6 @@ fn run_info(args: &ConnectArgs) -> Result<(), ConfigError> {
 
 fn run_check(args: &ConnectArgs) -> Result<(), ConfigError> {
     let context = resolve(args)?;
-    let _guard = logging::init(&args.log_level)?;
     print_warnings(&context.warnings);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -169,6 +171,17 @@ fn run_check(args: &ConnectArgs) -> Result<(), ConfigError> {
             .unwrap_or_default()
     );
     Ok(())
+}
+
+/// Start the file log; a failure is reported and kscope goes on without one.
+pub fn start_logging(args: &ConnectArgs) -> Option<logging::LogGuard> {
+    match logging::init(&args.log_level) {
+        Ok(guard) => Some(guard),
+        Err(error) => {
+            eprintln!("kscope: warning: {error}; going on without a log file");
+            None
+        }
+    }
 }
 
 /// Print config warnings to stderr (before the terminal is taken) and log them.

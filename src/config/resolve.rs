@@ -313,7 +313,7 @@ fn sasl(
     } else if let Some(raw) = section.and_then(|s| s.password.as_ref()) {
         super::secret::resolve(&key("password"), raw.get_ref(), base)?
     } else if let Some(command) = section.and_then(|s| s.password_command.as_ref()) {
-        super::secret::run_command(&key("password_command"), command.get_ref())?
+        super::secret::run_command(&key("password_command"), command.get_ref(), base)?
     } else {
         let message = format!(
             "SASL {mechanism} needs a password: {}, {} or -X sasl.password",

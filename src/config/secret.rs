@@ -3,7 +3,8 @@
 //! A password value is either literal text, or exactly one reference:
 //! `${env:VAR}` (an environment variable) or `${file:PATH}` (a file's contents,
 //! trailing newline removed; relative paths from the config file's directory).
-//! `password_command` runs a shell command and takes its standard output.
+//! `password_command` runs a shell command (in the config file's directory)
+//! and takes its standard output.
 //! Errors name the key and the variable, file or command, never the secret.
 
 use std::path::Path;
@@ -69,13 +70,18 @@ pub fn resolve(key: &str, raw: &str, base: Option<&Path>) -> Result<String, Conf
     }
 }
 
-/// Run `command` with `sh -c` and return its standard output, trailing newline removed.
-pub fn run_command(key: &str, command: &str) -> Result<String, ConfigError> {
+/// Run `command` with `sh -c` in `dir` (the config file's directory, when
+/// known) and return its standard output, trailing newline removed.
+pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<String, ConfigError> {
     let error = |message: String| ConfigError::Secret {
         key: key.to_owned(),
         message,
     };
-    let output = Command::new("sh")
+    let mut shell = Command::new("sh");
+    if let Some(dir) = dir {
+        shell.current_dir(dir);
+    }
+    let output = shell
         .arg("-c")
         .arg(command)
         .stdin(Stdio::null())
@@ -159,15 +165,18 @@ mod tests {
     #[test]
     fn a_command_resolves_and_a_failing_one_names_key_and_status() {
         let key = "contexts.prod.sasl.password_command";
-        assert_eq!(run_command(key, "printf 'pw\\n'").expect("runs"), "pw");
-        let message = run_command(key, "echo nope >&2; exit 3")
+        assert_eq!(
+            run_command(key, "printf 'pw\\n'", None).expect("runs"),
+            "pw"
+        );
+        let message = run_command(key, "echo nope >&2; exit 3", None)
             .expect_err("fails")
             .to_string();
         assert!(message.contains(key), "{message}");
         assert!(message.contains("exit status: 3"), "{message}");
         assert!(message.contains("nope"), "{message}");
         assert!(
-            run_command(key, "true").is_err(),
+            run_command(key, "true", None).is_err(),
             "empty output is an error"
         );
     }
