@@ -13,11 +13,13 @@ use super::check;
 use super::error::ConfigError;
 use super::info;
 use super::load::{self, LoadedConfig};
+use super::overrides;
 use super::resolve::{self, ResolvedContext, Selection};
 use crate::logging;
 
 /// Which cluster to use and how: shared by the TUI and every headless command.
-#[derive(Debug, Clone, Default, Args)]
+/// `Debug` redacts `-X` secrets (`sasl.password=...`).
+#[derive(Clone, Default, Args)]
 pub struct ConnectArgs {
     /// Bootstrap servers, HOST:PORT[,HOST:PORT...]. Alone: a one-off context
     /// (like kcat); with --context: replaces that context's servers.
@@ -50,6 +52,19 @@ pub struct ConnectArgs {
     /// Refuse every request that changes the cluster, whatever the context says.
     #[arg(long, global = true)]
     pub read_only: bool,
+}
+
+impl std::fmt::Debug for ConnectArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConnectArgs")
+            .field("bootstrap_servers", &self.bootstrap_servers)
+            .field("context", &self.context)
+            .field("config", &self.config)
+            .field("overrides", &overrides::redacted(&self.overrides))
+            .field("log_level", &self.log_level)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
 }
 
 impl ConnectArgs {
@@ -189,5 +204,24 @@ pub fn print_warnings(warnings: &[String]) {
     for warning in warnings {
         tracing::warn!("{warning}");
         eprintln!("kscope: warning: {warning}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_of_the_flags_never_shows_a_dash_x_password() {
+        let args = ConnectArgs {
+            overrides: vec![
+                "sasl.password=flag-secret".to_owned(),
+                "sasl.username=al".to_owned(),
+            ],
+            ..ConnectArgs::default()
+        };
+        let debug = format!("{args:?} {:?}", args.selection());
+        assert!(debug.contains("sasl.username=al"), "{debug}");
+        assert!(!debug.contains("flag-secret"), "{debug}");
     }
 }

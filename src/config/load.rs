@@ -9,7 +9,8 @@ use super::secret;
 use super::validate;
 
 /// A parsed, checked config file (or the empty config when there is none).
-#[derive(Debug, Default)]
+/// `Debug` leaves out the raw text, which may hold a literal password.
+#[derive(Default)]
 pub struct LoadedConfig {
     /// The file read; `None` when the default file does not exist.
     pub path: Option<PathBuf>,
@@ -19,6 +20,16 @@ pub struct LoadedConfig {
     pub file: ConfigFile,
     /// Things worth telling the user that are not errors (file permissions).
     pub warnings: Vec<String>,
+}
+
+impl std::fmt::Debug for LoadedConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedConfig")
+            .field("path", &self.path)
+            .field("file", &self.file)
+            .field("warnings", &self.warnings)
+            .finish_non_exhaustive()
+    }
 }
 
 impl LoadedConfig {
@@ -152,6 +163,10 @@ password = "alice-secret"
         assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
         assert!(loaded.warnings[0].contains("dev"));
         assert!(!loaded.warnings[0].contains("alice-secret"));
+        assert!(
+            !format!("{loaded:?}").contains("alice-secret"),
+            "Debug shows the password"
+        );
         chmod(&path, 0o600);
         assert!(load(Some(&path)).expect("loads").warnings.is_empty());
     }

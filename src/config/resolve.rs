@@ -29,8 +29,8 @@ pub const DEFAULT_LAG_REFRESH: Duration = Duration::from_secs(5);
 /// The theme when nothing sets it.
 pub const DEFAULT_THEME: &str = "default";
 
-/// What the command line asks for.
-#[derive(Debug, Default, Clone)]
+/// What the command line asks for. `Debug` redacts `-X` secrets.
+#[derive(Default, Clone)]
 pub struct Selection {
     /// `--context`.
     pub context: Option<String>,
@@ -40,6 +40,17 @@ pub struct Selection {
     pub overrides: Vec<String>,
     /// `--read-only`.
     pub read_only: bool,
+}
+
+impl std::fmt::Debug for Selection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Selection")
+            .field("context", &self.context)
+            .field("bootstrap", &self.bootstrap)
+            .field("overrides", &super::overrides::redacted(&self.overrides))
+            .field("read_only", &self.read_only)
+            .finish()
+    }
 }
 
 /// How often live data is fetched.

@@ -7,6 +7,7 @@
 //! the example and these structs hold the same keys.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -92,8 +93,8 @@ pub struct TlsSection {
     pub danger_skip_verification: bool,
 }
 
-/// `[contexts.NAME.sasl]`.
-#[derive(Debug, Clone, Deserialize)]
+/// `[contexts.NAME.sasl]`. `Debug` hides the password (it may be literal).
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SaslSection {
     /// `PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512` or `OAUTHBEARER`.
@@ -106,4 +107,40 @@ pub struct SaslSection {
     pub password_command: Option<Spanned<String>>,
     /// For `OAUTHBEARER`: a shell command whose standard output is the token.
     pub token_command: Option<Spanned<String>>,
+}
+
+impl fmt::Debug for SaslSection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let password = self.password.as_ref().map(|_| "<redacted>");
+        f.debug_struct("SaslSection")
+            .field("mechanism", self.mechanism.get_ref())
+            .field("username", &self.username)
+            .field("password", &password)
+            .field(
+                "password_command",
+                &self.password_command.as_ref().map(Spanned::get_ref),
+            )
+            .field(
+                "token_command",
+                &self.token_command.as_ref().map(Spanned::get_ref),
+            )
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_a_literal_password() {
+        let text = "[contexts.a]\nbootstrap_servers = [\"h:1\"]\n[contexts.a.sasl]\nmechanism = \"PLAIN\"\nusername = \"u\"\npassword = \"literal-pw\"\n";
+        let file: ConfigFile = toml::from_str(text).expect("parses");
+        let debug = format!("{file:?}");
+        assert!(
+            debug.contains("PLAIN") && debug.contains("<redacted>"),
+            "{debug}"
+        );
+        assert!(!debug.contains("literal-pw"), "{debug}");
+    }
 }
