@@ -223,6 +223,9 @@ async fn tls_and_plaintext_mixed_up_fail_clearly_within_the_timeout() {
     eprintln!("mixed up: {error}");
     assert!(started.elapsed() < Duration::from_secs(6), "{error}");
     assert!(error.to_string().contains("127.0.0.1"), "{error}");
+    assert!(matches!(error, Error::Tls { .. }), "{error:?}");
+    assert!(error.to_string().contains("expects tls"), "{error}");
+    assert!(!error.retriable());
 
     // TLS spoken to a plaintext listener.
     let tls_config = ConnectionConfig {

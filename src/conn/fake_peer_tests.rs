@@ -461,3 +461,25 @@ async fn oauthbearer_sends_the_token_from_the_command() {
     connection.unwrap();
     assert_eq!(&sent[..], b"n,,\x01auth=Bearer eyJ.token.sig\x01\x01");
 }
+
+#[test]
+fn handles_and_futures_can_cross_tasks() {
+    fn send_and_sync<T: Send + Sync>(_: &T) {}
+    fn send<T: Send>(_: &T) {}
+    let config = ConnectionConfig::default();
+    let connect = Connection::connect("127.0.0.1:1", None, &config);
+    send(&connect);
+    drop(connect);
+    let error = Error::InvalidRequest(String::new());
+    send_and_sync(&error);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let (connection, _broker) = connected(&config).await;
+        send_and_sync(&connection);
+        let request = connection.send(MetadataRequest::default());
+        send(&request);
+    });
+}

@@ -126,6 +126,10 @@ impl Table {
 pub fn frame_error(peer: &Peer, error: FrameError) -> Error {
     let broker = peer.to_string();
     match error {
+        FrameError::TooLarge { size, .. } if looks_like_tls(size) => Error::Tls {
+            broker,
+            message: "the broker answered with a tls record: this listener expects tls".to_owned(),
+        },
         FrameError::TooLarge { size, max } => Error::FrameTooLarge { broker, size, max },
         FrameError::NegativeLength(_) => Error::Codec {
             broker,
@@ -143,6 +147,14 @@ pub fn frame_error(peer: &Peer, error: FrameError) -> Error {
             )),
         },
     }
+}
+
+/// Whether a "length prefix" is really the start of a TLS record (content
+/// type 20-23, protocol version 3.x): a TLS listener spoken to in plaintext.
+fn looks_like_tls(prefix: u64) -> bool {
+    let bytes = prefix.to_be_bytes();
+    let [.., content_type, major, minor, _] = bytes;
+    (20..=23).contains(&content_type) && major == 3 && minor <= 4
 }
 
 /// Read response frames until the stream ends or fails, then poison the table.
@@ -210,4 +222,51 @@ pub async fn write_requests<W: AsyncWrite + Unpin>(
     }
     // Every handle is gone: say goodbye politely.
     let _ = writer.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tls_records_are_recognised_in_a_length_prefix() {
+        // A TLS alert (21), version 3.3, as a TLS listener answers plaintext.
+        assert!(looks_like_tls(u64::from(u32::from_be_bytes([
+            0x15, 0x03, 0x03, 0x00
+        ]))));
+        assert!(looks_like_tls(u64::from(u32::from_be_bytes([
+            0x16, 0x03, 0x01, 0x02
+        ]))));
+        assert!(!looks_like_tls(u64::from(u32::from_be_bytes([
+            0x7f, 0xff, 0xff, 0xff
+        ]))));
+        assert!(!looks_like_tls(200 * 1024 * 1024));
+    }
+
+    #[test]
+    fn a_poisoned_table_refuses_new_ids_and_fails_waiters() {
+        let table = Table::default();
+        let id = table.next_id().expect("id");
+        let mut waiter = table.wait_for(id).expect("registered");
+        table.poison(&Error::InvalidRequest("boom".to_owned()));
+        assert!(matches!(
+            waiter.try_recv(),
+            Ok(Err(Error::InvalidRequest(_)))
+        ));
+        assert!(table.next_id().is_err());
+        assert!(table.broken().is_some_and(|reason| reason.contains("boom")));
+    }
+
+    #[test]
+    fn an_abandoned_id_swallows_its_late_response_once() {
+        let table = Table::default();
+        let id = table.next_id().expect("id");
+        let _waiter = table.wait_for(id).expect("registered");
+        table.abandon(id);
+        assert!(table.deliver(id, Bytes::new()).is_ok());
+        assert!(
+            table.deliver(id, Bytes::new()).is_err(),
+            "a second answer is a protocol error"
+        );
+    }
 }

@@ -41,7 +41,15 @@ pub async fn handshake(
     TlsConnector::from(Arc::new(client_config))
         .connect(server_name, tcp)
         .await
-        .map_err(|e| fail(format!("handshake failed: {e}")))
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                fail(format!(
+                    "handshake failed: {e} (does this listener speak tls?)"
+                ))
+            } else {
+                fail(format!("handshake failed: {e}"))
+            }
+        })
 }
 
 /// Build the rustls client configuration; errors name the offending file.
