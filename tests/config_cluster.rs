@@ -57,6 +57,7 @@ impl Home {
             .env("XDG_STATE_HOME", root.join("xdg-state"))
             .env("KSCOPE_SCRAM_PW", env.get("KSCOPE_SCRAM_PASSWORD"))
             .env_remove("KSCOPE_CONTEXT")
+            .env_remove("KSCOPE_BOOTSTRAP")
             .env_remove("KSCOPE_CONFIG")
             .env_remove("KSCOPE_LOG")
             .output()

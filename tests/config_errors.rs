@@ -33,6 +33,7 @@ impl Home {
             .env("XDG_CONFIG_HOME", root.join("xdg-config"))
             .env("XDG_STATE_HOME", root.join("xdg-state"))
             .env_remove("KSCOPE_CONTEXT")
+            .env_remove("KSCOPE_BOOTSTRAP")
             .env_remove("KSCOPE_CONFIG")
             .env_remove("KSCOPE_LOG")
             .output()

@@ -30,6 +30,16 @@ pub struct ConnectArgs {
         global = true
     )]
     pub bootstrap_servers: Option<String>,
+    /// `KSCOPE_BOOTSTRAP` (as exported by a sourced `cluster.env`): a one-off
+    /// context, but only when neither -b nor --context / `KSCOPE_CONTEXT` is
+    /// given, so it can never redirect a named context to another cluster.
+    #[arg(
+        long = "bootstrap-env",
+        env = "KSCOPE_BOOTSTRAP",
+        hide = true,
+        global = true
+    )]
+    pub bootstrap_env: Option<String>,
     /// The context (cluster) from the config file to use.
     #[arg(long, env = "KSCOPE_CONTEXT", value_name = "NAME", global = true)]
     pub context: Option<String>,
@@ -58,6 +68,7 @@ impl std::fmt::Debug for ConnectArgs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ConnectArgs")
             .field("bootstrap_servers", &self.bootstrap_servers)
+            .field("bootstrap_env", &self.bootstrap_env)
             .field("context", &self.context)
             .field("config", &self.config)
             .field("overrides", &overrides::redacted(&self.overrides))
@@ -72,7 +83,12 @@ impl ConnectArgs {
     pub fn selection(&self) -> Selection {
         Selection {
             context: self.context.clone(),
-            bootstrap: self.bootstrap_servers.clone(),
+            bootstrap: self.bootstrap_servers.clone().or_else(|| {
+                self.context
+                    .is_none()
+                    .then(|| self.bootstrap_env.clone())
+                    .flatten()
+            }),
             overrides: self.overrides.clone(),
             read_only: self.read_only,
         }
@@ -223,5 +239,28 @@ mod tests {
         let debug = format!("{args:?} {:?}", args.selection());
         assert!(debug.contains("sasl.username=al"), "{debug}");
         assert!(!debug.contains("flag-secret"), "{debug}");
+    }
+
+    #[test]
+    fn kscope_bootstrap_is_a_one_off_only_without_dash_b_or_a_context() {
+        let env = ConnectArgs {
+            bootstrap_env: Some("e:1".into()),
+            ..ConnectArgs::default()
+        };
+        assert_eq!(env.selection().bootstrap.as_deref(), Some("e:1"));
+        let flag = ConnectArgs {
+            bootstrap_servers: Some("b:1".into()),
+            ..env.clone()
+        };
+        assert_eq!(flag.selection().bootstrap.as_deref(), Some("b:1"));
+        let named = ConnectArgs {
+            context: Some("prod".into()),
+            ..env
+        };
+        assert_eq!(
+            named.selection().bootstrap,
+            None,
+            "env must not redirect a named context"
+        );
     }
 }
