@@ -230,6 +230,17 @@ fn dash_x_overrides_a_context_and_security_protocol_decides_tls_and_sasl() {
             .is_some_and(|t| t.client_cert_file.is_some())
     );
 
+    let one_off = Selection {
+        bootstrap: Some("k:1".into()),
+        overrides: x(&["sasl.mechanism=PLAIN"]),
+        ..Selection::default()
+    };
+    let message = resolve_with(&f, &one_off).expect_err("no username");
+    assert!(
+        message.ends_with("needs a username: -X sasl.username"),
+        "{message}"
+    );
+
     let no_user = Selection {
         overrides: x(&["security.protocol=SASL_PLAINTEXT"]),
         ..context("dev")

@@ -147,18 +147,21 @@ impl ConfigError {
         }
     }
 
-    /// A TOML/schema error at `span` of `text`, with quoted values blanked.
+    /// A TOML/schema error at `span` of `text`, with quoted values blanked and,
+    /// when the span is a value (`key = value`), the key named.
     pub(crate) fn parse(
         path: &Path,
         text: &str,
         span: Option<Range<usize>>,
         message: &str,
     ) -> Self {
-        let at = Location::of(path, text, &span.unwrap_or(0..0));
-        Self::Parse {
-            at,
-            message: blank_quoted(message.trim()),
+        let span = span.unwrap_or(0..0);
+        let at = Location::of(path, text, &span);
+        let mut message = blank_quoted(message.trim());
+        if let Some(key) = key_before(text, span.start) {
+            message = format!("{key}: {message}");
         }
+        Self::Parse { at, message }
     }
 
     /// A semantic error about `key` at `span` of `text`.
@@ -176,6 +179,16 @@ impl ConfigError {
             message: message.into(),
         }
     }
+}
+
+/// The key of `key = <value at offset>` on the value's line, if that is what precedes it.
+fn key_before(text: &str, offset: usize) -> Option<&str> {
+    let offset = floor_char_boundary(text, offset.min(text.len()));
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let (key, rest) = text[line_start..offset].split_once('=')?;
+    let key = key.trim();
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    (rest.trim().is_empty() && !key.is_empty() && key.chars().all(plain)).then_some(key)
 }
 
 /// Replace what serde quotes with `"…"` (`invalid type: string "hunter2"`):
@@ -219,6 +232,21 @@ mod tests {
         assert!(!blanked.contains("hunter2"));
         assert!(blanked.contains("`read_only`"));
         assert!(blanked.contains("expected a boolean"));
+    }
+
+    #[test]
+    fn a_wrongly_typed_value_names_its_key() {
+        let text = "[contexts.a]\nread_only = \"yes\"\n";
+        let error = ConfigError::parse(Path::new("c.toml"), text, Some(25..30), "invalid type");
+        assert_eq!(
+            error.to_string(),
+            "bad config file c.toml:2:13: read_only: invalid type"
+        );
+        let error = ConfigError::parse(Path::new("c.toml"), text, Some(13..22), "unknown field");
+        assert_eq!(
+            error.to_string(),
+            "bad config file c.toml:2:1: unknown field"
+        );
     }
 
     #[test]

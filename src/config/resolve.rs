@@ -300,7 +300,11 @@ fn sasl(
         .map(|t| t.get_ref().clone());
     if mechanism == SaslMechanism::OAuthBearer {
         if token_command.is_none() {
-            return Err(fail(format!("OAUTHBEARER needs {}", key("token_command"))));
+            let message = format!(
+                "OAUTHBEARER needs {} in the config file",
+                key("token_command")
+            );
+            return Err(fail(message));
         }
         return Ok(Some(SaslConfig {
             mechanism,
@@ -314,9 +318,10 @@ fn sasl(
         .clone()
         .or_else(|| section.and_then(|s| s.username.clone()))
         .ok_or_else(|| {
+            let file = section.map(|_| format!("{} or ", key("username")));
+            let file = file.unwrap_or_default();
             fail(format!(
-                "SASL {mechanism} needs a username: {} or -X sasl.username",
-                key("username")
+                "SASL {mechanism} needs a username: {file}-X sasl.username"
             ))
         })?;
     let password = if let Some(raw) = &overrides.password {
@@ -326,11 +331,9 @@ fn sasl(
     } else if let Some(command) = section.and_then(|s| s.password_command.as_ref()) {
         super::secret::run_command(&key("password_command"), command.get_ref(), base)?
     } else {
-        let message = format!(
-            "SASL {mechanism} needs a password: {}, {} or -X sasl.password",
-            key("password"),
-            key("password_command")
-        );
+        let file = section.map(|_| format!("{}, {} or ", key("password"), key("password_command")));
+        let file = file.unwrap_or_default();
+        let message = format!("SASL {mechanism} needs a password: {file}-X sasl.password");
         return Err(fail(message));
     };
     Ok(Some(SaslConfig {
