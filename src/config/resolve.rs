@@ -324,22 +324,38 @@ fn sasl(
                 "SASL {mechanism} needs a username: {file}-X sasl.username"
             ))
         })?;
-    let password = if let Some(raw) = &overrides.password {
-        super::secret::resolve("-X sasl.password", raw.expose(), None)?
-    } else if let Some(raw) = section.and_then(|s| s.password.as_ref()) {
-        super::secret::resolve(&key("password"), raw.get_ref(), base)?
-    } else if let Some(command) = section.and_then(|s| s.password_command.as_ref()) {
-        super::secret::run_command(&key("password_command"), command.get_ref(), base)?
-    } else {
-        let file = section.map(|_| format!("{}, {} or ", key("password"), key("password_command")));
-        let file = file.unwrap_or_default();
-        let message = format!("SASL {mechanism} needs a password: {file}-X sasl.password");
-        return Err(fail(message));
-    };
+    let password = password(context, mechanism, section, overrides, base)?;
     Ok(Some(SaslConfig {
         mechanism,
         username,
         password: Secret::new(password),
         token_command: None,
     }))
+}
+
+/// The password: `-X sasl.password`, else the context's `password`, else its `password_command`.
+fn password(
+    context: &str,
+    mechanism: SaslMechanism,
+    section: Option<&SaslSection>,
+    overrides: &Overrides,
+    base: Option<&Path>,
+) -> Result<String, ConfigError> {
+    let fail = |message: String| ConfigError::Context {
+        context: context.to_owned(),
+        message,
+    };
+    let key = |field: &str| format!("contexts.{context}.sasl.{field}");
+    if let Some(raw) = &overrides.password {
+        super::secret::resolve("-X sasl.password", raw.expose(), None)
+    } else if let Some(raw) = section.and_then(|s| s.password.as_ref()) {
+        super::secret::resolve(&key("password"), raw.get_ref(), base)
+    } else if let Some(command) = section.and_then(|s| s.password_command.as_ref()) {
+        super::secret::run_command(&key("password_command"), command.get_ref(), base)
+    } else {
+        let file = section.map(|_| format!("{}, {} or ", key("password"), key("password_command")));
+        let file = file.unwrap_or_default();
+        let message = format!("SASL {mechanism} needs a password: {file}-X sasl.password");
+        Err(fail(message))
+    }
 }
