@@ -4,3 +4,7 @@
 //! `conn` (the wire: framing, versions, TLS, SASL) is used by `meta` (metadata
 //! snapshots, routing, retries, leader movement), which everything above builds on.
 //! Layers land here as they are built; none of them imports a terminal crate.
+
+pub mod config;
+pub mod conn;
+pub mod logging;

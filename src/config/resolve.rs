@@ -1,0 +1,361 @@
+//! From a loaded file plus the command line to one context ready to connect.
+//!
+//! Precedence: `--context NAME` picks a context; `-b` alone is a one-off
+//! context (like kcat) and with `--context` replaces its bootstrap list;
+//! otherwise `default_context`, or the only context there is. `-X` keys then
+//! override the context's TLS and SASL settings; secrets are resolved last.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use toml::Spanned;
+
+use super::error::ConfigError;
+use super::keys;
+use super::load::LoadedConfig;
+use super::overrides::{Overrides, SecurityProtocol};
+use super::paths;
+use super::schema::{ConfigFile, ContextSection, RefreshSection, SaslSection, TlsSection};
+use super::validate::{check_address, list_or_none};
+use crate::conn::{ConnectionConfig, SaslConfig, SaslMechanism, Secret, TlsConfig};
+
+/// The name of the context made from `-b` alone.
+pub const ONE_OFF: &str = "command-line";
+/// Metadata refresh when nothing sets it.
+pub const DEFAULT_METADATA_REFRESH: Duration = Duration::from_secs(10);
+/// Lag refresh when nothing sets it.
+pub const DEFAULT_LAG_REFRESH: Duration = Duration::from_secs(5);
+/// The theme when nothing sets it.
+pub const DEFAULT_THEME: &str = "default";
+
+/// What the command line asks for. `Debug` redacts `-X` secrets.
+#[derive(Default, Clone)]
+pub struct Selection {
+    /// `--context`.
+    pub context: Option<String>,
+    /// `-b`, comma separated.
+    pub bootstrap: Option<String>,
+    /// `-X key=value`.
+    pub overrides: Vec<String>,
+    /// `--read-only`.
+    pub read_only: bool,
+}
+
+impl std::fmt::Debug for Selection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Selection")
+            .field("context", &self.context)
+            .field("bootstrap", &self.bootstrap)
+            .field("overrides", &super::overrides::redacted(&self.overrides))
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
+/// How often live data is fetched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefreshIntervals {
+    /// Full metadata refresh.
+    pub metadata: Duration,
+    /// Group offsets and lag.
+    pub lag: Duration,
+}
+
+/// One context, resolved: everything needed to connect and draw.
+#[derive(Debug, Clone)]
+pub struct ResolvedContext {
+    /// The context's name ([`ONE_OFF`] for `-b` alone).
+    pub name: String,
+    /// The config file it came from, if any.
+    pub config_path: Option<PathBuf>,
+    /// `HOST:PORT` addresses to bootstrap from.
+    pub bootstrap_servers: Vec<String>,
+    /// Settings for every connection (secrets inside are redacted in `Debug`).
+    pub connection: ConnectionConfig,
+    /// Whether writes are refused (also set in `connection.read_only`).
+    pub read_only: bool,
+    /// Refresh intervals.
+    pub refresh: RefreshIntervals,
+    /// The theme name.
+    pub theme: String,
+    /// Key remaps: action to normalised key (see [`super::keys`]).
+    pub keys: BTreeMap<String, String>,
+    /// Warnings to show before starting (e.g. file permissions).
+    pub warnings: Vec<String>,
+}
+
+impl ResolvedContext {
+    /// `SCRAM-SHA-512 over TLS`, `TLS`, `PLAINTEXT`: how this context connects.
+    pub fn security(&self) -> String {
+        let tls = self.connection.tls.is_some();
+        match (&self.connection.sasl, tls) {
+            (Some(sasl), true) => format!("SASL {} over TLS", sasl.mechanism),
+            (Some(sasl), false) => format!("SASL {} without TLS", sasl.mechanism),
+            (None, true) => "TLS".to_owned(),
+            (None, false) => "PLAINTEXT".to_owned(),
+        }
+    }
+}
+
+/// Resolve `selection` against `loaded`.
+pub fn resolve(
+    loaded: &LoadedConfig,
+    selection: &Selection,
+) -> Result<ResolvedContext, ConfigError> {
+    let overrides = Overrides::parse(&selection.overrides)?;
+    let (name, section) = choose(loaded, selection)?;
+    let fail = |message: String| ConfigError::Context {
+        context: name.clone(),
+        message,
+    };
+    let bootstrap_servers = match (&selection.bootstrap, section) {
+        (Some(list), _) => parse_bootstrap(list).map_err(fail)?,
+        (None, Some(section)) => section
+            .bootstrap_servers
+            .get_ref()
+            .iter()
+            .map(|s| s.get_ref().clone())
+            .collect(),
+        (None, None) => {
+            return Err(ConfigError::NoContext {
+                source_name: loaded.source_name(),
+            });
+        }
+    };
+    let base = loaded.base_dir();
+    let tls = tls(section.and_then(|s| s.tls.as_ref()), &overrides, base);
+    let sasl = sasl(
+        &name,
+        section.and_then(|s| s.sasl.as_ref()),
+        &overrides,
+        base,
+    )?;
+    let read_only = selection.read_only || section.is_some_and(|s| s.read_only);
+    let defaults = ConnectionConfig::default();
+    let connection = ConnectionConfig {
+        client_id: section
+            .and_then(|s| s.client_id.clone())
+            .unwrap_or(defaults.client_id),
+        request_timeout: secs(
+            section.and_then(|s| s.request_timeout_secs.as_ref()),
+            defaults.request_timeout,
+        ),
+        connect_timeout: secs(
+            section.and_then(|s| s.connect_timeout_secs.as_ref()),
+            defaults.connect_timeout,
+        ),
+        tls,
+        sasl,
+        read_only,
+        ..defaults
+    };
+    let file = &loaded.file;
+    let own = section.and_then(|s| s.refresh.as_ref());
+    let pick = |get: fn(&RefreshSection) -> Option<&Spanned<u64>>, default| {
+        secs(own.and_then(get).or_else(|| get(&file.refresh)), default)
+    };
+    let refresh = RefreshIntervals {
+        metadata: pick(|r| r.metadata_secs.as_ref(), DEFAULT_METADATA_REFRESH),
+        lag: pick(|r| r.lag_secs.as_ref(), DEFAULT_LAG_REFRESH),
+    };
+    let theme = section
+        .and_then(|s| s.theme.as_ref())
+        .or(file.ui.theme.as_ref())
+        .map_or_else(|| DEFAULT_THEME.to_owned(), |t| t.get_ref().clone());
+    Ok(ResolvedContext {
+        name,
+        config_path: loaded.path.clone(),
+        bootstrap_servers,
+        connection,
+        read_only,
+        refresh,
+        theme,
+        keys: key_remaps(file),
+        warnings: loaded.warnings.clone(),
+    })
+}
+
+fn secs(value: Option<&Spanned<u64>>, default: Duration) -> Duration {
+    value.map_or(default, |v| Duration::from_secs(*v.get_ref()))
+}
+
+/// `[keys]`, normalised (the file was checked on load, so none is dropped).
+fn key_remaps(file: &ConfigFile) -> BTreeMap<String, String> {
+    file.keys
+        .iter()
+        .filter_map(|(action, key)| Some((action.clone(), keys::normalise(key.get_ref()).ok()?)))
+        .collect()
+}
+
+/// The context's name and, unless it is a one-off, its section.
+fn choose<'a>(
+    loaded: &'a LoadedConfig,
+    selection: &Selection,
+) -> Result<(String, Option<&'a ContextSection>), ConfigError> {
+    let contexts = &loaded.file.contexts;
+    let wanted = match (
+        &selection.context,
+        &selection.bootstrap,
+        &loaded.file.default_context,
+    ) {
+        (Some(name), _, _) => name.clone(),
+        (None, Some(_), _) => return Ok((ONE_OFF.to_owned(), None)),
+        (None, None, Some(default)) => default.get_ref().clone(),
+        (None, None, None) if contexts.len() == 1 => {
+            contexts.keys().next().cloned().unwrap_or_default()
+        }
+        (None, None, None) => {
+            return Err(ConfigError::NoContext {
+                source_name: loaded.source_name(),
+            });
+        }
+    };
+    if let Some(section) = contexts.get(&wanted) {
+        return Ok((wanted, Some(section)));
+    }
+    let known: Vec<&str> = contexts.keys().map(String::as_str).collect();
+    Err(ConfigError::UnknownContext {
+        name: wanted,
+        source_name: loaded.source_name(),
+        known: list_or_none(&known),
+    })
+}
+
+fn parse_bootstrap(list: &str) -> Result<Vec<String>, String> {
+    let servers: Vec<String> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if servers.is_empty() {
+        return Err("-b: expected HOST:PORT[,HOST:PORT...]".to_owned());
+    }
+    for server in &servers {
+        check_address(server).map_err(|m| format!("-b: {m}"))?;
+    }
+    Ok(servers)
+}
+
+fn tls(
+    section: Option<&TlsSection>,
+    overrides: &Overrides,
+    base: Option<&Path>,
+) -> Option<TlsConfig> {
+    let wanted = overrides.protocol.map_or(
+        section.is_some() || overrides.any_tls(),
+        SecurityProtocol::tls,
+    );
+    if !wanted {
+        return None;
+    }
+    let section = section.cloned().unwrap_or_default();
+    let from_file = |path: Option<PathBuf>| path.map(|p| paths::expand(&p, base));
+    let from_cli = |path: &Option<PathBuf>| path.as_deref().map(|p| paths::expand(p, None));
+    Some(TlsConfig {
+        ca_file: from_cli(&overrides.ca_file).or_else(|| from_file(section.ca_file)),
+        client_cert_file: from_cli(&overrides.cert_file)
+            .or_else(|| from_file(section.client_cert_file)),
+        client_key_file: from_cli(&overrides.key_file)
+            .or_else(|| from_file(section.client_key_file)),
+        server_name: section.server_name,
+        danger_skip_verification: section.danger_skip_verification,
+    })
+}
+
+fn sasl(
+    context: &str,
+    section: Option<&SaslSection>,
+    overrides: &Overrides,
+    base: Option<&Path>,
+) -> Result<Option<SaslConfig>, ConfigError> {
+    let wanted = overrides.protocol.map_or(
+        section.is_some() || overrides.any_sasl(),
+        SecurityProtocol::sasl,
+    );
+    if !wanted {
+        return Ok(None);
+    }
+    let fail = |message: String| ConfigError::Context {
+        context: context.to_owned(),
+        message,
+    };
+    let key = |field: &str| format!("contexts.{context}.sasl.{field}");
+    let mechanism = match (overrides.mechanism, section) {
+        (Some(mechanism), _) => mechanism,
+        (None, Some(section)) => section
+            .mechanism
+            .get_ref()
+            .parse()
+            .map_err(|e| fail(format!("{e}")))?,
+        (None, None) => {
+            return Err(fail(
+                "SASL needs a mechanism: -X sasl.mechanism=...".to_owned(),
+            ));
+        }
+    };
+    let token_command = section
+        .and_then(|s| s.token_command.as_ref())
+        .map(|t| t.get_ref().clone());
+    if mechanism == SaslMechanism::OAuthBearer {
+        if token_command.is_none() {
+            let message = format!(
+                "OAUTHBEARER needs {} in the config file",
+                key("token_command")
+            );
+            return Err(fail(message));
+        }
+        return Ok(Some(SaslConfig {
+            mechanism,
+            username: String::new(),
+            password: Secret::default(),
+            token_command,
+        }));
+    }
+    let username = overrides
+        .username
+        .clone()
+        .or_else(|| section.and_then(|s| s.username.clone()))
+        .ok_or_else(|| {
+            let file = section.map(|_| format!("{} or ", key("username")));
+            let file = file.unwrap_or_default();
+            fail(format!(
+                "SASL {mechanism} needs a username: {file}-X sasl.username"
+            ))
+        })?;
+    let password = password(context, mechanism, section, overrides, base)?;
+    Ok(Some(SaslConfig {
+        mechanism,
+        username,
+        password: Secret::new(password),
+        token_command: None,
+    }))
+}
+
+/// The password: `-X sasl.password`, else the context's `password`, else its `password_command`.
+fn password(
+    context: &str,
+    mechanism: SaslMechanism,
+    section: Option<&SaslSection>,
+    overrides: &Overrides,
+    base: Option<&Path>,
+) -> Result<String, ConfigError> {
+    let fail = |message: String| ConfigError::Context {
+        context: context.to_owned(),
+        message,
+    };
+    let key = |field: &str| format!("contexts.{context}.sasl.{field}");
+    if let Some(raw) = &overrides.password {
+        super::secret::resolve("-X sasl.password", raw.expose(), None)
+    } else if let Some(raw) = section.and_then(|s| s.password.as_ref()) {
+        super::secret::resolve(&key("password"), raw.get_ref(), base)
+    } else if let Some(command) = section.and_then(|s| s.password_command.as_ref()) {
+        super::secret::run_command(&key("password_command"), command.get_ref(), base)
+    } else {
+        let file = section.map(|_| format!("{}, {} or ", key("password"), key("password_command")));
+        let file = file.unwrap_or_default();
+        let message = format!("SASL {mechanism} needs a password: {file}-X sasl.password");
+        Err(fail(message))
+    }
+}

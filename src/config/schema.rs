@@ -1,0 +1,146 @@
+//! The config file's shape, exactly as written in TOML.
+//!
+//! Every table denies unknown keys, so a typo (`bootstrap_server`) is an error
+//! with its line and column rather than a silently ignored setting. Values that
+//! need checking beyond their type keep their span (`Spanned`) so that check can
+//! point at them too. `config.example.toml` shows every key; a test proves that
+//! the example and these structs hold the same keys.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The whole file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// The context used when neither `--context` nor `-b` is given.
+    pub default_context: Option<Spanned<String>>,
+    /// Look and feel shared by every context.
+    #[serde(default)]
+    pub ui: UiSection,
+    /// Refresh intervals for every context that does not set its own.
+    #[serde(default)]
+    pub refresh: RefreshSection,
+    /// Key remaps: action name = key, e.g. `quit = "ctrl+q"`.
+    #[serde(default)]
+    pub keys: BTreeMap<String, Spanned<String>>,
+    /// Named clusters, like kubectl contexts.
+    #[serde(default)]
+    pub contexts: BTreeMap<String, ContextSection>,
+}
+
+/// `[ui]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UiSection {
+    /// The theme (skin) by name.
+    pub theme: Option<Spanned<String>>,
+}
+
+/// `[refresh]` and `[contexts.NAME.refresh]`: how often live data is fetched.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RefreshSection {
+    /// Full metadata refresh (topics, partitions, leaders), in seconds.
+    pub metadata_secs: Option<Spanned<u64>>,
+    /// Consumer group offsets and lag, in seconds.
+    pub lag_secs: Option<Spanned<u64>>,
+}
+
+/// `[contexts.NAME]`: one cluster and how to reach it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContextSection {
+    /// `HOST:PORT` addresses tried in order to discover the cluster.
+    pub bootstrap_servers: Spanned<Vec<Spanned<String>>>,
+    /// Refuse every request that changes the cluster (enforced in the connection layer).
+    #[serde(default)]
+    pub read_only: bool,
+    /// Theme for this context (overrides `[ui] theme`), e.g. red for production.
+    pub theme: Option<Spanned<String>>,
+    /// The client id brokers see in their logs and quotas.
+    pub client_id: Option<String>,
+    /// How long one request may wait for its response, in seconds.
+    pub request_timeout_secs: Option<Spanned<u64>>,
+    /// How long connecting (TCP, TLS, SASL) may take, in seconds.
+    pub connect_timeout_secs: Option<Spanned<u64>>,
+    /// Overrides of the top-level `[refresh]`.
+    pub refresh: Option<RefreshSection>,
+    /// TLS; the table's presence turns TLS on (an empty table: system roots).
+    pub tls: Option<TlsSection>,
+    /// SASL; the table's presence turns SASL on.
+    pub sasl: Option<SaslSection>,
+}
+
+/// `[contexts.NAME.tls]`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsSection {
+    /// PEM file of the CAs to trust (relative paths: to the config file).
+    pub ca_file: Option<PathBuf>,
+    /// PEM client certificate, for mutual TLS.
+    pub client_cert_file: Option<PathBuf>,
+    /// PEM private key of the client certificate.
+    pub client_key_file: Option<PathBuf>,
+    /// The name to verify the server certificate against, instead of the host.
+    pub server_name: Option<String>,
+    /// Accept any server certificate (dangerous: anyone on the path can read traffic).
+    #[serde(default)]
+    pub danger_skip_verification: bool,
+}
+
+/// `[contexts.NAME.sasl]`. `Debug` hides the password (it may be literal).
+#[derive(Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaslSection {
+    /// `PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512` or `OAUTHBEARER`.
+    pub mechanism: Spanned<String>,
+    /// The user name (not used by `OAUTHBEARER`).
+    pub username: Option<String>,
+    /// The password: literal, `${env:VAR}` or `${file:PATH}`.
+    pub password: Option<Spanned<String>>,
+    /// A shell command whose standard output is the password.
+    pub password_command: Option<Spanned<String>>,
+    /// For `OAUTHBEARER`: a shell command whose standard output is the token.
+    pub token_command: Option<Spanned<String>>,
+}
+
+impl fmt::Debug for SaslSection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let password = self.password.as_ref().map(|_| "<redacted>");
+        f.debug_struct("SaslSection")
+            .field("mechanism", self.mechanism.get_ref())
+            .field("username", &self.username)
+            .field("password", &password)
+            .field(
+                "password_command",
+                &self.password_command.as_ref().map(Spanned::get_ref),
+            )
+            .field(
+                "token_command",
+                &self.token_command.as_ref().map(Spanned::get_ref),
+            )
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_a_literal_password() {
+        let text = "[contexts.a]\nbootstrap_servers = [\"h:1\"]\n[contexts.a.sasl]\nmechanism = \"PLAIN\"\nusername = \"u\"\npassword = \"literal-pw\"\n";
+        let file: ConfigFile = toml::from_str(text).expect("parses");
+        let debug = format!("{file:?}");
+        assert!(
+            debug.contains("PLAIN") && debug.contains("<redacted>"),
+            "{debug}"
+        );
+        assert!(!debug.contains("literal-pw"), "{debug}");
+    }
+}

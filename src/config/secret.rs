@@ -1,0 +1,183 @@
+//! Resolving secret references so passwords need not sit in the config file.
+//!
+//! A password value is either literal text, or exactly one reference:
+//! `${env:VAR}` (an environment variable) or `${file:PATH}` (a file's contents,
+//! trailing newline removed; relative paths from the config file's directory).
+//! `password_command` runs a shell command (in the config file's directory)
+//! and takes its standard output.
+//! Errors name the key and the variable, file or command, never the secret.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use super::error::ConfigError;
+use super::paths;
+
+/// A parsed secret value.
+#[derive(Debug, PartialEq, Eq)]
+enum Reference<'a> {
+    Literal(&'a str),
+    Env(&'a str),
+    File(&'a str),
+}
+
+fn reference(raw: &str) -> Result<Reference<'_>, String> {
+    let Some(inner) = raw
+        .strip_prefix("${")
+        .and_then(|rest| rest.strip_suffix('}'))
+    else {
+        return Ok(Reference::Literal(raw));
+    };
+    match inner.split_once(':') {
+        Some(("env", var)) if !var.is_empty() => Ok(Reference::Env(var)),
+        Some(("file", path)) if !path.is_empty() => Ok(Reference::File(path)),
+        _ => Err("unknown secret reference (expected ${env:VAR} or ${file:PATH})".to_owned()),
+    }
+}
+
+/// Whether `raw` is a secret written out in the file rather than a reference.
+pub fn is_literal(raw: &str) -> bool {
+    matches!(reference(raw), Ok(Reference::Literal(_)))
+}
+
+/// Check that `raw` is a literal or a well-formed reference, without resolving it.
+pub fn check(raw: &str) -> Result<(), String> {
+    reference(raw).map(|_| ())
+}
+
+/// The secret `raw` stands for; `key` names it in errors.
+pub fn resolve(key: &str, raw: &str, base: Option<&Path>) -> Result<String, ConfigError> {
+    let error = |message: String| ConfigError::Secret {
+        key: key.to_owned(),
+        message,
+    };
+    match reference(raw).map_err(error)? {
+        Reference::Literal(text) => Ok(text.to_owned()),
+        Reference::Env(var) => std::env::var(var).map_err(|e| match e {
+            std::env::VarError::NotPresent => {
+                error(format!("environment variable '{var}' is not set"))
+            }
+            std::env::VarError::NotUnicode(_) => {
+                error(format!("environment variable '{var}' is not valid UTF-8"))
+            }
+        }),
+        Reference::File(file) => {
+            let path = paths::expand(Path::new(file), base);
+            std::fs::read_to_string(&path)
+                .map(|text| trim_newline(&text).to_owned())
+                .map_err(|e| error(format!("cannot read '{}': {e}", path.display())))
+        }
+    }
+}
+
+/// Run `command` with `sh -c` in `dir` (the config file's directory, when
+/// known) and return its standard output, trailing newline removed.
+pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<String, ConfigError> {
+    let error = |message: String| ConfigError::Secret {
+        key: key.to_owned(),
+        message,
+    };
+    let mut shell = Command::new("sh");
+    if let Some(dir) = dir {
+        shell.current_dir(dir);
+    }
+    let output = shell
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .output()
+        .map_err(|e| error(format!("cannot run command '{command}': {e}")))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let first = stderr.lines().next().unwrap_or("").trim();
+        let said = if first.is_empty() {
+            String::new()
+        } else {
+            format!(": {first}")
+        };
+        return Err(error(format!(
+            "command '{command}' failed ({}){said}",
+            output.status
+        )));
+    }
+    let stdout = String::from_utf8(output.stdout).map_err(|_| {
+        error(format!(
+            "command '{command}' printed text that is not UTF-8"
+        ))
+    })?;
+    let secret = trim_newline(&stdout);
+    if secret.is_empty() {
+        return Err(error(format!("command '{command}' printed nothing")));
+    }
+    Ok(secret.to_owned())
+}
+
+fn trim_newline(text: &str) -> &str {
+    text.strip_suffix('\n')
+        .map_or(text, |t| t.strip_suffix('\r').unwrap_or(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = "contexts.prod.sasl.password";
+
+    #[test]
+    fn literals_and_references_are_told_apart() {
+        assert!(is_literal("hunter2"));
+        assert!(!is_literal("${env:PW}"));
+        assert!(!is_literal("${file:/run/pw}"));
+        assert!(check("${vault:x}").is_err());
+        assert!(check("${env:}").is_err());
+    }
+
+    #[test]
+    fn an_env_reference_resolves_and_a_missing_one_names_key_and_variable() {
+        // PATH is always set; reading it proves the lookup without mutating the environment.
+        let path = std::env::var("PATH").expect("PATH");
+        assert_eq!(resolve(KEY, "${env:PATH}", None).expect("set"), path);
+        let error = resolve(KEY, "${env:KSCOPE_SURELY_UNSET_VAR}", None).expect_err("unset");
+        let message = error.to_string();
+        assert!(message.contains(KEY), "{message}");
+        assert!(message.contains("KSCOPE_SURELY_UNSET_VAR"), "{message}");
+    }
+
+    #[test]
+    fn a_file_reference_reads_the_file_relative_to_the_config() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("pw"), "s3cret\n").expect("write");
+        assert_eq!(
+            resolve(KEY, "${file:pw}", Some(dir.path())).expect("file"),
+            "s3cret"
+        );
+        let error = resolve(KEY, "${file:absent}", Some(dir.path())).expect_err("absent");
+        assert!(error.to_string().contains("absent"), "{error}");
+    }
+
+    #[test]
+    fn a_literal_is_itself() {
+        assert_eq!(resolve(KEY, "plain", None).expect("literal"), "plain");
+    }
+
+    #[test]
+    fn a_command_resolves_and_a_failing_one_names_key_and_status() {
+        let key = "contexts.prod.sasl.password_command";
+        assert_eq!(
+            run_command(key, "printf 'pw\\n'", None).expect("runs"),
+            "pw"
+        );
+        let message = run_command(key, "echo nope >&2; exit 3", None)
+            .expect_err("fails")
+            .to_string();
+        assert!(message.contains(key), "{message}");
+        assert!(message.contains("exit status: 3"), "{message}");
+        assert!(message.contains("nope"), "{message}");
+        assert!(
+            run_command(key, "true", None).is_err(),
+            "empty output is an error"
+        );
+    }
+}

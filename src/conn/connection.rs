@@ -1,0 +1,343 @@
+//! [`Connection`]: one pipelined, version-negotiated stream to one broker.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use bytes::Bytes;
+use kafka_protocol::protocol::{Message, VersionRange};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+use tokio::time::Instant;
+
+use super::ApiKey;
+use super::config::ConnectionConfig;
+use super::error::{Error, Result};
+use super::frame::{decode_response, encode_request};
+use super::peer::Peer;
+use super::pipeline::{OUTGOING_QUEUE, Table, read_responses, write_requests};
+use super::rpc::{Rpc, is_read_only_api, supported_versions};
+use super::{sasl, tls, versions};
+
+/// A connection to one broker: a cheap, cloneable handle.
+///
+/// Any number of requests may be in flight at once; responses are matched to
+/// requests by correlation id. When the connection fails (socket error,
+/// framing or decoding error, a request timing out) every request in flight
+/// fails with that error and every later one with [`Error::Broken`]; check
+/// [`Connection::is_broken`] and replace it.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    inner: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    peer: Peer,
+    client_id: String,
+    request_timeout: Duration,
+    read_only: bool,
+    /// The broker's advertised version range per API key, set by the handshake.
+    broker_versions: OnceLock<HashMap<i16, VersionRange>>,
+    table: Table,
+    outgoing: mpsc::Sender<Bytes>,
+    tasks: [AbortHandle; 2],
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+impl Connection {
+    /// Connect to `address` (`host:port`): TCP, TLS when configured,
+    /// `ApiVersions`, then SASL when configured, all within
+    /// `config.connect_timeout`.
+    pub async fn connect(
+        address: &str,
+        node_id: Option<i32>,
+        config: &ConnectionConfig,
+    ) -> Result<Connection> {
+        let peer = Peer::new(address, node_id);
+        let deadline = Instant::now() + config.connect_timeout;
+        let work = async {
+            let tcp = TcpStream::connect(address)
+                .await
+                .map_err(|source| Error::Io {
+                    broker: peer.to_string(),
+                    source: Arc::new(source),
+                })?;
+            // Latency matters more than packet count for request/response traffic.
+            let _ = tcp.set_nodelay(true);
+            match &config.tls {
+                Some(tls_config) => {
+                    let stream = tls::handshake(tcp, &peer, tls_config).await?;
+                    Self::establish(stream, peer.clone(), config).await
+                }
+                None => Self::establish(tcp, peer.clone(), config).await,
+            }
+        };
+        tokio::time::timeout_at(deadline, work)
+            .await
+            .map_err(|_| Error::Timeout {
+                broker: peer.to_string(),
+                what: "connecting".to_owned(),
+                after: config.connect_timeout,
+            })?
+    }
+
+    /// Run the Kafka handshake (`ApiVersions`, then SASL when configured) over
+    /// an already-open stream, within `config.connect_timeout`. TLS settings
+    /// are not applied: the stream is used as it is. This is how tests drive
+    /// the real connection code over in-memory streams.
+    pub async fn from_stream<S>(
+        stream: S,
+        address: &str,
+        node_id: Option<i32>,
+        config: &ConnectionConfig,
+    ) -> Result<Connection>
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let peer = Peer::new(address, node_id);
+        tokio::time::timeout(
+            config.connect_timeout,
+            Self::establish(stream, peer.clone(), config),
+        )
+        .await
+        .map_err(|_| Error::Timeout {
+            broker: peer.to_string(),
+            what: "connecting".to_owned(),
+            after: config.connect_timeout,
+        })?
+    }
+
+    async fn establish<S>(stream: S, peer: Peer, config: &ConnectionConfig) -> Result<Connection>
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let connection = Self::start(stream, peer, config);
+        let ranges = versions::handshake(&connection).await?;
+        // Set exactly once, here, before the handle is shared.
+        let _ = connection.inner.broker_versions.set(ranges);
+        if let Some(sasl_config) = &config.sasl {
+            sasl::authenticate(&connection, sasl_config).await?;
+        }
+        tracing::debug!(broker = %connection.inner.peer, "connected");
+        Ok(connection)
+    }
+
+    /// Spawn the reader and writer tasks over `stream`.
+    fn start<S>(stream: S, peer: Peer, config: &ConnectionConfig) -> Connection
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let (reader, writer) = tokio::io::split(stream);
+        let table = Table::default();
+        let (outgoing, queue) = mpsc::channel(OUTGOING_QUEUE);
+        let read_task = tokio::spawn(read_responses(
+            reader,
+            table.clone(),
+            peer.clone(),
+            config.max_frame_size,
+        ));
+        let write_task = tokio::spawn(write_requests(writer, queue, table.clone(), peer.clone()));
+        Connection {
+            inner: Arc::new(Shared {
+                peer,
+                client_id: config.client_id.clone(),
+                request_timeout: config.request_timeout,
+                read_only: config.read_only,
+                broker_versions: OnceLock::new(),
+                table,
+                outgoing,
+                tasks: [read_task.abort_handle(), write_task.abort_handle()],
+            }),
+        }
+    }
+
+    /// Send a request at the negotiated version and wait for its response.
+    pub async fn send<R: Rpc>(&self, request: R) -> Result<R::Response> {
+        self.guard::<R>()?;
+        let version = self.negotiated_for::<R>()?;
+        self.send_at(request, version).await
+    }
+
+    /// Send at an explicit version (the handshake, before negotiation).
+    pub(crate) async fn send_at<R: Rpc>(&self, request: R, version: i16) -> Result<R::Response> {
+        self.guard::<R>()?;
+        request.check().map_err(Error::InvalidRequest)?;
+        let frame = self.round_trip(&request, version).await?;
+        self.decode::<R>(frame, version)
+    }
+
+    /// Decode a response frame; a failure poisons the connection, since the
+    /// two sides evidently disagree about what is on the wire.
+    pub(crate) fn decode<R: Rpc>(&self, frame: Bytes, version: i16) -> Result<R::Response> {
+        match decode_response::<R>(frame, version) {
+            Ok((_, response)) => Ok(response),
+            Err(message) => {
+                let error = Error::Codec {
+                    broker: self.inner.peer.to_string(),
+                    message,
+                };
+                self.inner.table.poison(&error);
+                Err(error)
+            }
+        }
+    }
+
+    /// The read-only guard: refuse before anything is encoded or written.
+    fn guard<R: Rpc>(&self) -> Result<()> {
+        if self.inner.read_only && !is_read_only_api(R::API_KEY) {
+            tracing::debug!(api = %R::API_KEY, broker = %self.inner.peer, "refused by read-only guard");
+            return Err(Error::ReadOnly { api: R::API_KEY });
+        }
+        Ok(())
+    }
+
+    /// Write one request and wait for its raw response frame.
+    pub(crate) async fn round_trip<R: Rpc>(&self, request: &R, version: i16) -> Result<Bytes> {
+        let inner = &*self.inner;
+        let id = inner
+            .table
+            .next_id()
+            .map_err(|reason| self.broken(reason))?;
+        let frame = encode_request(request, version, id, &inner.client_id).map_err(|message| {
+            Error::Codec {
+                broker: inner.peer.to_string(),
+                message,
+            }
+        })?;
+        let reply = inner
+            .table
+            .wait_for(id)
+            .map_err(|reason| self.broken(reason))?;
+        // From here until the reply arrives, a dropped future abandons the id.
+        let mut pending = Pending {
+            table: &inner.table,
+            id: Some(id),
+            sent: false,
+        };
+        // Cancel-safe: dropped while waiting for queue space, nothing was queued.
+        if inner.outgoing.send(frame).await.is_err() {
+            return Err(self.broken(inner.table.broken().unwrap_or_default()));
+        }
+        pending.sent = true;
+        let outcome = tokio::time::timeout(inner.request_timeout, reply).await;
+        pending.settle();
+        match outcome {
+            Ok(Ok(reply)) => reply,
+            Ok(Err(_)) => Err(self.broken(
+                inner
+                    .table
+                    .broken()
+                    .unwrap_or_else(|| "reader stopped".to_owned()),
+            )),
+            Err(_) => {
+                let what = format!("{} v{version}", R::API_KEY);
+                tracing::debug!(broker = %inner.peer, request = %what, "request timed out");
+                // Java's client does the same: a broker that sat on one request
+                // gets a fresh connection rather than more requests.
+                inner.table.poison(&self.broken(format!(
+                    "{what} timed out after {:?}",
+                    inner.request_timeout
+                )));
+                Err(Error::Timeout {
+                    broker: inner.peer.to_string(),
+                    what,
+                    after: inner.request_timeout,
+                })
+            }
+        }
+    }
+
+    fn broken(&self, reason: String) -> Error {
+        Error::Broken {
+            broker: self.inner.peer.to_string(),
+            reason,
+        }
+    }
+
+    /// The version `send` would use for `R`: the highest in both the request
+    /// type's range and the broker's.
+    pub fn negotiated_for<R: Rpc>(&self) -> Result<i16> {
+        self.negotiate(R::API_KEY, <R as Message>::VERSIONS)
+    }
+
+    /// The negotiated version for an API key, if the broker and kscope share one.
+    pub fn negotiated_version(&self, key: ApiKey) -> Option<i16> {
+        self.negotiate(key, supported_versions(key)).ok()
+    }
+
+    fn negotiate(&self, key: ApiKey, ours: VersionRange) -> Result<i16> {
+        let theirs = self
+            .inner
+            .broker_versions
+            .get()
+            .and_then(|ranges| ranges.get(&(key as i16)));
+        versions::highest_common(key, ours, theirs.copied()).map_err(|(ours, theirs)| {
+            Error::UnsupportedVersion {
+                broker: self.inner.peer.to_string(),
+                api: key,
+                ours,
+                theirs,
+            }
+        })
+    }
+
+    /// Whether the connection has failed and must be replaced.
+    pub fn is_broken(&self) -> bool {
+        self.inner.table.broken().is_some()
+    }
+
+    /// The address dialled, `host:port`.
+    pub fn address(&self) -> &str {
+        &self.inner.peer.address
+    }
+
+    /// The broker's node id, when the caller gave one.
+    pub fn node_id(&self) -> Option<i32> {
+        self.inner.peer.node_id
+    }
+
+    /// `broker 1 (host:port)`, as errors name it.
+    pub fn describe(&self) -> String {
+        self.inner.peer.to_string()
+    }
+}
+
+/// Abandons a correlation id if the caller's future is dropped mid-request.
+struct Pending<'a> {
+    table: &'a Table,
+    id: Option<i32>,
+    /// Whether the request reached the writer (so a response will come).
+    sent: bool,
+}
+
+impl Pending<'_> {
+    /// The wait is over (answered, failed or timed out): nothing to abandon
+    /// beyond the id itself, which `abandon` forgets if it was answered.
+    fn settle(mut self) {
+        if let Some(id) = self.id.take() {
+            self.table.forget(id);
+        }
+    }
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            if self.sent {
+                self.table.abandon(id);
+            } else {
+                self.table.forget(id);
+            }
+        }
+    }
+}
