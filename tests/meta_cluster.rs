@@ -25,7 +25,10 @@ struct Described {
 }
 
 fn ids(text: &str) -> Vec<i32> {
-    text.split(',').filter(|s| !s.is_empty()).map(|s| s.parse().unwrap()).collect()
+    text.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect()
 }
 
 /// Kafka's own view of a topic, from `TopicCommand --describe`.
@@ -44,13 +47,23 @@ fn describe(env: &support::ClusterEnv, topic: &str) -> BTreeMap<i32, Described> 
         .map(|line| {
             let fields: BTreeMap<&str, &str> = line
                 .split('\t')
-                .filter_map(|f| f.split_once(": ").or_else(|| f.strip_suffix(':').map(|k| (k, ""))))
+                .filter_map(|f| {
+                    f.split_once(": ")
+                        .or_else(|| f.strip_suffix(':').map(|k| (k, "")))
+                })
                 .collect();
             let partition = fields["Partition"].parse().unwrap();
             let mut isr = ids(fields["Isr"]);
             isr.sort_unstable();
             let leader = fields["Leader"].parse().ok();
-            (partition, Described { leader, replicas: ids(fields["Replicas"]), isr })
+            (
+                partition,
+                Described {
+                    leader,
+                    replicas: ids(fields["Replicas"]),
+                    isr,
+                },
+            )
         })
         .collect()
 }
@@ -70,12 +83,14 @@ fn list_topics(env: &support::ClusterEnv) -> Vec<String> {
 
 /// Create a topic with kscope's own CreateTopics (routed to the controller).
 async fn create_topic(cluster: &Cluster, name: &str, partitions: i32, replication: i16) {
-    let request = CreateTopicsRequest::default().with_timeout_ms(30_000).with_topics(vec![
-        CreatableTopic::default()
-            .with_name(TopicName(StrBytes::from_string(name.to_owned())))
-            .with_num_partitions(partitions)
-            .with_replication_factor(replication),
-    ]);
+    let request = CreateTopicsRequest::default()
+        .with_timeout_ms(30_000)
+        .with_topics(vec![
+            CreatableTopic::default()
+                .with_name(TopicName(StrBytes::from_string(name.to_owned())))
+                .with_num_partitions(partitions)
+                .with_replication_factor(replication),
+        ]);
     let response = cluster.send_routed(request).await.expect("create topics");
     let code = response.topics[0].error_code;
     assert_eq!(code, 0, "creating '{name}' failed with code {code}");
@@ -83,13 +98,20 @@ async fn create_topic(cluster: &Cluster, name: &str, partitions: i32, replicatio
 }
 
 async fn wait_for_leaders(cluster: &Cluster, name: &str, partitions: i32) {
-    support::wait_until_async(Duration::from_secs(30), "leaders for every partition", || async {
-        let snapshot = cluster.refresh_topics(&[name]).await.ok()?;
-        let topic = snapshot.topic(name)?;
-        let complete = topic.partitions.len() == usize::try_from(partitions).unwrap()
-            && topic.partitions.iter().all(|p| p.leader.is_some() && p.isr.len() == p.replicas.len());
-        complete.then_some(())
-    })
+    support::wait_until_async(
+        Duration::from_secs(30),
+        "leaders for every partition",
+        || async {
+            let snapshot = cluster.refresh_topics(&[name]).await.ok()?;
+            let topic = snapshot.topic(name)?;
+            let complete = topic.partitions.len() == usize::try_from(partitions).unwrap()
+                && topic
+                    .partitions
+                    .iter()
+                    .all(|p| p.leader.is_some() && p.isr.len() == p.replicas.len());
+            complete.then_some(())
+        },
+    )
     .await;
 }
 
@@ -103,18 +125,29 @@ fn our_view(cluster: &Cluster, topic: &str) -> BTreeMap<i32, Described> {
         .map(|p| {
             let mut isr = p.isr.clone();
             isr.sort_unstable();
-            (p.partition, Described { leader: p.leader, replicas: p.replicas.clone(), isr })
+            (
+                p.partition,
+                Described {
+                    leader: p.leader,
+                    replicas: p.replicas.clone(),
+                    isr,
+                },
+            )
         })
         .collect()
 }
 
 async fn connect(env: &support::ClusterEnv, config: ClusterConfig) -> Cluster {
-    Cluster::connect(env.bootstrap_list(), config).await.expect("connect")
+    Cluster::connect(env.bootstrap_list(), config)
+        .await
+        .expect("connect")
 }
 
 #[tokio::test]
 async fn a_full_refresh_sees_what_kafkas_tools_report() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let cluster = connect(&env, ClusterConfig::default()).await;
     let topic = unique("meta-full");
     create_topic(&cluster, &topic, 6, 3).await;
@@ -123,42 +156,69 @@ async fn a_full_refresh_sees_what_kafkas_tools_report() {
     let brokers: Vec<i32> = snapshot.brokers().iter().map(|b| b.node_id).collect();
     assert_eq!(brokers, [1, 2, 3]);
     assert!(snapshot.controller_id().is_some());
-    assert!(snapshot.topic("__consumer_offsets").is_some_and(|t| t.internal));
+    assert!(
+        snapshot
+            .topic("__consumer_offsets")
+            .is_some_and(|t| t.internal)
+    );
     assert_eq!(our_view(&cluster, &topic), describe(&env, &topic));
     let stats = snapshot.topic_stats(&topic).copied().unwrap();
-    assert_eq!((stats.partitions, stats.replication_factor, stats.offline), (6, 3, 0));
+    assert_eq!(
+        (stats.partitions, stats.replication_factor, stats.offline),
+        (6, 3, 0)
+    );
     let led: usize = brokers.iter().map(|b| snapshot.leader_count(*b)).sum();
     assert_eq!(led, snapshot.partition_count());
 }
 
 #[tokio::test]
 async fn a_topic_scoped_refresh_sees_what_kafkas_tools_report() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let cluster = connect(&env, ClusterConfig::default()).await;
     let topic = unique("meta-scoped");
     let before = cluster.snapshot();
     assert!(before.topic(&topic).is_none());
     create_topic(&cluster, &topic, 4, 2).await;
-    let merged = cluster.refresh_topics(&[&topic]).await.expect("topic refresh");
+    let merged = cluster
+        .refresh_topics(&[&topic])
+        .await
+        .expect("topic refresh");
     assert_eq!(merged.topic(&topic).map(|t| t.partitions.len()), Some(4));
     assert_eq!(our_view(&cluster, &topic), describe(&env, &topic));
     assert!(
-        cluster.movements().iter().any(|e| e.topic.as_deref() == Some(topic.as_str())
-            && matches!(e.kind, MovementKind::TopicCreated { partitions: 4 })),
+        cluster
+            .movements()
+            .iter()
+            .any(|e| e.topic.as_deref() == Some(topic.as_str())
+                && matches!(e.kind, MovementKind::TopicCreated { partitions: 4 })),
         "the new topic is a topic_created event"
     );
 }
 
 #[tokio::test]
 async fn refreshing_a_missing_topic_creates_nothing() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let cluster = connect(&env, ClusterConfig::default()).await;
     let missing = unique("meta-missing");
     let snapshot = cluster.refresh_topics(&[&missing]).await.expect("refresh");
     assert!(snapshot.topic(&missing).is_none());
-    let error = cluster.leader_for(&missing, 0).await.expect_err("no such topic");
-    assert_eq!(error.code(), Some(ErrorCode::UnknownTopicOrPartition), "{error}");
-    assert_eq!(error.to_string(), format!("topic '{missing}': unknown topic or partition"));
+    let error = cluster
+        .leader_for(&missing, 0)
+        .await
+        .expect_err("no such topic");
+    assert_eq!(
+        error.code(),
+        Some(ErrorCode::UnknownTopicOrPartition),
+        "{error}"
+    );
+    assert_eq!(
+        error.to_string(),
+        format!("topic '{missing}': unknown topic or partition")
+    );
     // The cluster has auto.create.topics.enable=true: the request is what keeps it away.
     assert!(!list_topics(&env).contains(&missing));
     assert!(cluster.refresh().await.unwrap().topic(&missing).is_none());
@@ -166,7 +226,9 @@ async fn refreshing_a_missing_topic_creates_nothing() {
 
 #[tokio::test]
 async fn a_preferred_leader_move_is_exactly_one_leader_changed_event() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let config = ClusterConfig {
         refresh_interval: Duration::from_secs(300),
         watched_refresh_interval: Duration::from_millis(500),
@@ -203,15 +265,27 @@ async fn a_preferred_leader_move_is_exactly_one_leader_changed_event() {
     .expect("a leader_changed event within the deadline");
     moved.await.unwrap();
     assert_eq!(event.partition, Some(0));
-    let MovementKind::LeaderChanged { from: seen_from, to: seen_to, epoch } = event.kind else {
+    let MovementKind::LeaderChanged {
+        from: seen_from,
+        to: seen_to,
+        epoch,
+    } = event.kind
+    else {
         unreachable!()
     };
     assert_eq!((seen_from, seen_to), (from, to));
-    assert!(epoch > before.leader_epoch, "epoch {epoch} after {}", before.leader_epoch);
+    assert!(
+        epoch > before.leader_epoch,
+        "epoch {epoch} after {}",
+        before.leader_epoch
+    );
 
     let after = cluster.refresh().await.unwrap();
     assert_eq!(after.leader_for(&topic, 0), Some(to));
-    assert_eq!(after.partition(&topic, 0).map(|p| p.leader_epoch), Some(epoch));
+    assert_eq!(
+        after.partition(&topic, 0).map(|p| p.leader_epoch),
+        Some(epoch)
+    );
     let leader_events = cluster
         .movements()
         .into_iter()
@@ -223,7 +297,9 @@ async fn a_preferred_leader_move_is_exactly_one_leader_changed_event() {
 
 #[tokio::test]
 async fn watermarks_come_from_one_request_per_leader() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let cluster = connect(&env, ClusterConfig::default()).await;
     let topic = unique("meta-offsets");
     create_topic(&cluster, &topic, 6, 3).await;
@@ -250,30 +326,48 @@ async fn watermarks_come_from_one_request_per_leader() {
     assert!(marks.values().all(|w| w.low == 0));
 
     let missing = [TopicPartition::new(&topic, 99)];
-    let error = cluster.watermarks(&missing).await.expect_err("no partition 99");
-    assert!(error.to_string().contains(&format!("topic '{topic}' partition 99")), "{error}");
+    let error = cluster
+        .watermarks(&missing)
+        .await
+        .expect_err("no partition 99");
+    assert!(
+        error
+            .to_string()
+            .contains(&format!("topic '{topic}' partition 99")),
+        "{error}"
+    );
 }
 
 #[tokio::test]
 async fn concurrent_refreshes_collapse_and_old_invalidations_are_no_ops() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let cluster = connect(&env, ClusterConfig::default()).await;
     let start = cluster.generation();
     let mut tasks = Vec::new();
     for _ in 0..8 {
         let cluster = cluster.clone();
-        tasks.push(tokio::spawn(async move { cluster.refresh().await.map(|_| ()) }));
+        tasks.push(tokio::spawn(
+            async move { cluster.refresh().await.map(|_| ()) },
+        ));
     }
     for task in tasks {
         task.await.unwrap().unwrap();
     }
     let installs = cluster.generation() - start;
-    assert!((1..8).contains(&installs), "8 concurrent refreshes made {installs} installs");
+    assert!(
+        (1..8).contains(&installs),
+        "8 concurrent refreshes made {installs} installs"
+    );
 
     let mut generations = cluster.watch_generation();
     let seen = cluster.generation();
     cluster.refresh().await.unwrap();
-    assert!(!cluster.invalidate_generation(seen), "a newer snapshot answered it already");
+    assert!(
+        !cluster.invalidate_generation(seen),
+        "a newer snapshot answered it already"
+    );
     assert!(cluster.invalidate_generation(cluster.generation()));
     tokio::time::timeout(Duration::from_secs(10), async {
         generations.borrow_and_update();
@@ -290,24 +384,36 @@ async fn concurrent_refreshes_collapse_and_old_invalidations_are_no_ops() {
 
 #[tokio::test]
 async fn a_group_coordinator_is_found() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let cluster = connect(&env, ClusterConfig::default()).await;
-    let node = cluster.coordinator_for(&unique("meta-group")).await.expect("coordinator");
+    let node = cluster
+        .coordinator_for(&unique("meta-group"))
+        .await
+        .expect("coordinator");
     assert!((1..=3).contains(&node));
 }
 
 #[tokio::test]
 async fn send_routed_refuses_what_needs_a_key() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let cluster = connect(&env, ClusterConfig::default()).await;
     let request = kscope::conn::protocol::messages::ListOffsetsRequest::default();
-    let error = cluster.send_routed(request).await.expect_err("needs a leader");
+    let error = cluster
+        .send_routed(request)
+        .await
+        .expect_err("needs a leader");
     assert!(matches!(error, Error::InvalidRequest(_)), "{error}");
 }
 
 #[tokio::test]
 async fn dropping_the_last_cluster_stops_the_background_task() {
-    let Some(env) = support::shared_cluster() else { return };
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
     let cluster = connect(&env, ClusterConfig::default()).await;
     let clone = cluster.clone();
     let probe = cluster.refresher_probe();
