@@ -1,4 +1,4 @@
-//! A SIGKILLed broker, on a throwaway cluster of its own: leaders move, the
+//! A `SIGKILL`ed broker, on a throwaway cluster of its own: leaders move, the
 //! events say so, routed requests follow the new leader, and after a restart
 //! the broker rejoins and the ISR grows back. The snapshot is never empty.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
@@ -51,12 +51,8 @@ async fn events_until(
     .unwrap_or_else(|_| panic!("timed out waiting for {what}; saw {seen:#?}"));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_killed_broker_moves_its_leaders_and_rejoins() {
-    let Some(throwaway) = support::ThrowawayCluster::start("meta-kill", 3, 21092, false) else {
-        return;
-    };
-    let env = throwaway.env().clone();
+/// Connect (patiently), check the first coordinator lookup, create the topic.
+async fn connect_and_create(env: &support::ClusterEnv) -> Cluster {
     let config = ClusterConfig {
         refresh_interval: Duration::from_secs(1),
         retry: RetryPolicy {
@@ -100,6 +96,17 @@ async fn a_killed_broker_moves_its_leaders_and_rejoins() {
         },
     )
     .await;
+
+    cluster
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_broker_moves_its_leaders_and_rejoins() {
+    let Some(throwaway) = support::ThrowawayCluster::start("meta-kill", 3, 21092, false) else {
+        return;
+    };
+    let env = throwaway.env().clone();
+    let cluster = connect_and_create(&env).await;
 
     // Watch every installed snapshot: none may be empty.
     let emptiest = Arc::new(AtomicUsize::new(usize::MAX));

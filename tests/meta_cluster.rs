@@ -81,7 +81,7 @@ fn list_topics(env: &support::ClusterEnv) -> Vec<String> {
     .collect()
 }
 
-/// Create a topic with kscope's own CreateTopics (routed to the controller).
+/// Create a topic with kscope's own `CreateTopics` (routed to the controller).
 async fn create_topic(cluster: &Cluster, name: &str, partitions: i32, replication: i16) {
     let request = CreateTopicsRequest::default()
         .with_timeout_ms(30_000)
@@ -230,7 +230,7 @@ async fn a_preferred_leader_move_is_exactly_one_leader_changed_event() {
         return;
     };
     let config = ClusterConfig {
-        refresh_interval: Duration::from_secs(300),
+        refresh_interval: Duration::from_mins(5),
         watched_refresh_interval: Duration::from_millis(500),
         ..ClusterConfig::default()
     };
