@@ -185,4 +185,28 @@ async fn a_killed_broker_moves_its_leaders_and_rejoins() {
         "an empty snapshot was installed"
     );
     assert!(cluster.degraded().is_none());
+
+    whole_cluster_down_is_degraded_not_empty(&env).await;
+}
+
+/// Every broker gone: refreshes fail, the last snapshot stays, and the
+/// degraded status says since when and why.
+async fn whole_cluster_down_is_degraded_not_empty(env: &support::ClusterEnv) {
+    let cluster = Cluster::connect(env.bootstrap_list(), ClusterConfig::default())
+        .await
+        .expect("connect");
+    let before = cluster.snapshot();
+    for node in ["1", "2", "3"] {
+        env.script(&["kill", node]);
+    }
+    let error = cluster.refresh().await.expect_err("no broker is up");
+    let degraded = cluster.degraded().expect("degraded after a failed refresh");
+    assert_eq!(degraded.last_error.to_string(), error.to_string());
+    assert!(degraded.since <= std::time::SystemTime::now());
+    let after = cluster.snapshot();
+    assert_eq!(after.brokers().len(), before.brokers().len());
+    assert!(
+        after.topic(TOPIC).is_some(),
+        "the old snapshot stays readable"
+    );
 }

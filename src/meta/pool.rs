@@ -156,3 +156,31 @@ impl BrokerPool {
         Ok(connection)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_broker_that_left_is_still_reachable_by_id_but_not_by_any() {
+        let pool = BrokerPool::new(
+            Vec::<String>::new(),
+            ConnectionConfig::default(),
+            RetryPolicy::default(),
+        );
+        pool.learn_addresses([(1, "127.0.0.1:1".to_owned())]);
+        assert_eq!(pool.known_brokers(), [1]);
+        pool.learn_addresses([]);
+        assert!(pool.known_brokers().is_empty());
+        // Nothing listens on port 1: a retriable connection error, not "unknown broker".
+        let error = pool.get(1).await.expect_err("refused");
+        assert!(error.retriable(), "{error}");
+        let unknown = pool.get(7).await.expect_err("never known");
+        assert_eq!(
+            unknown.to_string(),
+            "invalid request: broker 7 is not in the cluster metadata"
+        );
+        let none = pool.any().await.expect_err("no candidates");
+        assert!(matches!(none, Error::InvalidRequest(_)), "{none}");
+    }
+}
