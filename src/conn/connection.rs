@@ -219,13 +219,16 @@ impl Connection {
             .wait_for(id)
             .map_err(|reason| self.broken(reason))?;
         // From here until the reply arrives, a dropped future abandons the id.
-        let pending = Pending {
+        let mut pending = Pending {
             table: &inner.table,
             id: Some(id),
+            sent: false,
         };
+        // Cancel-safe: dropped while waiting for queue space, nothing was queued.
         if inner.outgoing.send(frame).await.is_err() {
             return Err(self.broken(inner.table.broken().unwrap_or_default()));
         }
+        pending.sent = true;
         let outcome = tokio::time::timeout(inner.request_timeout, reply).await;
         pending.settle();
         match outcome {
@@ -313,6 +316,8 @@ impl Connection {
 struct Pending<'a> {
     table: &'a Table,
     id: Option<i32>,
+    /// Whether the request reached the writer (so a response will come).
+    sent: bool,
 }
 
 impl Pending<'_> {
@@ -328,7 +333,11 @@ impl Pending<'_> {
 impl Drop for Pending<'_> {
     fn drop(&mut self) {
         if let Some(id) = self.id.take() {
-            self.table.abandon(id);
+            if self.sent {
+                self.table.abandon(id);
+            } else {
+                self.table.forget(id);
+            }
         }
     }
 }
