@@ -12,6 +12,9 @@ use kscope::conn::protocol::messages::{CreateTopicsRequest, TopicName};
 use kscope::conn::{Error, ErrorCode};
 use kscope::meta::{Cluster, ClusterConfig, MovementKind, TopicPartition};
 
+/// Serializes `scripts/kafka-cluster move-leader` within this test binary.
+static MOVES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn unique(prefix: &str) -> String {
     format!("{prefix}-{:08x}", rand::random::<u32>())
 }
@@ -225,29 +228,54 @@ async fn refreshing_a_missing_topic_creates_nothing() {
 }
 
 #[tokio::test]
-async fn a_preferred_leader_move_is_exactly_one_leader_changed_event() {
+async fn a_preferred_leader_move_is_one_event_at_once_when_watched() {
     let Some(env) = support::shared_cluster() else {
         return;
     };
+    leader_move_is_exactly_one_leader_changed_event(&env, true).await;
+}
+
+#[tokio::test]
+async fn a_preferred_leader_move_is_one_event_within_the_refresh_interval() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    leader_move_is_exactly_one_leader_changed_event(&env, false).await;
+}
+
+/// Reorder the replicas and elect: one `leader_changed` with the new epoch,
+/// seen by the watched-topic refresh or by the background full refresh.
+async fn leader_move_is_exactly_one_leader_changed_event(env: &support::ClusterEnv, watched: bool) {
     let config = ClusterConfig {
-        refresh_interval: Duration::from_mins(5),
+        refresh_interval: if watched {
+            Duration::from_mins(5)
+        } else {
+            Duration::from_secs(1)
+        },
         watched_refresh_interval: Duration::from_millis(500),
         ..ClusterConfig::default()
     };
-    let cluster = connect(&env, config).await;
+    let cluster = connect(env, config).await;
     let topic = unique("meta-move");
     create_topic(&cluster, &topic, 1, 3).await;
     let before = cluster.snapshot().partition(&topic, 0).cloned().unwrap();
     let from = before.leader.unwrap();
     let to = *before.replicas.iter().find(|r| **r != from).unwrap();
 
-    // The view's topic is watched: the move shows up without a full refresh.
-    cluster.watch_topics(vec![topic.clone()]);
+    if watched {
+        // The view's topic is watched: the move shows up without a full refresh.
+        cluster.watch_topics(vec![topic.clone()]);
+    }
     let mut feed = cluster.subscribe_movements();
     let moved = {
         let env = env.clone();
         let topic = topic.clone();
         tokio::task::spawn_blocking(move || {
+            // `move-leader` writes one reassignment file per cluster: two at
+            // once in this process would race on it.
+            let _one_at_a_time = MOVES
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             env.script(&["move-leader", &topic, "0", &to.to_string()]);
         })
     };
