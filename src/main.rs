@@ -1,6 +1,10 @@
-//! The `kscope` binary: parses the command line and hands over to the library.
+//! The `kscope` binary: parses the command line, resolves the context before
+//! anything else, and hands over to the library.
+
+use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
+use kscope::cli::args::{Command as Headless, OutputFormat};
 use kscope::config::cli::{ConfigCommands, ConnectArgs};
 
 /// kscope: browse Apache Kafka clusters from the terminal.
@@ -9,6 +13,9 @@ use kscope::config::cli::{ConfigCommands, ConnectArgs};
 struct Cli {
     #[command(flatten)]
     connect: ConnectArgs,
+    /// Output format of headless commands.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Table, global = true)]
+    output: OutputFormat,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -17,12 +24,18 @@ struct Cli {
 enum Command {
     #[command(flatten)]
     Config(ConfigCommands),
+    #[command(flatten)]
+    Headless(Headless),
 }
 
-fn main() {
+fn exit_code(code: i32) -> ExitCode {
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(Command::Config(command)) = &cli.command {
-        std::process::exit(command.run(&cli.connect, &mut Cli::command()));
+        return exit_code(command.run(&cli.connect, &mut Cli::command()));
     }
     // Resolve the context before the terminal is touched: a bad config is one
     // message naming file, line and column, and exit code 2.
@@ -30,10 +43,18 @@ fn main() {
         Ok(context) => context,
         Err(error) => {
             eprintln!("kscope: {error}");
-            std::process::exit(error.exit_code());
+            return exit_code(error.exit_code());
         }
     };
     kscope::config::cli::print_warnings(&context.warnings);
+    if let Some(Command::Headless(command)) = cli.command {
+        return kscope::cli::main(kscope::cli::Invocation {
+            bootstrap: context.bootstrap_servers,
+            connection: context.connection,
+            output: cli.output,
+            command,
+        });
+    }
     println!(
         "kscope {}: context '{}' ({}), bootstrap {}",
         env!("CARGO_PKG_VERSION"),
@@ -41,4 +62,5 @@ fn main() {
         context.security(),
         context.bootstrap_servers.join(",")
     );
+    ExitCode::SUCCESS
 }

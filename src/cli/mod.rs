@@ -1,0 +1,79 @@
+//! The headless CLI: `get` and `watch`, for scripts and for comparing with kcat.
+//!
+//! Output goes to stdout; a failure is one line on stderr and a non-zero exit.
+
+pub mod args;
+mod error;
+pub mod event;
+mod get;
+pub mod rows;
+pub mod table;
+mod watch;
+
+use std::process::ExitCode;
+
+pub use error::Error;
+
+use crate::conn::ConnectionConfig;
+use crate::meta::{Cluster, ClusterConfig};
+use args::{Command, OutputFormat};
+
+/// A headless command with everything needed to reach its cluster.
+#[derive(Debug)]
+pub struct Invocation {
+    /// `HOST:PORT` addresses to bootstrap from.
+    pub bootstrap: Vec<String>,
+    /// TLS, SASL, timeouts and read-only mode, from the resolved context.
+    pub connection: ConnectionConfig,
+    /// `table` or `json`.
+    pub output: OutputFormat,
+    /// What to do.
+    pub command: Command,
+}
+
+/// Run a headless command to completion and report how it went.
+pub fn main(invocation: Invocation) -> ExitCode {
+    match run(invocation) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("kscope: {error}");
+            ExitCode::from(error.exit_code())
+        }
+    }
+}
+
+fn run(invocation: Invocation) -> Result<(), Error> {
+    let Invocation {
+        bootstrap,
+        connection,
+        output,
+        command,
+    } = invocation;
+    if bootstrap.is_empty() {
+        return Err(Error::NoBootstrap);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    runtime.block_on(async {
+        let mut config = ClusterConfig {
+            connection,
+            ..ClusterConfig::default()
+        };
+        if let Command::Watch { interval, .. } = &command {
+            config.refresh_interval = args::interval(*interval);
+        }
+        let cluster = Cluster::connect(bootstrap, config).await?;
+        let mut out = std::io::stdout().lock();
+        match command {
+            Command::Get { what, topic } => {
+                get::run(&cluster, what, topic.as_deref(), output, &mut out).await
+            }
+            Command::Watch { topic, .. } => {
+                watch::run(&cluster, topic.as_deref(), output, &mut out).await
+            }
+        }
+    })
+}
