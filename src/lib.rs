@@ -6,3 +6,4 @@
 //! Layers land here as they are built; none of them imports a terminal crate.
 
 pub mod conn;
+pub mod meta;
