@@ -6,4 +6,5 @@
 //! Layers land here as they are built; none of them imports a terminal crate.
 
 pub mod conn;
+pub mod groups;
 pub mod meta;
