@@ -5,6 +5,7 @@
 //! snapshots, routing, retries, leader movement), which everything above builds on.
 //! Layers land here as they are built; none of them imports a terminal crate.
 
+pub mod cli;
 pub mod conn;
 pub mod groups;
 pub mod meta;
