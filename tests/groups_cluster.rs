@@ -46,7 +46,7 @@ async fn a_classic_empty_group_has_exact_lag_per_partition_and_in_total() {
     fixture::produce(&env, &topic, 60);
     let ends = fixture::ends(&cluster, &topic, 3).await;
     assert_eq!(ends.iter().sum::<i64>(), 60);
-    let committed: Vec<(i32, i64)> = (0..3).map(|p| (p, ends[p as usize] / 2)).collect();
+    let committed: Vec<(i32, i64)> = (0..3i32).zip(&ends).map(|(p, e)| (p, e / 2)).collect();
     fixture::commit(&cluster, &group, &topic, &committed).await;
     let expected: Vec<i64> = (0..3).map(|p| ends[p] - ends[p] / 2).collect();
     let total: i64 = expected.iter().sum();
@@ -55,7 +55,12 @@ async fn a_classic_empty_group_has_exact_lag_per_partition_and_in_total() {
     let detail = client.group_detail(&group).await.expect("detail");
     assert_eq!(detail.description.group_type, GroupType::Classic);
     assert_eq!(detail.description.state, GroupState::Empty);
-    let lags: Vec<Lag> = detail.lag.partitions.iter().map(|p| p.lag()).collect();
+    let lags: Vec<Lag> = detail
+        .lag
+        .partitions
+        .iter()
+        .map(kscope::groups::PartitionLag::lag)
+        .collect();
     assert_eq!(
         lags,
         expected
@@ -121,7 +126,7 @@ async fn wait_stable(
     partitions: usize,
 ) -> kscope::groups::GroupDetail {
     support::wait_until_async(
-        Duration::from_secs(60),
+        Duration::from_mins(1),
         "a stable group with one member",
         || async {
             let detail = client.group_detail(group).await.ok()?;
@@ -156,7 +161,7 @@ async fn live_classic_and_kip_848_members_are_stable_with_their_assignments() {
     assert_eq!(c.description.group_type, GroupType::Classic);
     assert_eq!(c.description.protocol_type, "consumer");
     let member = &c.description.members[0];
-    assert_eq!(member.subscribed_topics, [topic.clone()]);
+    assert_eq!(member.subscribed_topics, std::slice::from_ref(&topic));
     assert_eq!(member.assignment.compact(), format!("{topic}:0,1"));
     assert!(member.target_assignment.is_none());
 
@@ -164,7 +169,7 @@ async fn live_classic_and_kip_848_members_are_stable_with_their_assignments() {
     assert_eq!(m.description.group_type, GroupType::Consumer);
     let member = &m.description.members[0];
     assert!(member.member_epoch.is_some_and(|e| e > 0));
-    assert_eq!(member.subscribed_topics, [topic.clone()]);
+    assert_eq!(member.subscribed_topics, std::slice::from_ref(&topic));
     assert_eq!(member.target_assignment.as_ref(), Some(&member.assignment));
     assert!(m.description.group_epoch.is_some());
     assert_eq!(m.description.assignment_epoch, m.description.group_epoch);
@@ -204,7 +209,12 @@ async fn partitions_a_group_never_committed_to_are_reported_as_uncommitted() {
         .group_detail(&group)
         .await
         .expect("detail");
-    let lags: Vec<Lag> = detail.lag.partitions.iter().map(|p| p.lag()).collect();
+    let lags: Vec<Lag> = detail
+        .lag
+        .partitions
+        .iter()
+        .map(kscope::groups::PartitionLag::lag)
+        .collect();
     assert_eq!(lags, [Lag::Records(0), Lag::NoCommit, Lag::NoCommit]);
     assert_eq!(detail.lag.totals.uncommitted, 2);
     assert_eq!(detail.lag.totals.total(), Some(0));
