@@ -20,7 +20,7 @@ mod kind;
 mod lag;
 mod listing;
 mod member;
-mod offset_fetch;
+pub mod offset_fetch;
 mod reask;
 mod refresh;
 

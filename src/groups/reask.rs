@@ -76,11 +76,11 @@ impl GroupsClient {
         let mut requests = JoinSet::new();
         for (node, batch) in batches(&pending, self.batch()) {
             let future = send(self.clone(), node, batch.clone());
-            requests.spawn(async move { (batch, future.await) });
+            requests.spawn(async move { (node, batch, future.await) });
         }
         let mut again = Vec::new();
         while let Some(joined) = requests.join_next().await {
-            let Ok((batch, answer)) = joined else {
+            let Ok((node, batch, answer)) = joined else {
                 continue;
             };
             match answer {
@@ -96,7 +96,11 @@ impl GroupsClient {
                         }
                     }
                 }
-                Err(error) if error.needs_coordinator_refresh() && !last => again.extend(batch),
+                // A coordinator that went away is a lost connection, or (once
+                // the metadata dropped it) a node the pool no longer knows.
+                Err(error) if !last && (error.needs_coordinator_refresh() || !self.knows(node)) => {
+                    again.extend(batch);
+                }
                 Err(error) => {
                     for group in batch {
                         let failure = Error::for_group(&group, error.clone());
@@ -106,6 +110,10 @@ impl GroupsClient {
             }
         }
         again
+    }
+
+    fn knows(&self, node: i32) -> bool {
+        self.cluster().snapshot().broker(node).is_some()
     }
 
     /// Find the new coordinator of each group to re-ask.

@@ -106,13 +106,34 @@ pub async fn commit(cluster: &Cluster, group: &str, topic: &str, offsets: &[(i32
                 .with_name(TopicName(StrBytes::from_string(topic.to_owned())))
                 .with_partitions(partitions),
         ]);
-    let response = cluster
-        .send_to_coordinator(CoordinatorKind::Group, group, request)
-        .await
-        .expect("offset commit");
-    for p in response.topics.iter().flat_map(|t| &t.partitions) {
-        assert_eq!(p.error_code, 0, "commit for '{group}'");
-    }
+    // A fresh coordinator answers COORDINATOR_LOAD_IN_PROGRESS / NOT_COORDINATOR
+    // inside a successful response: re-ask after forgetting the coordinator.
+    support::wait_until_async(
+        Duration::from_mins(1),
+        "an accepted offset commit",
+        || async {
+            let response = cluster
+                .send_to_coordinator(CoordinatorKind::Group, group, request.clone())
+                .await
+                .ok()?;
+            let codes: Vec<i16> = response
+                .topics
+                .iter()
+                .flat_map(|t| &t.partitions)
+                .map(|p| p.error_code)
+                .collect();
+            if codes.iter().any(|c| [14, 15, 16].contains(c)) {
+                cluster.invalidate_coordinator(CoordinatorKind::Group, group);
+                return None;
+            }
+            assert!(
+                codes.iter().all(|c| *c == 0),
+                "commit for '{group}': {codes:?}"
+            );
+            Some(())
+        },
+    )
+    .await;
 }
 
 /// A console consumer running as a live group member; killed on drop.
