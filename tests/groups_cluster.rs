@@ -70,6 +70,23 @@ async fn a_classic_empty_group_has_exact_lag_per_partition_and_in_total() {
     );
     assert_eq!(detail.lag.totals.total(), Some(total));
     assert_eq!(detail.lag.per_topic[&topic].total(), Some(total));
+    // Lag in time: every lagging partition has its oldest unconsumed record's
+    // timestamp, produced moments ago.
+    let now = kscope::cli::groups::now_ms();
+    for p in detail
+        .lag
+        .partitions
+        .iter()
+        .filter(|p| p.records().unwrap_or(0) > 0)
+    {
+        let tp = kscope::meta::offsets::TopicPartition::new(p.topic.clone(), p.partition);
+        let ts = detail
+            .oldest_unconsumed
+            .get(&tp)
+            .copied()
+            .expect("a record age");
+        assert!((0..600_000).contains(&(now - ts)), "age {} ms", now - ts);
+    }
 
     let json = describe_json(&cluster, &group).await;
     assert_eq!(json["type"], "classic");
@@ -79,6 +96,9 @@ async fn a_classic_empty_group_has_exact_lag_per_partition_and_in_total() {
         assert_eq!(json["offsets"][p]["end"], ends[p]);
         assert_eq!(json["offsets"][p]["committed"], ends[p] / 2);
         assert_eq!(json["offsets"][p]["lag"], expected[p]);
+        if expected[p] > 0 {
+            assert!(json["offsets"][p]["oldest_unconsumed_age_ms"].is_i64());
+        }
     }
     let row = groups_json_row(&cluster, &group).await;
     assert_eq!(row["type"], "classic");

@@ -22,6 +22,7 @@ mod listing;
 mod member;
 pub mod offset_fetch;
 mod reask;
+mod record_age;
 mod refresh;
 
 pub use client::GroupsClient;
@@ -36,4 +37,5 @@ pub use lag::{GroupLag, Lag, LagTotals, PartitionLag};
 pub use listing::{GroupList, GroupListing};
 pub use member::{Assignment, Member};
 pub use offset_fetch::{BATCHED_VERSION, Committed, DEFAULT_BATCH};
+pub use record_age::{HEADER_BYTES, MAX_AGE_PARTITIONS, batch_timestamp};
 pub use refresh::{GroupDetail, GroupSummary, Overview};

@@ -50,6 +50,9 @@ pub struct GroupDetail {
     pub description: GroupDescription,
     /// Per-partition committed / end / lag, with totals.
     pub lag: GroupLag,
+    /// Lagging partitions → timestamp (ms) of the oldest unconsumed record
+    /// (see `record_age` for how the cost is bounded); empty when unknown.
+    pub oldest_unconsumed: BTreeMap<TopicPartition, i64>,
 }
 
 fn assigned_topics(description: &GroupDescription) -> BTreeSet<String> {
@@ -220,7 +223,15 @@ impl GroupsClient {
             .await?
             .remove(group)
             .unwrap_or_else(|| Err(Error::NotFound(group.to_owned())))?;
-        Ok(GroupDetail { description, lag })
+        let oldest_unconsumed = self.oldest_unconsumed(&lag).await.unwrap_or_else(|error| {
+            tracing::debug!(%error, group, "record age unavailable");
+            BTreeMap::new()
+        });
+        Ok(GroupDetail {
+            description,
+            lag,
+            oldest_unconsumed,
+        })
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::groups::{Assignment, GroupDetail, GroupSummary, Lag, Member, PartitionLag};
+use crate::meta::offsets::TopicPartition;
 
 /// One row of `get groups -o json`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -93,10 +94,13 @@ pub struct OffsetJson {
     end: Option<i64>,
     /// Null when there is no commit (see `committed`) or no end offset.
     lag: Option<i64>,
+    /// Age in ms of the oldest unconsumed record (lagging partitions only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    oldest_unconsumed_age_ms: Option<i64>,
 }
 
-impl From<&PartitionLag> for OffsetJson {
-    fn from(p: &PartitionLag) -> Self {
+impl OffsetJson {
+    fn new(p: &PartitionLag, age_ms: Option<i64>) -> Self {
         OffsetJson {
             topic: p.topic.clone(),
             partition: p.partition,
@@ -106,8 +110,25 @@ impl From<&PartitionLag> for OffsetJson {
                 Lag::Records(n) => Some(n),
                 Lag::NoCommit | Lag::UnknownEnd => None,
             },
+            oldest_unconsumed_age_ms: age_ms,
         }
     }
+}
+
+/// Milliseconds since the epoch, now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The age of a partition's oldest unconsumed record, if known.
+pub fn age_ms(detail: &GroupDetail, p: &PartitionLag, now: i64) -> Option<i64> {
+    let tp = TopicPartition::new(p.topic.clone(), p.partition);
+    detail
+        .oldest_unconsumed
+        .get(&tp)
+        .map(|ts| now.saturating_sub(*ts).max(0))
 }
 
 /// `describe group -o json`.
@@ -143,7 +164,15 @@ impl From<&GroupDetail> for GroupDetailJson {
             lag: detail.lag.totals.total(),
             uncommitted_partitions: detail.lag.totals.uncommitted,
             members: d.members.iter().map(MemberJson::from).collect(),
-            offsets: detail.lag.partitions.iter().map(OffsetJson::from).collect(),
+            offsets: {
+                let now = now_ms();
+                detail
+                    .lag
+                    .partitions
+                    .iter()
+                    .map(|p| OffsetJson::new(p, age_ms(detail, p, now)))
+                    .collect()
+            },
         }
     }
 }

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use crate::groups::{self, GroupDetail, GroupsClient, Lag, Overview};
 use crate::meta::Cluster;
 
-pub use json::{GroupDetailJson, GroupRowJson};
+pub use json::{GroupDetailJson, GroupRowJson, now_ms};
 
 /// How headless output is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -130,6 +130,17 @@ pub fn render_groups(
     Ok(())
 }
 
+/// `950ms`, `12s`, `5m03s`, `2h07m`.
+fn age_text(ms: i64) -> String {
+    let secs = ms / 1000;
+    match secs {
+        0 => format!("{ms}ms"),
+        1..60 => format!("{secs}s"),
+        60..3600 => format!("{}m{:02}s", secs / 60, secs % 60),
+        _ => format!("{}h{:02}m", secs / 3600, secs % 3600 / 60),
+    }
+}
+
 /// Render one group.
 pub fn render_group(
     detail: &GroupDetail,
@@ -189,11 +200,13 @@ pub fn render_group(
         &members,
     )?;
     writeln!(out)?;
+    let now = json::now_ms();
     let offsets: Vec<Vec<String>> = detail
         .lag
         .partitions
         .iter()
         .map(|p| {
+            let age = json::age_ms(detail, p, now).map_or_else(|| "-".to_owned(), age_text);
             let lag = match p.lag() {
                 Lag::Records(n) => n.to_string(),
                 Lag::NoCommit => "no commit".to_owned(),
@@ -206,12 +219,20 @@ pub fn render_group(
                     .map_or_else(|| "-".to_owned(), |c| c.to_string()),
                 p.end.map_or_else(|| "-".to_owned(), |e| e.to_string()),
                 lag,
+                age,
             ]
         })
         .collect();
     table::write_table(
         out,
-        &["TOPIC", "PARTITION", "COMMITTED", "END", "LAG"],
+        &[
+            "TOPIC",
+            "PARTITION",
+            "COMMITTED",
+            "END",
+            "LAG",
+            "OLDEST UNCONSUMED",
+        ],
         &offsets,
     )?;
     Ok(())
@@ -258,6 +279,10 @@ mod tests {
                     end: Some(7),
                 },
             ]),
+            oldest_unconsumed: std::collections::BTreeMap::from([(
+                crate::meta::offsets::TopicPartition::new("orders", 0),
+                json::now_ms() - 5 * 60_000,
+            )]),
         }
     }
 
@@ -271,6 +296,16 @@ mod tests {
         assert_eq!(value["offsets"][0]["lag"], 6);
         assert_eq!(value["offsets"][1]["committed"], serde_json::Value::Null);
         assert_eq!(value["offsets"][1]["lag"], serde_json::Value::Null);
+        assert!(
+            value["offsets"][0]["oldest_unconsumed_age_ms"]
+                .as_i64()
+                .is_some_and(|a| a >= 300_000)
+        );
+        assert!(
+            value["offsets"][1]
+                .get("oldest_unconsumed_age_ms")
+                .is_none()
+        );
         assert_eq!(value["members"][0]["assignment"]["orders"][1], 1);
         assert_eq!(value["members"][0]["target_assignment"]["orders"][0], 0);
     }
@@ -289,5 +324,8 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("orders:0,1"), "{text}");
+        assert!(text.contains("5m0"), "{text}");
+        assert_eq!(age_text(950), "950ms");
+        assert_eq!(age_text(7_260_000), "2h01m");
     }
 }
