@@ -265,3 +265,42 @@ async fn describing_a_group_that_does_not_exist_says_so() {
         .unwrap_err();
     assert!(error.to_string().contains("not found"), "{error}");
 }
+
+#[tokio::test]
+async fn browsing_groups_works_on_a_read_only_connection_so_it_never_joins_or_commits() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let writer = fixture::cluster(&env).await;
+    let (topic, group) = (fixture::unique("groups-ro"), fixture::unique("g-ro"));
+    fixture::create_topic(&writer, &topic, 2).await;
+    fixture::commit(&writer, &group, &topic, &[(0, 0)]).await;
+
+    // A read-only context refuses every API off the read-only allow-list
+    // (JoinGroup, ConsumerGroupHeartbeat, OffsetCommit, …) before writing it.
+    let config = kscope::meta::ClusterConfig {
+        connection: kscope::conn::ConnectionConfig {
+            read_only: true,
+            ..kscope::conn::ConnectionConfig::default()
+        },
+        ..kscope::meta::ClusterConfig::default()
+    };
+    let cluster = Cluster::connect(env.bootstrap_list(), config)
+        .await
+        .expect("connect read-only");
+    let client = GroupsClient::new(cluster.clone());
+    let overview = client.overview().await.expect("overview");
+    let row = overview
+        .groups
+        .iter()
+        .find(|g| g.listing.group == group)
+        .expect("listed");
+    assert!(row.error.is_none(), "{:?}", row.error);
+    let detail = client.group_detail(&group).await.expect("detail");
+    assert_eq!(detail.lag.totals.uncommitted, 1);
+    assert_eq!(
+        client.counts().other,
+        0,
+        "only group, offset and coordinator reads were sent"
+    );
+}

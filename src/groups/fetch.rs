@@ -139,3 +139,32 @@ impl GroupsClient {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_classic_group_or_a_broker_without_kip_848_falls_back_to_describe_groups() {
+        let not_consumer = Error::Group {
+            group: "g".to_owned(),
+            code: ErrorCode::GroupIdNotFound,
+        };
+        assert!(falls_back(&not_consumer));
+        let unsupported = Error::for_group(
+            "g",
+            conn::Error::UnsupportedVersion {
+                broker: "broker 1".to_owned(),
+                api: conn::ApiKey::ConsumerGroupDescribe,
+                ours: "v0-v1".to_owned(),
+                theirs: "none".to_owned(),
+            },
+        );
+        assert!(falls_back(&unsupported));
+        let loading = Error::Group {
+            group: "g".to_owned(),
+            code: ErrorCode::CoordinatorLoadInProgress,
+        };
+        assert!(!falls_back(&loading));
+    }
+}
