@@ -56,39 +56,9 @@ async fn real(groups: usize) {
     };
     let runs = env_usize("RUNS", 5);
     let cluster = fixture::cluster(&env).await;
-    let topic = "bench-groups-topic";
-    if cluster
-        .refresh_topics(&[topic])
-        .await
-        .ok()
-        .and_then(|s| s.topic(topic).cloned())
-        .is_none()
-    {
-        fixture::create_topic(&cluster, topic, 3).await;
-    }
     let prefix = format!("bench-groups-{groups}");
     let client = GroupsClient::new(cluster.clone());
-    let listed = client.list_groups().await.expect("list");
-    let existing = listed
-        .groups
-        .iter()
-        .filter(|g| g.group.starts_with(&prefix))
-        .count();
-    if existing < groups {
-        let started = Instant::now();
-        let mut commits = JoinSet::new();
-        for i in 0..groups {
-            let (cluster, group) = (cluster.clone(), format!("{prefix}-{i:05}"));
-            commits.spawn(async move {
-                fixture::commit(&cluster, &group, topic, &[(0, 0), (1, 0), (2, 0)]).await;
-            });
-            if commits.len() >= 64 {
-                commits.join_next().await;
-            }
-        }
-        while commits.join_next().await.is_some() {}
-        eprintln!("created {groups} groups in {:?}", started.elapsed());
-    }
+    ensure_groups(&cluster, &client, &prefix, groups).await;
 
     let list_started = Instant::now();
     let listed = client.list_groups().await.expect("list");
@@ -117,9 +87,26 @@ async fn real(groups: usize) {
     let overview = client.overview().await.expect("overview");
     let overview_time = started.elapsed();
     let overview_counts = client.counts().since(&before);
+    // What `kscope get groups -o json` does after process start: connect
+    // (bootstrap + metadata), list, describe, lag, render.
+    let cold_started = Instant::now();
+    let fresh = fixture::cluster(&env).await;
+    let mut rendered = Vec::new();
+    kscope::cli::groups::get_groups(
+        &fresh,
+        kscope::cli::groups::OutputFormat::Json,
+        &mut rendered,
+    )
+    .await
+    .expect("get groups");
+    let cold_time = cold_started.elapsed();
     println!(
         "mode: real cluster, {} brokers",
         cluster.snapshot().brokers().len()
+    );
+    println!(
+        "cold get groups -o json (connect + list + describe + lag + render, {} bytes): {cold_time:?}",
+        rendered.len()
     );
     println!(
         "groups benchmarked: {} (cluster total: {})",
@@ -140,6 +127,47 @@ async fn real(groups: usize) {
         overview.groups.len(),
         overview_counts.total()
     );
+}
+
+/// Create `groups` groups named `PREFIX-NNNNN` with one `OffsetCommit` each
+/// (kept for the next run).
+async fn ensure_groups(
+    cluster: &kscope::meta::Cluster,
+    client: &GroupsClient,
+    prefix: &str,
+    groups: usize,
+) {
+    let topic = "bench-groups-topic";
+    if cluster
+        .refresh_topics(&[topic])
+        .await
+        .ok()
+        .and_then(|s| s.topic(topic).cloned())
+        .is_none()
+    {
+        fixture::create_topic(cluster, topic, 3).await;
+    }
+    let listed = client.list_groups().await.expect("list");
+    let existing = listed
+        .groups
+        .iter()
+        .filter(|g| g.group.starts_with(prefix))
+        .count();
+    if existing < groups {
+        let started = Instant::now();
+        let mut commits = JoinSet::new();
+        for i in 0..groups {
+            let (cluster, group) = (cluster.clone(), format!("{prefix}-{i:05}"));
+            commits.spawn(async move {
+                fixture::commit(&cluster, &group, topic, &[(0, 0), (1, 0), (2, 0)]).await;
+            });
+            if commits.len() >= 64 {
+                commits.join_next().await;
+            }
+        }
+        while commits.join_next().await.is_some() {}
+        eprintln!("created {groups} groups in {:?}", started.elapsed());
+    }
 }
 
 fn fabricated_answer(batch: &[String], partitions: i32) -> OffsetFetchResponse {

@@ -97,4 +97,14 @@ async fn a_lag_refresh_over_500_groups_costs_o_brokers_plus_groups_over_batch_re
             );
         }
     }
+
+    // Leave the shared cluster as found: this run's groups, and any left by
+    // an earlier run of this test that was killed.
+    let leftovers: Vec<(String, i32)> = list
+        .groups
+        .iter()
+        .filter(|g| g.group.starts_with("g-many-"))
+        .map(|g| (g.group.clone(), g.coordinator))
+        .collect();
+    fixture::delete_groups(&cluster, &leftovers).await;
 }

@@ -201,3 +201,35 @@ pub fn consume(env: &ClusterEnv, group: &str, topic: &str, protocol: &str, max: 
         "max.poll.records=1",
     ]);
 }
+
+/// Delete (empty) groups, batched per coordinator, so the shared cluster does
+/// not keep what a test created. Failures are reported, not fatal.
+pub async fn delete_groups(cluster: &Cluster, groups: &[(String, i32)]) {
+    use kscope::conn::protocol::messages::DeleteGroupsRequest;
+    let mut by_node: std::collections::BTreeMap<i32, Vec<GroupId>> =
+        std::collections::BTreeMap::new();
+    for (group, node) in groups {
+        by_node
+            .entry(*node)
+            .or_default()
+            .push(GroupId(StrBytes::from_string(group.clone())));
+    }
+    for (node, names) in by_node {
+        for chunk in names.chunks(200) {
+            let request = DeleteGroupsRequest::default().with_groups_names(chunk.to_vec());
+            match cluster.send_to_node(node, request).await {
+                Ok(response) => {
+                    let failed = response
+                        .results
+                        .iter()
+                        .filter(|r| r.error_code != 0)
+                        .count();
+                    if failed > 0 {
+                        eprintln!("{failed} groups on broker {node} were not deleted");
+                    }
+                }
+                Err(error) => eprintln!("deleting groups on broker {node}: {error}"),
+            }
+        }
+    }
+}
