@@ -182,6 +182,25 @@ impl Error {
         }
     }
 
+    /// The error without the broker it names, for the reason of a broken
+    /// connection (whose own message names the broker once).
+    pub(crate) fn cause(&self) -> String {
+        match self {
+            Error::Io { source, .. } => source.to_string(),
+            Error::Timeout { what, after, .. } => format!("{what} timed out after {after:?}"),
+            Error::Tls { message, .. } => format!("tls: {message}"),
+            Error::Sasl {
+                mechanism, message, ..
+            } => format!("sasl {mechanism}: {message}"),
+            Error::FrameTooLarge { size, max, .. } => {
+                format!("a {size}-byte frame, larger than the {max}-byte maximum")
+            }
+            Error::Codec { message, .. } => message.clone(),
+            Error::Broken { reason, .. } => reason.clone(),
+            other => other.to_string(),
+        }
+    }
+
     /// Whether the error is a failed or impossible authentication.
     pub fn is_authentication(&self) -> bool {
         matches!(self, Error::Sasl { .. })

@@ -92,7 +92,7 @@ impl Table {
         let waiting = {
             let mut table = self.lock();
             if table.broken.is_none() {
-                table.broken = Some(error.to_string());
+                table.broken = Some(error.cause());
             }
             table.abandoned.clear();
             std::mem::take(&mut table.waiting)
@@ -254,7 +254,7 @@ mod tests {
             Ok(Err(Error::InvalidRequest(_)))
         ));
         assert!(table.next_id().is_err());
-        assert!(table.broken().is_some_and(|reason| reason.contains("boom")));
+        assert_eq!(table.broken().as_deref(), Some("invalid request: boom"));
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub(super) struct Inner {
     pub(super) generation: watch::Sender<u64>,
     /// Makes refreshes single-flight; every install happens under it.
     pub(super) refresh_lock: AsyncMutex<()>,
-    /// How many refreshes (full or topic-scoped) have finished, for collapsing.
+    /// How many full refreshes have finished, for collapsing waiters into them.
     pub(super) refreshes_done: AtomicU64,
     /// Set by an invalidation, cleared by the next full refresh.
     pub(super) invalidated: AtomicBool,

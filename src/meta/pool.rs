@@ -22,8 +22,11 @@ pub struct BrokerPool {
     bootstrap: Vec<String>,
     config: ConnectionConfig,
     retry: RetryPolicy,
-    /// Node id → advertised `host:port`, from the latest metadata.
-    addresses: Mutex<HashMap<i32, String>>,
+    /// Node id → advertised `host:port`, and whether the latest metadata
+    /// still names it. Brokers that left are kept for [`BrokerPool::get`]
+    /// (a request planned on an older snapshot fails as a retriable
+    /// connection error, not as "unknown broker") but not tried by `any`.
+    addresses: Mutex<HashMap<i32, (String, bool)>>,
     slots: Mutex<HashMap<String, Slot>>,
 }
 
@@ -57,7 +60,12 @@ impl BrokerPool {
         let mut candidates: Vec<(Option<i32>, String)> = self
             .addresses
             .lock()
-            .map(|map| map.iter().map(|(id, a)| (Some(*id), a.clone())).collect())
+            .map(|map| {
+                map.iter()
+                    .filter(|(_, (_, current))| *current)
+                    .map(|(id, (address, _))| (Some(*id), address.clone()))
+                    .collect()
+            })
             .unwrap_or_default();
         candidates.sort();
         for address in &self.bootstrap {
@@ -84,7 +92,7 @@ impl BrokerPool {
             .addresses
             .lock()
             .ok()
-            .and_then(|map| map.get(&node_id).cloned())
+            .and_then(|map| map.get(&node_id).map(|(address, _)| address.clone()))
             .ok_or_else(|| {
                 Error::InvalidRequest(format!("broker {node_id} is not in the cluster metadata"))
             })?;
@@ -94,17 +102,26 @@ impl BrokerPool {
     /// Record where brokers are, from a metadata snapshot.
     pub fn learn_addresses(&self, brokers: impl IntoIterator<Item = (i32, String)>) {
         if let Ok(mut map) = self.addresses.lock() {
-            map.clear();
-            map.extend(brokers);
+            for entry in map.values_mut() {
+                entry.1 = false;
+            }
+            for (node_id, address) in brokers {
+                map.insert(node_id, (address, true));
+            }
         }
     }
 
-    /// Node ids with a known address.
+    /// Node ids the latest metadata names.
     pub fn known_brokers(&self) -> Vec<i32> {
         let mut ids: Vec<i32> = self
             .addresses
             .lock()
-            .map(|map| map.keys().copied().collect())
+            .map(|map| {
+                map.iter()
+                    .filter(|(_, (_, current))| *current)
+                    .map(|(id, _)| *id)
+                    .collect()
+            })
             .unwrap_or_default();
         ids.sort_unstable();
         ids
@@ -137,5 +154,33 @@ impl BrokerPool {
         let connection = Connection::connect(address, node_id, &self.config).await?;
         *held = Some(connection.clone());
         Ok(connection)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_broker_that_left_is_still_reachable_by_id_but_not_by_any() {
+        let pool = BrokerPool::new(
+            Vec::<String>::new(),
+            ConnectionConfig::default(),
+            RetryPolicy::default(),
+        );
+        pool.learn_addresses([(1, "127.0.0.1:1".to_owned())]);
+        assert_eq!(pool.known_brokers(), [1]);
+        pool.learn_addresses([]);
+        assert!(pool.known_brokers().is_empty());
+        // Nothing listens on port 1: a retriable connection error, not "unknown broker".
+        let error = pool.get(1).await.expect_err("refused");
+        assert!(error.retriable(), "{error}");
+        let unknown = pool.get(7).await.expect_err("never known");
+        assert_eq!(
+            unknown.to_string(),
+            "invalid request: broker 7 is not in the cluster metadata"
+        );
+        let none = pool.any().await.expect_err("no candidates");
+        assert!(matches!(none, Error::InvalidRequest(_)), "{none}");
     }
 }

@@ -47,8 +47,8 @@ impl RefresherProbe {
 impl Cluster {
     /// Fetch metadata for the whole cluster and install it.
     ///
-    /// Single-flight: a caller that waited while another refresh finished
-    /// gets that refresh's outcome instead of sending a second request.
+    /// Single-flight: a caller that waited while another full refresh
+    /// finished gets that refresh's outcome instead of sending a second request.
     pub async fn refresh(&self) -> Result<Arc<MetadataSnapshot>> {
         let seen = self.inner.refreshes_done.load(Ordering::Acquire);
         let _flight = self.inner.refresh_lock.lock().await;
@@ -56,6 +56,7 @@ impl Cluster {
             return self.collapsed();
         }
         let outcome = self.fetch_full().await;
+        self.inner.refreshes_done.fetch_add(1, Ordering::AcqRel);
         self.finish(outcome.map(|fresh| {
             let (guarded, refused) = self.snapshot().guard_epochs(fresh);
             if refused > 0 {
@@ -73,7 +74,8 @@ impl Cluster {
     /// Cheaper than a full refresh by orders of magnitude on a large cluster,
     /// and the only sane thing to do when the trigger was one partition's
     /// leader moving. Never creates a topic, whatever the broker's
-    /// `auto.create.topics.enable` says.
+    /// `auto.create.topics.enable` says. Collapses into a full refresh that
+    /// finished while it waited for its turn.
     pub async fn refresh_topics(&self, topics: &[&str]) -> Result<Arc<MetadataSnapshot>> {
         if topics.is_empty() {
             return Ok(self.snapshot());
@@ -193,9 +195,8 @@ impl Cluster {
         }
     }
 
-    /// Record a refresh's outcome: count it, and set or clear `degraded`.
+    /// Record a refresh's outcome: set or clear `degraded`.
     fn finish(&self, outcome: Result<Arc<MetadataSnapshot>>) -> Result<Arc<MetadataSnapshot>> {
-        self.inner.refreshes_done.fetch_add(1, Ordering::AcqRel);
         match &outcome {
             Ok(_) => self.inner.degraded.store(None),
             Err(error) => {

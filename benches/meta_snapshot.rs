@@ -1,0 +1,164 @@
+//! Decode + build + install a metadata snapshot for 10k, 100k and 1M
+//! partitions, from synthetic `MetadataResponse`s encoded with kafka-protocol;
+//! and the heap a snapshot retains per partition.
+//!
+//! "Install" is what `Cluster` does with a full refresh besides the swap:
+//! guard leader epochs against the held snapshot, diff into movement events,
+//! publish through `ArcSwap`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss
+)]
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use arc_swap::ArcSwap;
+use bytes::{Bytes, BytesMut};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use kscope::conn::protocol::messages::metadata_response::{
+    MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+};
+use kscope::conn::protocol::messages::{BrokerId, MetadataResponse, TopicName};
+use kscope::conn::protocol::{Decodable, Encodable, StrBytes};
+use kscope::meta::{MetadataSnapshot, decode_metadata, diff};
+
+const VERSION: i16 = 12;
+const PER_TOPIC: usize = 100;
+const BROKERS: i32 = 6;
+
+fn response(partitions: usize) -> MetadataResponse {
+    let brokers = (1..=BROKERS)
+        .map(|id| {
+            MetadataResponseBroker::default()
+                .with_node_id(BrokerId(id))
+                .with_host(StrBytes::from_string(format!(
+                    "broker-{id}.kafka.example.internal"
+                )))
+                .with_port(9092)
+                .with_rack(Some(StrBytes::from_string(format!("rack-{}", id % 3))))
+        })
+        .collect();
+    let topics = (0..partitions / PER_TOPIC)
+        .map(|t| {
+            let partitions = (0..PER_TOPIC as i32)
+                .map(|p| {
+                    let first = (t as i32 + p) % BROKERS;
+                    let replicas: Vec<BrokerId> = (0..3)
+                        .map(|r| BrokerId((first + r) % BROKERS + 1))
+                        .collect();
+                    MetadataResponsePartition::default()
+                        .with_partition_index(p)
+                        .with_leader_id(replicas[0])
+                        .with_leader_epoch(7)
+                        .with_isr_nodes(replicas.clone())
+                        .with_replica_nodes(replicas)
+                })
+                .collect();
+            MetadataResponseTopic::default()
+                .with_name(Some(TopicName(StrBytes::from_string(format!(
+                    "service.events.topic-{t:06}"
+                )))))
+                .with_topic_id(uuid::Uuid::from_u128(t as u128 + 1))
+                .with_partitions(partitions)
+        })
+        .collect();
+    MetadataResponse::default()
+        .with_brokers(brokers)
+        .with_cluster_id(Some(StrBytes::from_static_str("bench-cluster")))
+        .with_controller_id(BrokerId(1))
+        .with_topics(topics)
+}
+
+fn encoded(partitions: usize) -> Bytes {
+    let mut buffer = BytesMut::new();
+    response(partitions)
+        .encode(&mut buffer, VERSION)
+        .expect("encode");
+    buffer.freeze()
+}
+
+fn decode(bytes: &Bytes) -> MetadataSnapshot {
+    let mut buffer = bytes.clone();
+    decode_metadata(MetadataResponse::decode(&mut buffer, VERSION).expect("decode"))
+}
+
+fn install(held: &ArcSwap<MetadataSnapshot>, fresh: MetadataSnapshot) -> usize {
+    let previous = held.load_full();
+    let (guarded, _) = previous.guard_epochs(fresh);
+    let events = diff(&previous, &guarded, None, SystemTime::now()).len();
+    held.store(Arc::new(guarded));
+    events
+}
+
+/// Heap bytes a snapshot keeps, counted from capacities (allocator
+/// bookkeeping not included).
+fn retained_bytes(snapshot: &MetadataSnapshot) -> usize {
+    let ids = std::mem::size_of::<i32>();
+    let topics = snapshot.topics();
+    let mut bytes = std::mem::size_of_val(topics);
+    bytes += topics.len() * std::mem::size_of::<kscope::meta::TopicStats>();
+    for topic in topics {
+        bytes += topic.name.capacity();
+        bytes += topic.partitions.capacity() * std::mem::size_of::<kscope::meta::PartitionInfo>();
+        for p in &topic.partitions {
+            bytes +=
+                (p.replicas.capacity() + p.isr.capacity() + p.offline_replicas.capacity()) * ids;
+        }
+    }
+    bytes
+}
+
+fn report_retained() {
+    for partitions in [10_000, 100_000, 1_000_000] {
+        let bytes = encoded(partitions);
+        let snapshot = decode(&bytes);
+        let retained = retained_bytes(&snapshot);
+        println!(
+            "retained: {partitions} partitions: {} bytes on the wire, {retained} bytes retained, {:.1} bytes/partition",
+            bytes.len(),
+            retained as f64 / partitions as f64
+        );
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    report_retained();
+    let mut group = c.benchmark_group("metadata_snapshot");
+    for partitions in [10_000usize, 100_000, 1_000_000] {
+        let bytes = encoded(partitions);
+        let held = ArcSwap::from_pointee(decode(&bytes));
+        group.throughput(Throughput::Elements(partitions as u64));
+        if partitions >= 1_000_000 {
+            group
+                .sample_size(10)
+                .measurement_time(Duration::from_secs(20));
+        } else {
+            group
+                .sample_size(20)
+                .measurement_time(Duration::from_secs(8));
+        }
+        group.bench_with_input(
+            BenchmarkId::new("decode_build", partitions),
+            &bytes,
+            |b, bytes| {
+                b.iter(|| black_box(decode(bytes)));
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("decode_build_install", partitions),
+            &bytes,
+            |b, bytes| {
+                b.iter(|| black_box(install(&held, decode(bytes))));
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
