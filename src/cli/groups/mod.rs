@@ -20,6 +20,16 @@ pub enum OutputFormat {
     Json,
 }
 
+impl From<crate::cli::args::OutputFormat> for OutputFormat {
+    /// The CLI's global `-o` flag.
+    fn from(format: crate::cli::args::OutputFormat) -> Self {
+        match format {
+            crate::cli::args::OutputFormat::Table => OutputFormat::Table,
+            crate::cli::args::OutputFormat::Json => OutputFormat::Json,
+        }
+    }
+}
+
 /// `kscope get groups`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GetGroupsArgs {
