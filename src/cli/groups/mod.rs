@@ -62,6 +62,17 @@ pub enum CliError {
     Json(#[from] serde_json::Error),
 }
 
+impl CliError {
+    /// Whether this is stdout going away (`| head`): not worth a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            CliError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
+            CliError::Json(e) => e.io_error_kind() == Some(io::ErrorKind::BrokenPipe),
+            CliError::Groups(_) => false,
+        }
+    }
+}
+
 /// Print every group. Returns warnings for stderr (brokers that could not
 /// list their groups, groups whose details failed).
 pub async fn get_groups(
