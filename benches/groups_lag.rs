@@ -127,6 +127,11 @@ async fn real(groups: usize) {
         overview.groups.len(),
         overview_counts.total()
     );
+    // Leave the shared cluster as found unless asked to keep the groups
+    // (creating them again takes a few seconds).
+    if std::env::var_os("BENCH_KEEP").is_none() {
+        fixture::delete_groups(&cluster, &mine).await;
+    }
 }
 
 /// Create `groups` groups named `PREFIX-NNNNN` with one `OffsetCommit` each
