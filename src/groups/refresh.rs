@@ -43,6 +43,16 @@ pub struct Overview {
     pub requests: RequestCounts,
 }
 
+impl Overview {
+    /// The groups consuming `topic` (committed to it or assigned it): what a
+    /// topic's screen shows.
+    pub fn consuming<'a>(&'a self, topic: &'a str) -> impl Iterator<Item = &'a GroupSummary> + 'a {
+        self.groups
+            .iter()
+            .filter(move |g| g.topics.iter().any(|t| t == topic))
+    }
+}
+
 /// One group in detail.
 #[derive(Debug, Clone)]
 pub struct GroupDetail {
@@ -267,5 +277,45 @@ fn summarise(
         lag,
         topics: topics.into_iter().collect(),
         error: (!errors.is_empty()).then(|| errors.join("; ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(group: &str, topics: &[&str]) -> GroupSummary {
+        GroupSummary {
+            listing: GroupListing {
+                group: group.to_owned(),
+                group_type: GroupType::Classic,
+                state: GroupState::Empty,
+                protocol_type: String::new(),
+                coordinator: 1,
+            },
+            members: Some(0),
+            state: GroupState::Empty,
+            lag: None,
+            topics: topics.iter().map(|t| (*t).to_owned()).collect(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_topic_lists_the_groups_consuming_it() {
+        let overview = Overview {
+            groups: vec![
+                summary("a", &["orders"]),
+                summary("b", &["audit"]),
+                summary("c", &["audit", "orders"]),
+            ],
+            failed_brokers: Vec::new(),
+            requests: RequestCounts::default(),
+        };
+        let names: Vec<&str> = overview
+            .consuming("orders")
+            .map(|g| g.listing.group.as_str())
+            .collect();
+        assert_eq!(names, ["a", "c"]);
     }
 }
