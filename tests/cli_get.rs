@@ -303,3 +303,60 @@ fn watch_leaders_prints_one_json_object_per_event() {
         "{time}"
     );
 }
+
+#[test]
+fn get_groups_and_describe_group_through_the_binary() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("cli-groups");
+    let group = unique("cli-group");
+    create(&env, &topic, "2");
+    // A classic group with a commit on partition 0 only, and no member.
+    env.script(&[
+        "tool",
+        "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+        "--bootstrap-server",
+        env.bootstrap(),
+        "--group",
+        &group,
+        "--reset-offsets",
+        "--topic",
+        &format!("{topic}:0"),
+        "--to-offset",
+        "0",
+        "--execute",
+    ]);
+    let rows = json(&env, &["get", "groups", "-o", "json"]);
+    let row = rows
+        .iter()
+        .find(|r| r["group"] == group.as_str())
+        .unwrap_or_else(|| panic!("group {group} listed"));
+    for field in [
+        "group",
+        "type",
+        "state",
+        "members",
+        "coordinator",
+        "lag",
+        "topics",
+    ] {
+        assert!(row.get(field).is_some(), "field {field} in {row}");
+    }
+    assert_eq!(row["type"], "classic");
+    assert_eq!(row["state"], "Empty");
+
+    let output = kscope(&env, &["describe", "group", &group, "-o", "json"]);
+    support::assert_success(&output, "kscope describe group");
+    let detail: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let offsets = detail["offsets"].as_array().unwrap();
+    let committed: Vec<(i64, Value)> = offsets
+        .iter()
+        .map(|o| (o["partition"].as_i64().unwrap(), o["committed"].clone()))
+        .collect();
+    assert!(committed.contains(&(0, Value::from(0))), "{committed:?}");
+    assert!(
+        committed.contains(&(1, Value::Null)),
+        "partition 1 has no commit: {committed:?}"
+    );
+}

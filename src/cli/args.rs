@@ -26,6 +26,14 @@ pub enum Command {
         /// Only this topic (topics, partitions).
         topic: Option<String>,
     },
+    /// Show one thing in detail.
+    Describe {
+        /// What to describe.
+        #[arg(value_enum)]
+        what: DescribeWhat,
+        /// Its name (the group id).
+        name: String,
+    },
     /// Follow changes until interrupted.
     Watch {
         /// What to follow.
@@ -48,6 +56,15 @@ pub enum GetWhat {
     Topics,
     /// Partitions with leaders, replicas and watermarks.
     Partitions,
+    /// Consumer groups: type, state, members, coordinator, lag, topics.
+    Groups,
+}
+
+/// What `describe` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DescribeWhat {
+    /// One consumer group: members, assignments, offsets and lag.
+    Group,
 }
 
 /// What `watch` follows.

@@ -23,6 +23,9 @@ pub enum Error {
     /// Encoding JSON failed.
     #[error("encoding json: {0}")]
     Json(#[from] serde_json::Error),
+    /// A consumer-groups command failed.
+    #[error(transparent)]
+    Groups(#[from] crate::cli::groups::CliError),
     /// The async runtime could not start.
     #[error("starting the runtime: {0}")]
     Runtime(std::io::Error),
@@ -42,6 +45,7 @@ impl Error {
         match self {
             Error::Output(e) => e.kind() == std::io::ErrorKind::BrokenPipe,
             Error::Json(e) => e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe),
+            Error::Groups(e) => e.is_broken_pipe(),
             _ => false,
         }
     }

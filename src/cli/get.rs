@@ -19,6 +19,10 @@ pub async fn run(
     out: &mut impl Write,
 ) -> Result<(), Error> {
     match what {
+        // Routed to `cli::groups` by `run` before it gets here.
+        GetWhat::Groups => Err(Error::Usage(
+            "get groups is handled by cli::groups".to_owned(),
+        )),
         GetWhat::Brokers => {
             if topic.is_some() {
                 return Err(Error::Usage("get brokers takes no topic".to_owned()));

@@ -6,6 +6,7 @@ pub mod args;
 mod error;
 pub mod event;
 mod get;
+pub mod groups;
 pub mod rows;
 pub mod table;
 mod watch;
@@ -16,7 +17,7 @@ pub use error::Error;
 
 use crate::conn::ConnectionConfig;
 use crate::meta::{Cluster, ClusterConfig};
-use args::{Command, OutputFormat};
+use args::{Command, DescribeWhat, GetWhat, OutputFormat};
 
 /// A headless command with everything needed to reach its cluster.
 #[derive(Debug)]
@@ -68,6 +69,20 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         let cluster = Cluster::connect(bootstrap, config).await?;
         let mut out = std::io::stdout().lock();
         match command {
+            Command::Get {
+                what: GetWhat::Groups,
+                ..
+            } => {
+                let warnings = groups::get_groups(&cluster, output, &mut out).await?;
+                for warning in warnings {
+                    eprintln!("kscope: {warning}");
+                }
+                Ok(())
+            }
+            Command::Describe {
+                what: DescribeWhat::Group,
+                name,
+            } => Ok(groups::describe_group(&cluster, &name, output, &mut out).await?),
             Command::Get { what, topic } => {
                 get::run(&cluster, what, topic.as_deref(), output, &mut out).await
             }

@@ -1,0 +1,178 @@
+//! The JSON shapes of the headless groups output (stable field names).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::groups::{Assignment, GroupDetail, GroupSummary, Lag, Member, PartitionLag};
+use crate::meta::offsets::TopicPartition;
+
+/// One row of `get groups -o json`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct GroupRowJson {
+    /// The group id.
+    pub group: String,
+    /// `classic`, `consumer`, `share`, `streams` or `unknown`.
+    #[serde(rename = "type")]
+    pub group_type: String,
+    /// `Stable`, `Empty`, `Reconciling`, …
+    pub state: String,
+    /// Member count; null when the describe failed.
+    pub members: Option<usize>,
+    /// The coordinator's node id.
+    pub coordinator: i32,
+    /// Total lag; null when nothing is committed (or offsets failed).
+    pub lag: Option<i64>,
+    /// Partitions of its topics with no commit.
+    pub uncommitted_partitions: usize,
+    /// Topics it commits to or is assigned.
+    pub topics: Vec<String>,
+    /// What failed for this group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl From<&GroupSummary> for GroupRowJson {
+    fn from(g: &GroupSummary) -> Self {
+        GroupRowJson {
+            group: g.listing.group.clone(),
+            group_type: g.listing.group_type.to_string(),
+            state: g.state.to_string(),
+            members: g.members,
+            coordinator: g.listing.coordinator,
+            lag: g.lag.as_ref().and_then(|l| l.totals.total()),
+            uncommitted_partitions: g.lag.as_ref().map_or(0, |l| l.totals.uncommitted),
+            topics: g.topics.clone(),
+            error: g.error.clone(),
+        }
+    }
+}
+
+/// A member in `describe group -o json`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct MemberJson {
+    member_id: String,
+    instance_id: Option<String>,
+    client_id: String,
+    client_host: String,
+    rack: Option<String>,
+    member_epoch: Option<i32>,
+    subscribed_topics: Vec<String>,
+    subscribed_regex: Option<String>,
+    assignment: BTreeMap<String, Vec<i32>>,
+    target_assignment: Option<BTreeMap<String, Vec<i32>>>,
+}
+
+impl From<&Member> for MemberJson {
+    fn from(m: &Member) -> Self {
+        MemberJson {
+            member_id: m.member_id.clone(),
+            instance_id: m.instance_id.clone(),
+            client_id: m.client_id.clone(),
+            client_host: m.client_host.clone(),
+            rack: m.rack.clone(),
+            member_epoch: m.member_epoch,
+            subscribed_topics: m.subscribed_topics.clone(),
+            subscribed_regex: m.subscribed_regex.clone(),
+            assignment: m.assignment.0.clone(),
+            target_assignment: m
+                .target_assignment
+                .as_ref()
+                .map(|a: &Assignment| a.0.clone()),
+        }
+    }
+}
+
+/// One partition in `describe group -o json`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct OffsetJson {
+    topic: String,
+    partition: i32,
+    /// Null: the group never committed here.
+    committed: Option<i64>,
+    /// Null: the end offset could not be read.
+    end: Option<i64>,
+    /// Null when there is no commit (see `committed`) or no end offset.
+    lag: Option<i64>,
+    /// Age in ms of the oldest unconsumed record (lagging partitions only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    oldest_unconsumed_age_ms: Option<i64>,
+}
+
+impl OffsetJson {
+    fn new(p: &PartitionLag, age_ms: Option<i64>) -> Self {
+        OffsetJson {
+            topic: p.topic.clone(),
+            partition: p.partition,
+            committed: p.committed,
+            end: p.end,
+            lag: match p.lag() {
+                Lag::Records(n) => Some(n),
+                Lag::NoCommit | Lag::UnknownEnd => None,
+            },
+            oldest_unconsumed_age_ms: age_ms,
+        }
+    }
+}
+
+/// Milliseconds since the epoch, now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The age of a partition's oldest unconsumed record, if known.
+pub fn age_ms(detail: &GroupDetail, p: &PartitionLag, now: i64) -> Option<i64> {
+    let tp = TopicPartition::new(p.topic.clone(), p.partition);
+    detail
+        .oldest_unconsumed
+        .get(&tp)
+        .map(|ts| now.saturating_sub(*ts).max(0))
+}
+
+/// `describe group -o json`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct GroupDetailJson {
+    group: String,
+    #[serde(rename = "type")]
+    group_type: String,
+    state: String,
+    coordinator: i32,
+    protocol_type: String,
+    assignor: String,
+    group_epoch: Option<i32>,
+    assignment_epoch: Option<i32>,
+    lag: Option<i64>,
+    uncommitted_partitions: usize,
+    members: Vec<MemberJson>,
+    offsets: Vec<OffsetJson>,
+}
+
+impl From<&GroupDetail> for GroupDetailJson {
+    fn from(detail: &GroupDetail) -> Self {
+        let d = &detail.description;
+        GroupDetailJson {
+            group: d.group.clone(),
+            group_type: d.group_type.to_string(),
+            state: d.state.to_string(),
+            coordinator: d.coordinator,
+            protocol_type: d.protocol_type.clone(),
+            assignor: d.assignor.clone(),
+            group_epoch: d.group_epoch,
+            assignment_epoch: d.assignment_epoch,
+            lag: detail.lag.totals.total(),
+            uncommitted_partitions: detail.lag.totals.uncommitted,
+            members: d.members.iter().map(MemberJson::from).collect(),
+            offsets: {
+                let now = now_ms();
+                detail
+                    .lag
+                    .partitions
+                    .iter()
+                    .map(|p| OffsetJson::new(p, age_ms(detail, p, now)))
+                    .collect()
+            },
+        }
+    }
+}

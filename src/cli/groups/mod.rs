@@ -1,0 +1,315 @@
+//! `kscope get groups` and `kscope describe group NAME`, as table or JSON.
+
+mod json;
+mod table;
+
+use std::io::{self, Write};
+
+use crate::groups::{self, GroupDetail, GroupsClient, Lag, Overview};
+use crate::meta::Cluster;
+
+pub use crate::cli::args::OutputFormat;
+pub use json::{GroupDetailJson, GroupRowJson, now_ms};
+
+/// What a headless groups command can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Reading the groups failed.
+    #[error(transparent)]
+    Groups(#[from] groups::Error),
+    /// Writing the output failed.
+    #[error("writing output: {0}")]
+    Io(#[from] io::Error),
+    /// Serialising JSON failed.
+    #[error("writing json: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+impl CliError {
+    /// Whether this is stdout going away (`| head`): not worth a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            CliError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
+            CliError::Json(e) => e.io_error_kind() == Some(io::ErrorKind::BrokenPipe),
+            CliError::Groups(_) => false,
+        }
+    }
+}
+
+/// Print every group. Returns warnings for stderr (brokers that could not
+/// list their groups, groups whose details failed).
+pub async fn get_groups(
+    cluster: &Cluster,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<Vec<String>, CliError> {
+    let overview = GroupsClient::new(cluster.clone()).overview().await?;
+    render_groups(&overview, format, out)?;
+    let mut warnings: Vec<String> = overview
+        .failed_brokers
+        .iter()
+        .map(|(node, why)| format!("broker {node} could not list its groups: {why}"))
+        .collect();
+    warnings.extend(overview.groups.iter().filter_map(|g| g.error.clone()));
+    Ok(warnings)
+}
+
+/// Print one group with members, assignments and per-partition offsets.
+pub async fn describe_group(
+    cluster: &Cluster,
+    name: &str,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let detail = GroupsClient::new(cluster.clone())
+        .group_detail(name)
+        .await?;
+    render_group(&detail, format, out)
+}
+
+fn lag_cell(total: Option<i64>) -> String {
+    total.map_or_else(|| "-".to_owned(), |n| n.to_string())
+}
+
+/// Render the group list.
+pub fn render_groups(
+    overview: &Overview,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    if format == OutputFormat::Json {
+        let rows: Vec<GroupRowJson> = overview.groups.iter().map(GroupRowJson::from).collect();
+        serde_json::to_writer_pretty(&mut *out, &rows)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = overview
+        .groups
+        .iter()
+        .map(|g| {
+            vec![
+                g.listing.group.clone(),
+                g.listing.group_type.to_string(),
+                g.state.to_string(),
+                g.members.map_or_else(|| "?".to_owned(), |n| n.to_string()),
+                g.listing.coordinator.to_string(),
+                lag_cell(g.lag.as_ref().and_then(|l| l.totals.total())),
+                g.topics.join(","),
+            ]
+        })
+        .collect();
+    table::write_table(
+        out,
+        &[
+            "GROUP",
+            "TYPE",
+            "STATE",
+            "MEMBERS",
+            "COORDINATOR",
+            "LAG",
+            "TOPICS",
+        ],
+        &rows,
+    )?;
+    Ok(())
+}
+
+/// `950ms`, `12s`, `5m03s`, `2h07m`.
+fn age_text(ms: i64) -> String {
+    let secs = ms / 1000;
+    match secs {
+        0 => format!("{ms}ms"),
+        1..60 => format!("{secs}s"),
+        60..3600 => format!("{}m{:02}s", secs / 60, secs % 60),
+        _ => format!("{}h{:02}m", secs / 3600, secs % 3600 / 60),
+    }
+}
+
+/// Render one group.
+pub fn render_group(
+    detail: &GroupDetail,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    if format == OutputFormat::Json {
+        serde_json::to_writer_pretty(&mut *out, &GroupDetailJson::from(detail))?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let d = &detail.description;
+    writeln!(out, "group:        {}", d.group)?;
+    writeln!(out, "type:         {}", d.group_type)?;
+    writeln!(out, "state:        {}", d.state)?;
+    writeln!(out, "coordinator:  {}", d.coordinator)?;
+    if let (Some(group_epoch), Some(assignment_epoch)) = (d.group_epoch, d.assignment_epoch) {
+        writeln!(
+            out,
+            "epochs:       group {group_epoch}, assignment {assignment_epoch}"
+        )?;
+    }
+    writeln!(
+        out,
+        "assignor:     {}",
+        if d.assignor.is_empty() {
+            "-"
+        } else {
+            &d.assignor
+        }
+    )?;
+    writeln!(out, "lag:          {}", lag_cell(detail.lag.totals.total()))?;
+    writeln!(out)?;
+    let members: Vec<Vec<String>> = d
+        .members
+        .iter()
+        .map(|m| {
+            vec![
+                m.member_id.clone(),
+                m.instance_id.clone().unwrap_or_else(|| "-".to_owned()),
+                m.client_id.clone(),
+                m.client_host.clone(),
+                m.member_epoch
+                    .map_or_else(|| "-".to_owned(), |e| e.to_string()),
+                m.assignment.compact(),
+                m.target_assignment
+                    .as_ref()
+                    .map_or_else(|| "-".to_owned(), groups::Assignment::compact),
+            ]
+        })
+        .collect();
+    table::write_table(
+        out,
+        &[
+            "MEMBER", "INSTANCE", "CLIENT", "HOST", "EPOCH", "ASSIGNED", "TARGET",
+        ],
+        &members,
+    )?;
+    writeln!(out)?;
+    let now = json::now_ms();
+    let offsets: Vec<Vec<String>> = detail
+        .lag
+        .partitions
+        .iter()
+        .map(|p| {
+            let age = json::age_ms(detail, p, now).map_or_else(|| "-".to_owned(), age_text);
+            let lag = match p.lag() {
+                Lag::Records(n) => n.to_string(),
+                Lag::NoCommit => "no commit".to_owned(),
+                Lag::UnknownEnd => "unknown".to_owned(),
+            };
+            vec![
+                p.topic.clone(),
+                p.partition.to_string(),
+                p.committed
+                    .map_or_else(|| "-".to_owned(), |c| c.to_string()),
+                p.end.map_or_else(|| "-".to_owned(), |e| e.to_string()),
+                lag,
+                age,
+            ]
+        })
+        .collect();
+    table::write_table(
+        out,
+        &[
+            "TOPIC",
+            "PARTITION",
+            "COMMITTED",
+            "END",
+            "LAG",
+            "OLDEST UNCONSUMED",
+        ],
+        &offsets,
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::groups::{GroupDescription, GroupLag, GroupState, GroupType, Member, PartitionLag};
+
+    fn detail() -> GroupDetail {
+        let assignment = groups::Assignment::from_pairs([("orders".to_owned(), vec![0, 1])]);
+        GroupDetail {
+            description: GroupDescription {
+                group: "billing".to_owned(),
+                group_type: GroupType::Consumer,
+                state: GroupState::Stable,
+                coordinator: 2,
+                protocol_type: "consumer".to_owned(),
+                assignor: "uniform".to_owned(),
+                group_epoch: Some(3),
+                assignment_epoch: Some(3),
+                members: vec![Member {
+                    member_id: "m1".to_owned(),
+                    client_id: "c1".to_owned(),
+                    client_host: "/127.0.0.1".to_owned(),
+                    member_epoch: Some(3),
+                    assignment: assignment.clone(),
+                    target_assignment: Some(assignment),
+                    ..Member::default()
+                }],
+            },
+            lag: GroupLag::new(vec![
+                PartitionLag {
+                    topic: "orders".into(),
+                    partition: 0,
+                    committed: Some(4),
+                    end: Some(10),
+                },
+                PartitionLag {
+                    topic: "orders".into(),
+                    partition: 1,
+                    committed: None,
+                    end: Some(7),
+                },
+            ]),
+            oldest_unconsumed: std::collections::BTreeMap::from([(
+                crate::meta::offsets::TopicPartition::new("orders", 0),
+                json::now_ms() - 5 * 60_000,
+            )]),
+        }
+    }
+
+    #[test]
+    fn describe_json_has_offsets_with_null_for_no_commit() {
+        let mut out = Vec::new();
+        render_group(&detail(), OutputFormat::Json, &mut out).expect("renders");
+        let value: serde_json::Value = serde_json::from_slice(&out).expect("json");
+        assert_eq!(value["type"], "consumer");
+        assert_eq!(value["lag"], 6);
+        assert_eq!(value["offsets"][0]["lag"], 6);
+        assert_eq!(value["offsets"][1]["committed"], serde_json::Value::Null);
+        assert_eq!(value["offsets"][1]["lag"], serde_json::Value::Null);
+        assert!(
+            value["offsets"][0]["oldest_unconsumed_age_ms"]
+                .as_i64()
+                .is_some_and(|a| a >= 300_000)
+        );
+        assert!(
+            value["offsets"][1]
+                .get("oldest_unconsumed_age_ms")
+                .is_none()
+        );
+        assert_eq!(value["members"][0]["assignment"]["orders"][1], 1);
+        assert_eq!(value["members"][0]["target_assignment"]["orders"][0], 0);
+    }
+
+    #[test]
+    fn describe_table_says_no_commit() {
+        let mut out = Vec::new();
+        render_group(&detail(), OutputFormat::Table, &mut out).expect("renders");
+        let text = String::from_utf8_lossy(&out);
+        assert!(
+            text.contains("epochs:       group 3, assignment 3"),
+            "{text}"
+        );
+        assert!(
+            text.contains("orders  1          -          7    no commit"),
+            "{text}"
+        );
+        assert!(text.contains("orders:0,1"), "{text}");
+        assert!(text.contains("5m0"), "{text}");
+        assert_eq!(age_text(950), "950ms");
+        assert_eq!(age_text(7_260_000), "2h01m");
+    }
+}

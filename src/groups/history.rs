@@ -1,0 +1,288 @@
+//! Lag over time: a bounded history of samples per group (and per partition
+//! for the group being viewed), and what it says — production and
+//! consumption rates, the trend, and how long until the group catches up.
+//!
+//! A sample stores the sums of committed and end offsets over the
+//! partitions that had a lag number, so rates come straight from offset
+//! deltas: production = Δend/Δt, consumption = Δcommitted/Δt. Memory is
+//! bounded by `capacity` samples per history; the oldest is dropped.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use super::lag::GroupLag;
+
+/// The default number of samples kept (a sample every 5 s: 10 minutes).
+pub const DEFAULT_CAPACITY: usize = 120;
+
+/// One observation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LagSample {
+    /// When it was taken.
+    pub at: Instant,
+    /// Total lag in records.
+    pub lag: i64,
+    /// Sum of committed offsets over the partitions counted.
+    pub committed: i64,
+    /// Sum of end offsets over the partitions counted.
+    pub end: i64,
+}
+
+impl LagSample {
+    /// A sample of a group's lag.
+    pub fn of(at: Instant, lag: &GroupLag) -> LagSample {
+        let (mut committed, mut end) = (0i64, 0i64);
+        for p in &lag.partitions {
+            if let (Some(c), Some(e)) = (p.committed, p.end) {
+                committed = committed.saturating_add(c);
+                end = end.saturating_add(e);
+            }
+        }
+        LagSample {
+            at,
+            lag: lag.totals.records,
+            committed,
+            end,
+        }
+    }
+}
+
+/// Where lag is heading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trend {
+    /// Lag is going up: production outpaces consumption.
+    Growing,
+    /// Lag is going down.
+    Shrinking,
+    /// Within a record per second either way.
+    Steady,
+    /// Fewer than two samples.
+    Unknown,
+}
+
+impl Trend {
+    /// An arrow for a table cell.
+    pub fn arrow(self) -> &'static str {
+        match self {
+            Trend::Growing => "↑",
+            Trend::Shrinking => "↓",
+            Trend::Steady => "→",
+            Trend::Unknown => "·",
+        }
+    }
+}
+
+/// A bounded series of samples.
+#[derive(Debug, Clone)]
+pub struct LagHistory {
+    samples: VecDeque<LagSample>,
+    capacity: usize,
+}
+
+impl Default for LagHistory {
+    fn default() -> Self {
+        LagHistory::new(DEFAULT_CAPACITY)
+    }
+}
+
+fn per_second(delta: i64, over: Duration) -> Option<f64> {
+    let secs = over.as_secs_f64();
+    #[allow(clippy::cast_precision_loss)] // offsets far below 2^52 per window
+    (secs > 0.0).then(|| delta as f64 / secs)
+}
+
+impl LagHistory {
+    /// An empty history keeping at most `capacity` samples (at least 2).
+    pub fn new(capacity: usize) -> LagHistory {
+        LagHistory {
+            samples: VecDeque::with_capacity(capacity.max(2)),
+            capacity: capacity.max(2),
+        }
+    }
+
+    /// Add a sample, dropping the oldest when full. A sample older than the
+    /// newest (a stale answer landing late) is ignored.
+    pub fn push(&mut self, sample: LagSample) {
+        if self.samples.back().is_some_and(|last| sample.at < last.at) {
+            return;
+        }
+        if self.samples.len() == self.capacity {
+            self.samples.pop_front();
+        }
+        self.samples.push_back(sample);
+    }
+
+    /// The samples, oldest first.
+    pub fn samples(&self) -> impl ExactSizeIterator<Item = &LagSample> {
+        self.samples.iter()
+    }
+
+    /// Lag values, oldest first (for a sparkline).
+    pub fn lags(&self) -> Vec<i64> {
+        self.samples.iter().map(|s| s.lag).collect()
+    }
+
+    fn ends(&self) -> Option<(&LagSample, &LagSample)> {
+        let first = self.samples.front()?;
+        let last = self.samples.back()?;
+        (last.at > first.at).then_some((first, last))
+    }
+
+    /// Records produced per second over the history.
+    pub fn production_rate(&self) -> Option<f64> {
+        let (first, last) = self.ends()?;
+        per_second(last.end - first.end, last.at - first.at)
+    }
+
+    /// Records consumed (committed past) per second over the history.
+    pub fn consumption_rate(&self) -> Option<f64> {
+        let (first, last) = self.ends()?;
+        per_second(last.committed - first.committed, last.at - first.at)
+    }
+
+    /// Where lag is heading, from its change per second over the history.
+    pub fn trend(&self) -> Trend {
+        let Some((first, last)) = self.ends() else {
+            return Trend::Unknown;
+        };
+        match per_second(last.lag - first.lag, last.at - first.at) {
+            Some(rate) if rate > 1.0 => Trend::Growing,
+            Some(rate) if rate < -1.0 => Trend::Shrinking,
+            Some(_) => Trend::Steady,
+            None => Trend::Unknown,
+        }
+    }
+
+    /// How long until lag reaches 0 at the current net rate (consumption
+    /// minus production); `Some(ZERO)` when there is none, `None` when the
+    /// group is not catching up (or there is too little history).
+    pub fn time_to_catch_up(&self) -> Option<Duration> {
+        let last = self.samples.back()?;
+        if last.lag == 0 {
+            return Some(Duration::ZERO);
+        }
+        let net = self.consumption_rate()? - self.production_rate()?;
+        #[allow(clippy::cast_precision_loss)]
+        let secs = last.lag as f64 / net;
+        (net > 0.0 && secs.is_finite()).then(|| Duration::from_secs_f64(secs))
+    }
+}
+
+/// Per-partition histories for the group being viewed.
+#[derive(Debug, Clone, Default)]
+pub struct PartitionHistories {
+    histories: BTreeMap<(String, i32), LagHistory>,
+    capacity: usize,
+}
+
+impl PartitionHistories {
+    /// Empty, keeping `capacity` samples per partition.
+    pub fn new(capacity: usize) -> PartitionHistories {
+        PartitionHistories {
+            histories: BTreeMap::new(),
+            capacity,
+        }
+    }
+
+    /// Record one refresh of the group's lag (partitions with a number only;
+    /// partitions no longer reported are dropped, bounding memory by the
+    /// group's size).
+    pub fn record(&mut self, at: Instant, lag: &GroupLag) {
+        let mut seen = BTreeMap::new();
+        for p in &lag.partitions {
+            if let (Some(committed), Some(end), Some(records)) = (p.committed, p.end, p.records()) {
+                let key = (p.topic.clone(), p.partition);
+                let mut history = self
+                    .histories
+                    .remove(&key)
+                    .unwrap_or_else(|| LagHistory::new(self.capacity));
+                history.push(LagSample {
+                    at,
+                    lag: records,
+                    committed,
+                    end,
+                });
+                seen.insert(key, history);
+            }
+        }
+        self.histories = seen;
+    }
+
+    /// One partition's history.
+    pub fn get(&self, topic: &str, partition: i32) -> Option<&LagHistory> {
+        self.histories.get(&(topic.to_owned(), partition))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::groups::lag::PartitionLag;
+
+    fn sample(base: Instant, secs: u64, committed: i64, end: i64) -> LagSample {
+        LagSample {
+            at: base + Duration::from_secs(secs),
+            lag: end - committed,
+            committed,
+            end,
+        }
+    }
+
+    #[test]
+    fn rates_trend_and_catch_up_come_from_offset_deltas() {
+        let t0 = Instant::now();
+        let mut history = LagHistory::new(10);
+        assert_eq!(history.trend(), Trend::Unknown);
+        history.push(sample(t0, 0, 0, 1000));
+        history.push(sample(t0, 10, 300, 1100));
+        assert_eq!(history.production_rate(), Some(10.0));
+        assert_eq!(history.consumption_rate(), Some(30.0));
+        assert_eq!(history.trend(), Trend::Shrinking);
+        // 800 left at a net 20/s: 40 s.
+        assert_eq!(history.time_to_catch_up(), Some(Duration::from_secs(40)));
+        history.push(sample(t0, 20, 310, 1400));
+        assert_eq!(history.trend(), Trend::Growing);
+        assert_eq!(history.time_to_catch_up(), None);
+    }
+
+    #[test]
+    fn the_history_is_bounded_and_ignores_late_samples() {
+        let t0 = Instant::now();
+        let mut history = LagHistory::new(3);
+        for i in 0..10 {
+            history.push(sample(t0, i, 0, i64::try_from(i).unwrap_or(0)));
+        }
+        assert_eq!(history.lags(), [7, 8, 9]);
+        history.push(sample(t0, 1, 0, 100));
+        assert_eq!(history.samples().len(), 3);
+        assert_eq!(history.trend(), Trend::Steady);
+    }
+
+    #[test]
+    fn partition_histories_follow_the_group() {
+        let t0 = Instant::now();
+        let lag = |committed| {
+            GroupLag::new(vec![
+                PartitionLag {
+                    topic: "t".into(),
+                    partition: 0,
+                    committed: Some(committed),
+                    end: Some(50),
+                },
+                PartitionLag {
+                    topic: "t".into(),
+                    partition: 1,
+                    committed: None,
+                    end: Some(50),
+                },
+            ])
+        };
+        let mut histories = PartitionHistories::new(5);
+        histories.record(t0, &lag(10));
+        histories.record(t0 + Duration::from_secs(2), &lag(30));
+        let p0 = histories.get("t", 0).expect("tracked");
+        assert_eq!(p0.lags(), [40, 20]);
+        assert_eq!(p0.consumption_rate(), Some(10.0));
+        assert!(histories.get("t", 1).is_none());
+    }
+}

@@ -1,0 +1,206 @@
+//! Lag arithmetic: per partition `end − committed`, and totals per group and
+//! per topic. A partition without a commit has no lag number — it is reported
+//! as uncommitted, never as 0 (which would read as "caught up").
+
+use std::collections::BTreeMap;
+
+/// One partition's offsets as far as they are known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionLag {
+    /// The topic.
+    pub topic: String,
+    /// The partition.
+    pub partition: i32,
+    /// The group's committed offset; `None`: the group never committed here.
+    pub committed: Option<i64>,
+    /// The partition's end offset (high watermark); `None`: not available
+    /// (leaderless, or its `ListOffsets` failed).
+    pub end: Option<i64>,
+}
+
+/// What a partition's lag is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lag {
+    /// `end − committed`, clamped at 0 (a commit can briefly be ahead of the
+    /// high watermark a follower-served answer reported).
+    Records(i64),
+    /// The group has no committed offset for the partition.
+    NoCommit,
+    /// Committed, but the end offset is unknown.
+    UnknownEnd,
+}
+
+impl PartitionLag {
+    /// The partition's lag.
+    pub fn lag(&self) -> Lag {
+        match (self.committed, self.end) {
+            (None, _) => Lag::NoCommit,
+            (Some(_), None) => Lag::UnknownEnd,
+            (Some(committed), Some(end)) => Lag::Records(end.saturating_sub(committed).max(0)),
+        }
+    }
+
+    /// The lag in records, if there is a number.
+    pub fn records(&self) -> Option<i64> {
+        match self.lag() {
+            Lag::Records(n) => Some(n),
+            Lag::NoCommit | Lag::UnknownEnd => None,
+        }
+    }
+}
+
+/// Totals over a set of partitions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LagTotals {
+    /// Sum of the partitions with a lag number.
+    pub records: i64,
+    /// Partitions counted in `records`.
+    pub counted: usize,
+    /// Partitions without a commit.
+    pub uncommitted: usize,
+    /// Committed partitions whose end offset is unknown.
+    pub unknown_end: usize,
+}
+
+impl LagTotals {
+    fn add(&mut self, lag: Lag) {
+        match lag {
+            Lag::Records(n) => {
+                self.records = self.records.saturating_add(n);
+                self.counted += 1;
+            }
+            Lag::NoCommit => self.uncommitted += 1,
+            Lag::UnknownEnd => self.unknown_end += 1,
+        }
+    }
+
+    /// The total lag, or `None` when no partition has a number (nothing
+    /// committed, or nothing known): such a group shows no lag, not 0.
+    pub fn total(&self) -> Option<i64> {
+        (self.counted > 0).then_some(self.records)
+    }
+}
+
+/// A group's lag: every partition, and totals for the group and each topic.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GroupLag {
+    /// The partitions, sorted by topic then partition.
+    pub partitions: Vec<PartitionLag>,
+    /// Totals over all partitions.
+    pub totals: LagTotals,
+    /// Totals per topic.
+    pub per_topic: BTreeMap<String, LagTotals>,
+}
+
+impl GroupLag {
+    /// Sort `partitions` and total them.
+    pub fn new(mut partitions: Vec<PartitionLag>) -> GroupLag {
+        partitions.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+        partitions.dedup_by(|a, b| a.topic == b.topic && a.partition == b.partition);
+        let mut totals = LagTotals::default();
+        let mut per_topic: BTreeMap<String, LagTotals> = BTreeMap::new();
+        for partition in &partitions {
+            let lag = partition.lag();
+            totals.add(lag);
+            per_topic
+                .entry(partition.topic.clone())
+                .or_default()
+                .add(lag);
+        }
+        GroupLag {
+            partitions,
+            totals,
+            per_topic,
+        }
+    }
+
+    /// The topics the group has partitions in.
+    pub fn topics(&self) -> Vec<String> {
+        self.per_topic.keys().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn part(topic: &str, partition: i32, committed: Option<i64>, end: Option<i64>) -> PartitionLag {
+        PartitionLag {
+            topic: topic.to_owned(),
+            partition,
+            committed,
+            end,
+        }
+    }
+
+    #[test]
+    fn no_commit_is_not_zero_lag() {
+        let lag = GroupLag::new(vec![
+            part("orders", 0, Some(3), Some(10)),
+            part("orders", 1, None, Some(10)),
+            part("orders", 2, Some(10), Some(10)),
+            part("audit", 0, Some(5), None),
+        ]);
+        assert_eq!(lag.partitions[0].topic, "audit");
+        assert_eq!(lag.partitions[1].lag(), Lag::Records(7));
+        assert_eq!(lag.partitions[2].lag(), Lag::NoCommit);
+        assert_eq!(lag.partitions[3].lag(), Lag::Records(0));
+        assert_eq!(lag.partitions[0].lag(), Lag::UnknownEnd);
+        assert_eq!(lag.totals.total(), Some(7));
+        assert_eq!(lag.totals.uncommitted, 1);
+        assert_eq!(lag.totals.unknown_end, 1);
+        assert_eq!(lag.per_topic["orders"].total(), Some(7));
+        assert_eq!(lag.per_topic["audit"].total(), None);
+        let nothing = GroupLag::new(vec![part("t", 0, None, Some(4))]);
+        assert_eq!(nothing.totals.total(), None);
+    }
+
+    #[test]
+    fn a_commit_ahead_of_the_end_is_zero_lag_not_negative() {
+        assert_eq!(part("t", 0, Some(12), Some(10)).lag(), Lag::Records(0));
+    }
+
+    fn arb_partition() -> impl Strategy<Value = PartitionLag> {
+        (
+            prop::sample::select(vec!["a", "b", "c"]),
+            0..8i32,
+            prop::option::of(0..1_000_000i64),
+            prop::option::of(0..1_000_000i64),
+        )
+            .prop_map(|(t, p, c, e)| part(t, p, c, e))
+    }
+
+    proptest! {
+        #[test]
+        fn totals_are_the_sums_of_their_parts(parts in prop::collection::vec(arb_partition(), 0..64)) {
+            let lag = GroupLag::new(parts);
+            let by_hand: i64 = lag.partitions.iter().filter_map(PartitionLag::records).sum();
+            prop_assert_eq!(lag.totals.records, by_hand);
+            let topic_sum: i64 = lag.per_topic.values().map(|t| t.records).sum();
+            prop_assert_eq!(topic_sum, by_hand);
+            let counted: usize = lag.per_topic.values().map(|t| t.counted + t.uncommitted + t.unknown_end).sum();
+            prop_assert_eq!(counted, lag.partitions.len());
+            prop_assert_eq!(lag.totals.counted + lag.totals.uncommitted + lag.totals.unknown_end, lag.partitions.len());
+            for p in &lag.partitions {
+                match (p.committed, p.end, p.lag()) {
+                    (None, _, l) => prop_assert_eq!(l, Lag::NoCommit),
+                    (Some(_), None, l) => prop_assert_eq!(l, Lag::UnknownEnd),
+                    (Some(c), Some(e), Lag::Records(n)) => {
+                        prop_assert!(n >= 0);
+                        if c <= e { prop_assert_eq!(n, e - c); } else { prop_assert_eq!(n, 0); }
+                    }
+                    (Some(_), Some(_), other) => prop_assert!(false, "unexpected {:?}", other),
+                }
+            }
+        }
+
+        #[test]
+        fn partitions_are_sorted_and_unique(parts in prop::collection::vec(arb_partition(), 0..64)) {
+            let lag = GroupLag::new(parts);
+            for pair in lag.partitions.windows(2) {
+                prop_assert!((&pair[0].topic, pair[0].partition) < (&pair[1].topic, pair[1].partition));
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! Consumer groups: listing (every broker), describing (classic
+//! `DescribeGroups` and KIP-848 `ConsumerGroupDescribe`), committed offsets
+//! (batched `OffsetFetch` per coordinator), end offsets (one `ListOffsets`
+//! per leader), lag, and lag over time.
+//!
+//! Requests per lag refresh grow with brokers and coordinators, not with
+//! groups or partitions; [`GroupsClient::counts`] counts them. Browsing only
+//! reads: nothing here joins a group or commits an offset.
+//!
+//! No terminal crate is imported here.
+
+mod client;
+mod counter;
+mod description;
+mod end_offsets;
+mod error;
+mod fetch;
+mod history;
+mod kind;
+mod lag;
+mod listing;
+mod member;
+pub mod offset_fetch;
+mod reask;
+mod record_age;
+mod refresh;
+
+pub use client::GroupsClient;
+pub use counter::{RequestCounter, RequestCounts};
+pub use description::GroupDescription;
+pub use end_offsets::EndOffsets;
+pub use error::{Error, Result};
+pub use fetch::GroupRef;
+pub use history::{DEFAULT_CAPACITY, LagHistory, LagSample, PartitionHistories, Trend};
+pub use kind::{GroupState, GroupType};
+pub use lag::{GroupLag, Lag, LagTotals, PartitionLag};
+pub use listing::{GroupList, GroupListing};
+pub use member::{Assignment, Member};
+pub use offset_fetch::{BATCHED_VERSION, Committed, DEFAULT_BATCH};
+pub use record_age::{HEADER_BYTES, MAX_AGE_PARTITIONS, batch_timestamp};
+pub use refresh::{GroupDetail, GroupSummary, Overview};

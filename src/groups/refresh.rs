@@ -1,0 +1,321 @@
+//! A lag refresh and the two views built on it: every group (the list) and
+//! one group (the detail).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::meta::offsets::TopicPartition;
+
+use super::client::GroupsClient;
+use super::counter::RequestCounts;
+use super::description::GroupDescription;
+use super::error::{Error, Result};
+use super::fetch::GroupRef;
+use super::kind::{GroupState, GroupType};
+use super::lag::{GroupLag, PartitionLag};
+use super::listing::GroupListing;
+use super::offset_fetch::Committed;
+
+/// One group in the list view.
+#[derive(Debug, Clone)]
+pub struct GroupSummary {
+    /// As listed.
+    pub listing: GroupListing,
+    /// Its members, when the describe succeeded.
+    pub members: Option<usize>,
+    /// Its state (the description's, else the listing's).
+    pub state: GroupState,
+    /// Its lag; `None` when its offsets could not be read.
+    pub lag: Option<GroupLag>,
+    /// Topics it has commits on or assignments in.
+    pub topics: Vec<String>,
+    /// What failed for this group, if anything.
+    pub error: Option<String>,
+}
+
+/// Every group, with lag.
+#[derive(Debug, Clone)]
+pub struct Overview {
+    /// The groups, sorted by name.
+    pub groups: Vec<GroupSummary>,
+    /// Brokers whose `ListGroups` failed.
+    pub failed_brokers: Vec<(i32, String)>,
+    /// Requests this overview cost.
+    pub requests: RequestCounts,
+}
+
+impl Overview {
+    /// The groups consuming `topic` (committed to it or assigned it): what a
+    /// topic's screen shows.
+    pub fn consuming<'a>(&'a self, topic: &'a str) -> impl Iterator<Item = &'a GroupSummary> + 'a {
+        self.groups
+            .iter()
+            .filter(move |g| g.topics.iter().any(|t| t == topic))
+    }
+}
+
+/// One group in detail.
+#[derive(Debug, Clone)]
+pub struct GroupDetail {
+    /// The description (members, assignments, epochs).
+    pub description: GroupDescription,
+    /// Per-partition committed / end / lag, with totals.
+    pub lag: GroupLag,
+    /// Lagging partitions → timestamp (ms) of the oldest unconsumed record
+    /// (see `record_age` for how the cost is bounded); empty when unknown.
+    pub oldest_unconsumed: BTreeMap<TopicPartition, i64>,
+}
+
+fn assigned_topics(description: &GroupDescription) -> BTreeSet<String> {
+    let mut topics = BTreeSet::new();
+    for member in &description.members {
+        topics.extend(member.assignment.0.keys().cloned());
+        if let Some(target) = &member.target_assignment {
+            topics.extend(target.0.keys().cloned());
+        }
+        topics.extend(member.subscribed_topics.iter().cloned());
+    }
+    topics
+}
+
+impl GroupsClient {
+    /// The partitions of `topics`, from the snapshot (refreshing it for
+    /// topics it does not know yet).
+    async fn partitions_of(&self, topics: &BTreeSet<String>) -> BTreeMap<String, Vec<i32>> {
+        let known = |snapshot: &crate::meta::MetadataSnapshot,
+                     out: &mut BTreeMap<String, Vec<i32>>| {
+            for topic in topics {
+                if let Some(info) = snapshot.topic(topic) {
+                    out.insert(
+                        topic.clone(),
+                        info.partitions.iter().map(|p| p.partition).collect(),
+                    );
+                }
+            }
+        };
+        let mut out = BTreeMap::new();
+        known(&self.cluster().snapshot(), &mut out);
+        let missing: Vec<&str> = topics
+            .iter()
+            .filter(|t| !out.contains_key(*t))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty()
+            && let Ok(snapshot) = self.cluster().refresh_topics(&missing).await
+        {
+            known(&snapshot, &mut out);
+        }
+        out
+    }
+
+    /// The lag of `groups` (`(group, coordinator)`): one batched
+    /// `OffsetFetch` per coordinator and batch, then one `ListOffsets` per
+    /// leader for every partition involved. Every partition of a topic the
+    /// group committed to (or is assigned, via `extra_topics`) is listed, so
+    /// partitions it never committed to show as such.
+    pub async fn lag(
+        &self,
+        groups: Vec<(String, i32)>,
+        extra_topics: &BTreeMap<String, BTreeSet<String>>,
+    ) -> Result<BTreeMap<String, Result<GroupLag>>> {
+        let committed = self.committed(groups).await;
+        let mut wanted: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (group, answer) in &committed {
+            if let Ok(offsets) = answer {
+                let topics = wanted.entry(group.clone()).or_default();
+                topics.extend(offsets.keys().map(|(topic, _)| topic.clone()));
+                topics.extend(extra_topics.get(group).into_iter().flatten().cloned());
+            }
+        }
+        let all_topics: BTreeSet<String> = wanted.values().flatten().cloned().collect();
+        let layout = self.partitions_of(&all_topics).await;
+        let mut per_group: BTreeMap<String, Vec<TopicPartition>> = BTreeMap::new();
+        for (group, topics) in &wanted {
+            let offsets = committed.get(group).and_then(|a| a.as_ref().ok());
+            let mut tps: BTreeSet<TopicPartition> = offsets
+                .into_iter()
+                .flat_map(Committed::keys)
+                .map(|(t, p)| TopicPartition::new(t.clone(), *p))
+                .collect();
+            for topic in topics {
+                for p in layout.get(topic).into_iter().flatten() {
+                    tps.insert(TopicPartition::new(topic.clone(), *p));
+                }
+            }
+            per_group.insert(group.clone(), tps.into_iter().collect());
+        }
+        let all: BTreeSet<&TopicPartition> = per_group.values().flatten().collect();
+        let all: Vec<TopicPartition> = all.into_iter().cloned().collect();
+        let ends = self.end_offsets(&all).await?;
+        Ok(committed
+            .into_iter()
+            .map(|(group, answer)| {
+                let lag = answer.map(|offsets| {
+                    let tps = per_group.get(&group).map(Vec::as_slice).unwrap_or_default();
+                    GroupLag::new(
+                        tps.iter()
+                            .map(|tp| PartitionLag {
+                                topic: tp.topic.clone(),
+                                partition: tp.partition,
+                                committed: offsets.get(&(tp.topic.clone(), tp.partition)).copied(),
+                                end: ends.offsets.get(tp).copied(),
+                            })
+                            .collect(),
+                    )
+                });
+                (group, lag)
+            })
+            .collect())
+    }
+
+    /// Every group: listed on every broker, described, with lag.
+    pub async fn overview(&self) -> Result<Overview> {
+        let before = self.counts();
+        let list = self.list_groups().await?;
+        let refs: Vec<GroupRef> = list
+            .groups
+            .iter()
+            .map(|g| GroupRef {
+                group: g.group.clone(),
+                coordinator: g.coordinator,
+                group_type: g.group_type.clone(),
+            })
+            .collect();
+        let mut described = self.describe(&refs).await;
+        let extra: BTreeMap<String, BTreeSet<String>> = described
+            .iter()
+            .filter_map(|(g, d)| d.as_ref().ok().map(|d| (g.clone(), assigned_topics(d))))
+            .collect();
+        let asked = list
+            .groups
+            .iter()
+            .map(|g| (g.group.clone(), g.coordinator))
+            .collect();
+        let mut lags = self.lag(asked, &extra).await?;
+        let groups = list
+            .groups
+            .into_iter()
+            .map(|listing| {
+                let description = described.remove(&listing.group);
+                let lag = lags.remove(&listing.group);
+                summarise(listing, description, lag)
+            })
+            .collect();
+        Ok(Overview {
+            groups,
+            failed_brokers: list.failed,
+            requests: self.counts().since(&before),
+        })
+    }
+
+    /// One group: its coordinator looked up, described, with lag over every
+    /// partition it committed to or is assigned.
+    pub async fn group_detail(&self, group: &str) -> Result<GroupDetail> {
+        let coordinator = self
+            .coordinator_for(group)
+            .await
+            .map_err(|e| Error::for_group(group, e))?;
+        let asked = [GroupRef {
+            group: group.to_owned(),
+            coordinator,
+            group_type: GroupType::Unknown(String::new()),
+        }];
+        let description = self
+            .describe(&asked)
+            .await
+            .remove(group)
+            .unwrap_or_else(|| Err(Error::NotFound(group.to_owned())))?;
+        if description.state == GroupState::Dead && description.members.is_empty() {
+            return Err(Error::NotFound(group.to_owned()));
+        }
+        let extra = BTreeMap::from([(group.to_owned(), assigned_topics(&description))]);
+        let lag = self
+            .lag(vec![(group.to_owned(), description.coordinator)], &extra)
+            .await?
+            .remove(group)
+            .unwrap_or_else(|| Err(Error::NotFound(group.to_owned())))?;
+        let oldest_unconsumed = self.oldest_unconsumed(&lag).await.unwrap_or_else(|error| {
+            tracing::debug!(%error, group, "record age unavailable");
+            BTreeMap::new()
+        });
+        Ok(GroupDetail {
+            description,
+            lag,
+            oldest_unconsumed,
+        })
+    }
+}
+
+fn summarise(
+    listing: GroupListing,
+    description: Option<Result<GroupDescription>>,
+    lag: Option<Result<GroupLag>>,
+) -> GroupSummary {
+    let mut errors = Vec::new();
+    let (members, state, mut topics) = match description {
+        Some(Ok(d)) => (Some(d.members.len()), d.state.clone(), assigned_topics(&d)),
+        Some(Err(e)) => {
+            errors.push(e.to_string());
+            (None, listing.state.clone(), BTreeSet::new())
+        }
+        None => (None, listing.state.clone(), BTreeSet::new()),
+    };
+    let lag = match lag {
+        Some(Ok(lag)) => Some(lag),
+        Some(Err(e)) => {
+            errors.push(e.to_string());
+            None
+        }
+        None => None,
+    };
+    if let Some(lag) = &lag {
+        topics.extend(lag.per_topic.keys().cloned());
+    }
+    GroupSummary {
+        listing,
+        members,
+        state,
+        lag,
+        topics: topics.into_iter().collect(),
+        error: (!errors.is_empty()).then(|| errors.join("; ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(group: &str, topics: &[&str]) -> GroupSummary {
+        GroupSummary {
+            listing: GroupListing {
+                group: group.to_owned(),
+                group_type: GroupType::Classic,
+                state: GroupState::Empty,
+                protocol_type: String::new(),
+                coordinator: 1,
+            },
+            members: Some(0),
+            state: GroupState::Empty,
+            lag: None,
+            topics: topics.iter().map(|t| (*t).to_owned()).collect(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_topic_lists_the_groups_consuming_it() {
+        let overview = Overview {
+            groups: vec![
+                summary("a", &["orders"]),
+                summary("b", &["audit"]),
+                summary("c", &["audit", "orders"]),
+            ],
+            failed_brokers: Vec::new(),
+            requests: RequestCounts::default(),
+        };
+        let names: Vec<&str> = overview
+            .consuming("orders")
+            .map(|g| g.listing.group.as_str())
+            .collect();
+        assert_eq!(names, ["a", "c"]);
+    }
+}
