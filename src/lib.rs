@@ -3,8 +3,11 @@
 //! The layers follow DESIGN.md and depend one way, downwards:
 //! `conn` (the wire: framing, versions, TLS, SASL) is used by `meta` (metadata
 //! snapshots, routing, retries, leader movement), which everything above builds on.
-//! Layers land here as they are built; none of them imports a terminal crate.
+//! Only `term` imports a terminal crate for I/O; `ui` draws with ratatui into a
+//! frame, `app` is the pure model.
 
+pub mod cli;
 pub mod config;
 pub mod conn;
 pub mod logging;
+pub mod meta;

@@ -1,6 +1,7 @@
 //! The `kscope` binary: parses the command line and hands over to the library.
 
 use clap::{CommandFactory, Parser, Subcommand};
+use kscope::cli::args::{Command as Headless, ConnectionArgs, OutputFormat};
 use kscope::config::cli::{ConfigCommands, ConnectArgs};
 
 /// kscope: browse Apache Kafka clusters from the terminal.
@@ -9,6 +10,9 @@ use kscope::config::cli::{ConfigCommands, ConnectArgs};
 struct Cli {
     #[command(flatten)]
     connect: ConnectArgs,
+    /// Output format of headless commands.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Table, global = true)]
+    output: OutputFormat,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -17,12 +21,15 @@ struct Cli {
 enum Command {
     #[command(flatten)]
     Config(ConfigCommands),
+    #[command(flatten)]
+    Headless(Headless),
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     if let Some(Command::Config(command)) = &cli.command {
-        std::process::exit(command.run(&cli.connect, &mut Cli::command()));
+        let code = command.run(&cli.connect, &mut Cli::command());
+        return std::process::ExitCode::from(u8::try_from(code).unwrap_or(1));
     }
     // Resolve the context before the terminal is touched: a bad config is one
     // message naming file, line and column, and exit code 2.
@@ -30,10 +37,19 @@ fn main() {
         Ok(context) => context,
         Err(error) => {
             eprintln!("kscope: {error}");
-            std::process::exit(error.exit_code());
+            return std::process::ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
         }
     };
     kscope::config::cli::print_warnings(&context.warnings);
+    if let Some(Command::Headless(command)) = cli.command {
+        return kscope::cli::main(kscope::cli::Args {
+            connection: ConnectionArgs {
+                bootstrap: Some(context.bootstrap_servers.join(",")),
+            },
+            output: cli.output,
+            command: Some(command),
+        });
+    }
     println!(
         "kscope {}: context '{}' ({}), bootstrap {}",
         env!("CARGO_PKG_VERSION"),
@@ -41,4 +57,5 @@ fn main() {
         context.security(),
         context.bootstrap_servers.join(",")
     );
+    std::process::ExitCode::SUCCESS
 }

@@ -1,0 +1,48 @@
+//! The headless CLI's error: what goes on the one stderr line.
+
+use crate::conn;
+
+/// Why a headless command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No `-b` and no `KSCOPE_BOOTSTRAP`.
+    #[error("no bootstrap servers: pass -b HOST:PORT[,HOST:PORT] or set KSCOPE_BOOTSTRAP")]
+    NoBootstrap,
+    /// The command line is wrong in a way clap cannot see.
+    #[error("{0}")]
+    Usage(String),
+    /// The named topic is not in the cluster (and was not created).
+    #[error("topic '{0}' does not exist")]
+    UnknownTopic(String),
+    /// Talking to Kafka failed.
+    #[error(transparent)]
+    Kafka(#[from] conn::Error),
+    /// Writing the output failed.
+    #[error("writing output: {0}")]
+    Output(#[from] std::io::Error),
+    /// Encoding JSON failed.
+    #[error("encoding json: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The async runtime could not start.
+    #[error("starting the runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
+impl Error {
+    /// The process exit code: 2 for usage errors, 1 for everything else.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::NoBootstrap | Error::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether this is stdout going away (`| head`): not worth a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            Error::Output(e) => e.kind() == std::io::ErrorKind::BrokenPipe,
+            Error::Json(e) => e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe),
+            _ => false,
+        }
+    }
+}

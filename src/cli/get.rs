@@ -1,0 +1,125 @@
+//! `kscope get brokers|topics|partitions [TOPIC]`.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::meta::{Cluster, MetadataSnapshot, TopicInfo, TopicPartition};
+
+use super::args::{GetWhat, OutputFormat};
+use super::error::Error;
+use super::{rows, table};
+
+/// Print what was asked for, once.
+pub async fn run(
+    cluster: &Cluster,
+    what: GetWhat,
+    topic: Option<&str>,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    match what {
+        GetWhat::Brokers => {
+            if topic.is_some() {
+                return Err(Error::Usage("get brokers takes no topic".to_owned()));
+            }
+            let rows = rows::brokers(&cluster.snapshot());
+            emit(
+                out,
+                format,
+                &rows,
+                rows::BrokerRow::HEADERS,
+                rows::BrokerRow::cells,
+            )
+        }
+        GetWhat::Topics => {
+            let snapshot = scoped(cluster, topic).await?;
+            let rows = rows::topics(&snapshot, selected(&snapshot, topic));
+            emit(
+                out,
+                format,
+                &rows,
+                rows::TopicRow::HEADERS,
+                rows::TopicRow::cells,
+            )
+        }
+        GetWhat::Partitions => {
+            let snapshot = scoped(cluster, topic).await?;
+            let topics: Vec<&TopicInfo> = selected(&snapshot, topic).collect();
+            let led: Vec<TopicPartition> = topics
+                .iter()
+                .flat_map(|t| {
+                    t.partitions
+                        .iter()
+                        .filter(|p| p.leader.is_some())
+                        .map(|p| TopicPartition::new(t.name.clone(), p.partition))
+                })
+                .collect();
+            let marks = cluster.watermarks(&led).await?;
+            let rows: Vec<rows::PartitionRow> = topics
+                .iter()
+                .flat_map(|t| {
+                    let marks = &marks;
+                    t.partitions.iter().map(move |p| {
+                        let key = TopicPartition::new(t.name.clone(), p.partition);
+                        rows::partition(&t.name, p, marks.get(&key))
+                    })
+                })
+                .collect();
+            emit(
+                out,
+                format,
+                &rows,
+                rows::PartitionRow::HEADERS,
+                rows::PartitionRow::cells,
+            )
+        }
+    }
+}
+
+/// The snapshot to print from; for a named topic, freshly fetched, and an
+/// error when it does not exist (the request never creates it).
+async fn scoped(
+    cluster: &Cluster,
+    topic: Option<&str>,
+) -> Result<std::sync::Arc<MetadataSnapshot>, Error> {
+    let Some(name) = topic else {
+        return Ok(cluster.snapshot());
+    };
+    let snapshot = cluster.refresh_topics(&[name]).await?;
+    if snapshot.topic(name).is_none() {
+        return Err(Error::UnknownTopic(name.to_owned()));
+    }
+    Ok(snapshot)
+}
+
+fn selected<'a>(
+    snapshot: &'a MetadataSnapshot,
+    topic: Option<&'a str>,
+) -> impl Iterator<Item = &'a TopicInfo> {
+    snapshot
+        .topics()
+        .iter()
+        .filter(move |t| topic.is_none_or(|name| t.name == name))
+}
+
+fn emit<R: Serialize>(
+    out: &mut impl Write,
+    format: OutputFormat,
+    rows: &[R],
+    headers: &[&str],
+    cells: impl Fn(&R) -> Vec<String>,
+) -> Result<(), Error> {
+    match format {
+        OutputFormat::Json => {
+            serde_json::to_writer(&mut *out, rows)?;
+            writeln!(out)?;
+        }
+        OutputFormat::Table => {
+            let cells: Vec<Vec<String>> = rows.iter().map(cells).collect();
+            table::write(out, headers, &cells)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,377 @@
+//! The metadata cache and the RPC dispatcher.
+//!
+//! Everything above this layer sends requests through [`Cluster`], which knows
+//! four things the connection layer does not: which broker a request belongs
+//! to, what the cluster currently looks like, which errors mean "your view is
+//! stale", and how long to wait before trying again.
+//!
+//! The snapshot lives behind an `ArcSwap`. Readers take an `Arc` and never
+//! block, never wait on a refresh in progress, and never observe a partially
+//! updated cluster — a UI rendering a topic list while a refresh lands gets the
+//! old list or the new one, not a mixture.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use arc_swap::{ArcSwap, ArcSwapOption};
+use tokio::sync::{Mutex as AsyncMutex, Notify, watch};
+use tokio::task::AbortHandle;
+
+use crate::conn::{Connection, ConnectionConfig, Error, ErrorCode, Result, Rpc};
+
+use super::movement_log::{DEFAULT_CAPACITY, MovementLog};
+use super::pool::BrokerPool;
+use super::refresh::Degraded;
+use super::retry::RetryPolicy;
+use super::routing::{BrokerSelector, CoordinatorKind, Routing, routing};
+use super::snapshot::MetadataSnapshot;
+
+/// How to build a [`Cluster`].
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// Per-connection settings.
+    pub connection: ConnectionConfig,
+    /// Retry behaviour for routed requests.
+    pub retry: RetryPolicy,
+    /// How often the background task refreshes metadata.
+    ///
+    /// Kafka's own client default is five minutes. A UI wants fresher than
+    /// that, and metadata for a large cluster is not cheap, so thirty seconds
+    /// is the compromise — with on-demand invalidation doing the real work.
+    pub refresh_interval: Duration,
+    /// Refresh before answering when the snapshot is older than this.
+    pub max_staleness: Duration,
+    /// How often the topics on screen ([`Cluster::watch_topics`]) get a
+    /// topic-scoped refresh between full ones: cheap, so much more often.
+    pub watched_refresh_interval: Duration,
+    /// How many movement events the log keeps.
+    pub movement_log_capacity: usize,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        Self {
+            connection: ConnectionConfig::default(),
+            retry: RetryPolicy::default(),
+            refresh_interval: Duration::from_secs(30),
+            max_staleness: Duration::from_mins(5),
+            watched_refresh_interval: Duration::from_secs(2),
+            movement_log_capacity: DEFAULT_CAPACITY,
+        }
+    }
+}
+
+/// A connected Kafka cluster: metadata, routing, connections and retries.
+#[derive(Debug, Clone)]
+pub struct Cluster {
+    pub(super) inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(super) struct Inner {
+    pub(super) pool: BrokerPool,
+    pub(super) config: ClusterConfig,
+    pub(super) snapshot: ArcSwap<MetadataSnapshot>,
+    pub(super) coordinators: Mutex<HashMap<(CoordinatorKind, String), i32>>,
+    /// Bumped on every install; the UI waits on it.
+    pub(super) generation: watch::Sender<u64>,
+    /// Makes refreshes single-flight; every install happens under it.
+    pub(super) refresh_lock: AsyncMutex<()>,
+    /// How many refreshes (full or topic-scoped) have finished, for collapsing.
+    pub(super) refreshes_done: AtomicU64,
+    /// Set by an invalidation, cleared by the next full refresh.
+    pub(super) invalidated: AtomicBool,
+    /// Set while refreshes fail; the old snapshot stays meanwhile.
+    pub(super) degraded: ArcSwapOption<Degraded>,
+    pub(super) movements: MovementLog,
+    /// Topics to refresh on the short interval (what is on screen).
+    pub(super) watched: Arc<Mutex<Vec<String>>>,
+    /// Wakes the background task for an immediate full refresh.
+    pub(super) wake: Arc<Notify>,
+    pub(super) task: Mutex<Option<AbortHandle>>,
+    pub(super) task_alive: watch::Receiver<()>,
+    pub(super) task_alive_tx: Mutex<Option<watch::Sender<()>>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Ok(mut task) = self.task.lock()
+            && let Some(task) = task.take()
+        {
+            task.abort();
+        }
+    }
+}
+
+impl Cluster {
+    /// Connect and fetch the first metadata snapshot.
+    pub async fn connect(
+        bootstrap: impl IntoIterator<Item = impl Into<String>>,
+        config: ClusterConfig,
+    ) -> Result<Self> {
+        let pool = BrokerPool::new(bootstrap, config.connection.clone(), config.retry);
+        let (generation, _) = watch::channel(0);
+        let (task_alive_tx, task_alive) = watch::channel(());
+        let movements = MovementLog::new(config.movement_log_capacity);
+        let cluster = Cluster {
+            inner: Arc::new(Inner {
+                pool,
+                config,
+                snapshot: ArcSwap::from_pointee(MetadataSnapshot::empty()),
+                coordinators: Mutex::new(HashMap::new()),
+                generation,
+                refresh_lock: AsyncMutex::new(()),
+                refreshes_done: AtomicU64::new(0),
+                invalidated: AtomicBool::new(false),
+                degraded: ArcSwapOption::empty(),
+                movements,
+                watched: Arc::new(Mutex::new(Vec::new())),
+                wake: Arc::new(Notify::new()),
+                task: Mutex::new(None),
+                task_alive,
+                task_alive_tx: Mutex::new(Some(task_alive_tx)),
+            }),
+        };
+        cluster.refresh().await?;
+        cluster.spawn_refresh_task();
+        Ok(cluster)
+    }
+
+    /// The current snapshot. Never blocks.
+    pub fn snapshot(&self) -> Arc<MetadataSnapshot> {
+        self.inner.snapshot.load_full()
+    }
+
+    /// The underlying connection pool.
+    pub fn pool(&self) -> &BrokerPool {
+        &self.inner.pool
+    }
+
+    /// The configuration the cluster was built with.
+    pub fn config(&self) -> &ClusterConfig {
+        &self.inner.config
+    }
+
+    /// The version a connection would send a specific request at.
+    ///
+    /// Exposed because several requests change *shape* with the version rather
+    /// than merely gaining fields — `Fetch` names its topics by string up to
+    /// v12 and by uuid from v13 — and the codec rejects a field set outside
+    /// its own range rather than ignoring it.
+    pub async fn negotiated_for<R: Rpc>(&self) -> Result<i16> {
+        self.inner.pool.any().await?.negotiated_for::<R>()
+    }
+
+    /// The leader of a partition, refreshing if the snapshot does not know.
+    pub async fn leader_for(&self, topic: &str, partition: i32) -> Result<i32> {
+        if let Some(leader) = self.snapshot().leader_for(topic, partition) {
+            return Ok(leader);
+        }
+        // Unlike the seed, the topic's error is read from the fresh response:
+        // a snapshot only holds topics that exist.
+        let (snapshot, errors) = self.fetch_topics(&[topic]).await?;
+        snapshot.leader_for(topic, partition).ok_or_else(|| {
+            match errors.iter().find(|(name, _)| name == topic) {
+                Some((_, code)) => Error::from_code(*code, Some(format!("topic '{topic}'"))),
+                None => Error::from_code(
+                    ErrorCode::LeaderNotAvailable,
+                    Some(format!("topic '{topic}' partition {partition}")),
+                ),
+            }
+        })
+    }
+
+    /// The active controller.
+    pub async fn controller(&self) -> Result<i32> {
+        if let Some(id) = self.snapshot().controller_id() {
+            return Ok(id);
+        }
+        self.refresh()
+            .await?
+            .controller_id()
+            .ok_or_else(|| Error::from_code(ErrorCode::NotController, None))
+    }
+
+    /// Send a request to any broker.
+    pub async fn send_any<R: Rpc + Clone>(&self, request: R) -> Result<R::Response> {
+        self.dispatch(Target::Any, request).await
+    }
+
+    /// Send a request to the controller.
+    pub async fn send_to_controller<R: Rpc + Clone>(&self, request: R) -> Result<R::Response> {
+        self.dispatch(Target::Controller, request).await
+    }
+
+    /// Send a request to one named broker.
+    pub async fn send_to_node<R: Rpc + Clone>(
+        &self,
+        node_id: i32,
+        request: R,
+    ) -> Result<R::Response> {
+        self.dispatch(Target::Node(node_id), request).await
+    }
+
+    /// Send a request to a group or transaction coordinator.
+    pub async fn send_to_coordinator<R: Rpc + Clone>(
+        &self,
+        kind: CoordinatorKind,
+        key: &str,
+        request: R,
+    ) -> Result<R::Response> {
+        self.dispatch(Target::Coordinator(kind, key.to_owned()), request)
+            .await
+    }
+
+    /// Send a request to a partition's leader.
+    pub async fn send_to_leader<R: Rpc + Clone>(
+        &self,
+        topic: &str,
+        partition: i32,
+        request: R,
+    ) -> Result<R::Response> {
+        self.dispatch(Target::Leader(topic.to_owned(), partition), request)
+            .await
+    }
+
+    /// Send a request to wherever [`routing`] says it belongs.
+    ///
+    /// Only usable for the `Any` and `Controller` classes; coordinator- and
+    /// broker-routed requests need a key the api key alone does not carry, so
+    /// asking for them here is a caller error rather than a guess.
+    pub async fn send_routed<R: Rpc + Clone>(&self, request: R) -> Result<R::Response> {
+        match routing(R::API_KEY) {
+            Routing::Any => self.send_any(request).await,
+            Routing::Controller => self.send_to_controller(request).await,
+            Routing::Coordinator(kind) => Err(Error::InvalidRequest(format!(
+                "{} is routed to a {kind:?} coordinator; use send_to_coordinator",
+                R::API_KEY
+            ))),
+            Routing::Specific(BrokerSelector::Caller) => Err(Error::InvalidRequest(format!(
+                "{} is routed to one broker; use send_to_node",
+                R::API_KEY
+            ))),
+            Routing::Specific(BrokerSelector::PartitionLeader) => {
+                Err(Error::InvalidRequest(format!(
+                    "{} is routed to a partition leader; use send_to_leader",
+                    R::API_KEY
+                )))
+            }
+        }
+    }
+
+    /// The retry loop: resolve a broker, send, and decide what a failure means.
+    async fn dispatch<R: Rpc + Clone>(&self, target: Target, request: R) -> Result<R::Response> {
+        let policy = self.inner.config.retry;
+        let started = std::time::Instant::now();
+        let mut attempt = 1;
+        loop {
+            let delay = policy.delay(attempt);
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+
+            let outcome = self.attempt(&target, request.clone()).await;
+            let error = match outcome {
+                Ok(response) => return Ok(response),
+                Err(error) => error,
+            };
+
+            // Two independent axes, and both have to be acted on: a stale
+            // leader and a moved coordinator are different caches, and
+            // refreshing the wrong one leaves the retry pointed at the same
+            // wrong broker.
+            if error.needs_metadata_refresh() {
+                self.on_stale_metadata(&target).await;
+            }
+            let coordinator_moved =
+                error.needs_coordinator_refresh() && matches!(&target, Target::Coordinator(..));
+            if coordinator_moved && let Target::Coordinator(kind, key) = &target {
+                self.invalidate_coordinator(*kind, key);
+            }
+
+            // A moved or still-loading coordinator is bounded by time, not by
+            // attempts. The attempt count is tuned for "this broker answered
+            // badly"; a coordinator handover is a cluster-side event whose
+            // duration has nothing to do with our backoff curve, and five
+            // attempts expire ~1.5s into an election that routinely takes
+            // longer. See `RetryPolicy::coordinator_timeout`.
+            let budget_left = if coordinator_moved {
+                started.elapsed() < policy.coordinator_timeout
+            } else {
+                policy.should_retry(attempt)
+            };
+
+            if !error.retriable() || !budget_left {
+                return Err(error);
+            }
+            tracing::debug!(api = %R::API_KEY, attempt, %error, "retrying");
+            attempt = attempt.saturating_add(1);
+        }
+    }
+
+    async fn attempt<R: Rpc + Clone>(&self, target: &Target, request: R) -> Result<R::Response> {
+        let connection = self.resolve(target).await?;
+        connection.send(request).await
+    }
+
+    async fn resolve(&self, target: &Target) -> Result<Connection> {
+        match target {
+            Target::Any => self.inner.pool.any().await,
+            Target::Node(node_id) => self.inner.pool.get(*node_id).await,
+            Target::Controller => {
+                let controller = self.controller().await?;
+                self.inner.pool.get(controller).await
+            }
+            Target::Coordinator(kind, key) => {
+                let node = self.coordinator(*kind, key).await?;
+                self.inner.pool.get(node).await
+            }
+            Target::Leader(topic, partition) => {
+                let leader = self.leader_for(topic, *partition).await?;
+                self.inner.pool.get(leader).await
+            }
+        }
+    }
+
+    async fn on_stale_metadata(&self, target: &Target) {
+        let refreshed = match target {
+            Target::Leader(topic, _) => self.refresh_topics(&[topic.as_str()]).await.map(|_| ()),
+            _ => self.refresh().await.map(|_| ()),
+        };
+        if let Err(error) = refreshed {
+            tracing::debug!(%error, "metadata refresh after a stale-view error failed");
+        }
+    }
+}
+
+/// Where a request is going.
+#[derive(Debug, Clone)]
+enum Target {
+    Any,
+    Controller,
+    Node(i32),
+    Coordinator(CoordinatorKind, String),
+    Leader(String, i32),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conn::ApiKey;
+
+    #[test]
+    fn send_routed_refuses_the_classes_it_cannot_resolve() {
+        // Compile-time proof that the routing table is consulted; the runtime
+        // check is exercised in the integration suite.
+        assert_eq!(
+            routing(ApiKey::OffsetFetch),
+            Routing::Coordinator(CoordinatorKind::Group)
+        );
+        assert_eq!(
+            routing(ApiKey::DescribeLogDirs),
+            Routing::Specific(BrokerSelector::Caller)
+        );
+    }
+}

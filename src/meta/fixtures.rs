@@ -1,0 +1,39 @@
+//! Builders for the unit tests of this layer (test builds only).
+
+use super::snapshot::{BrokerInfo, PartitionInfo, TopicId, TopicInfo};
+
+/// A partition with every replica in sync; a negative leader means none.
+pub(crate) fn partition(index: i32, leader: i32, epoch: i32, replicas: &[i32]) -> PartitionInfo {
+    PartitionInfo {
+        partition: index,
+        leader: Some(leader).filter(|l| *l >= 0),
+        leader_epoch: epoch,
+        replicas: replicas.to_vec(),
+        isr: replicas.to_vec(),
+        offline_replicas: Vec::new(),
+        error: None,
+    }
+}
+
+/// A topic whose id's first byte is `id`.
+pub(crate) fn topic(name: &str, id: u8, partitions: Vec<PartitionInfo>) -> TopicInfo {
+    let mut bytes = [0; 16];
+    bytes[0] = id;
+    TopicInfo {
+        name: name.to_owned(),
+        topic_id: TopicId::from_bytes(bytes),
+        internal: false,
+        partitions,
+        error: None,
+    }
+}
+
+/// A broker on loopback at `19091 + id`.
+pub(crate) fn broker(id: i32) -> BrokerInfo {
+    BrokerInfo {
+        node_id: id,
+        host: "127.0.0.1".to_owned(),
+        port: 19091 + id,
+        rack: None,
+    }
+}

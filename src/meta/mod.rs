@@ -1,0 +1,38 @@
+//! The metadata layer: lock-free cluster snapshots, routing, retries, leader
+//! movement, and the dispatcher everything above sends requests through.
+//!
+//! - [`Cluster`] holds the current [`MetadataSnapshot`] behind an `ArcSwap`,
+//!   refreshes it single-flight (in the background and on demand), guards leader
+//!   epochs against going backwards, diffs consecutive snapshots into a
+//!   [`MovementLog`], and routes and retries requests ([`routing`], [`RetryPolicy`]).
+//! - Connections come from the [`BrokerPool`].
+//!
+//! Nothing here imports a terminal crate.
+
+mod cluster;
+mod coordinator;
+mod epochs;
+#[cfg(test)]
+mod fixtures;
+mod metadata_request;
+pub mod movement;
+pub mod movement_log;
+pub mod offsets;
+pub mod pool;
+mod refresh;
+pub mod retry;
+pub mod routing;
+pub mod snapshot;
+mod topic_id;
+mod watermarks;
+
+pub use cluster::{Cluster, ClusterConfig};
+pub use metadata_request::{decode_metadata, decode_topics};
+pub use movement::{MovementEvent, MovementKind, diff};
+pub use movement_log::MovementLog;
+pub use offsets::{TopicPartition, Watermarks};
+pub use pool::BrokerPool;
+pub use refresh::{Degraded, RefresherProbe};
+pub use retry::RetryPolicy;
+pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};
+pub use snapshot::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo, TopicStats};

@@ -1,0 +1,141 @@
+//! [`BrokerPool`]: one live connection per broker address, replaced when broken.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::Mutex as AsyncMutex;
+
+use crate::conn::{Connection, ConnectionConfig, Error, Result};
+
+use super::retry::RetryPolicy;
+
+/// One address's connection; the async lock makes connecting single-flight
+/// per address, without one slow broker holding up the others.
+type Slot = Arc<AsyncMutex<Option<Connection>>>;
+
+/// Connections to the brokers of one cluster.
+///
+/// Connections are keyed by address, so the bootstrap connection to a broker
+/// is the same one later used for it by node id.
+#[derive(Debug)]
+pub struct BrokerPool {
+    bootstrap: Vec<String>,
+    config: ConnectionConfig,
+    retry: RetryPolicy,
+    /// Node id → advertised `host:port`, from the latest metadata.
+    addresses: Mutex<HashMap<i32, String>>,
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+impl BrokerPool {
+    /// A pool that starts from `bootstrap` (`host:port` each) and connects lazily.
+    pub fn new(
+        bootstrap: impl IntoIterator<Item = impl Into<String>>,
+        config: ConnectionConfig,
+        retry: RetryPolicy,
+    ) -> Self {
+        Self {
+            bootstrap: bootstrap.into_iter().map(Into::into).collect(),
+            config,
+            retry,
+            addresses: Mutex::new(HashMap::new()),
+            slots: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The retry policy the pool was built with.
+    pub fn retry_policy(&self) -> RetryPolicy {
+        self.retry
+    }
+
+    /// A connection to any broker: a live one if there is one, otherwise the
+    /// first that accepts, trying known brokers and then the bootstrap list.
+    pub async fn any(&self) -> Result<Connection> {
+        if let Some(live) = self.live_connection() {
+            return Ok(live);
+        }
+        let mut candidates: Vec<(Option<i32>, String)> = self
+            .addresses
+            .lock()
+            .map(|map| map.iter().map(|(id, a)| (Some(*id), a.clone())).collect())
+            .unwrap_or_default();
+        candidates.sort();
+        for address in &self.bootstrap {
+            if !candidates.iter().any(|(_, known)| known == address) {
+                candidates.push((None, address.clone()));
+            }
+        }
+        let mut last = None;
+        for (node_id, address) in candidates {
+            match self.connect(&address, node_id).await {
+                Ok(connection) => return Ok(connection),
+                Err(error) => {
+                    tracing::debug!(%address, %error, "broker unreachable, trying the next");
+                    last = Some(error);
+                }
+            }
+        }
+        Err(last.unwrap_or_else(|| Error::InvalidRequest("no bootstrap servers given".to_owned())))
+    }
+
+    /// A connection to one broker by node id.
+    pub async fn get(&self, node_id: i32) -> Result<Connection> {
+        let address = self
+            .addresses
+            .lock()
+            .ok()
+            .and_then(|map| map.get(&node_id).cloned())
+            .ok_or_else(|| {
+                Error::InvalidRequest(format!("broker {node_id} is not in the cluster metadata"))
+            })?;
+        self.connect(&address, Some(node_id)).await
+    }
+
+    /// Record where brokers are, from a metadata snapshot.
+    pub fn learn_addresses(&self, brokers: impl IntoIterator<Item = (i32, String)>) {
+        if let Ok(mut map) = self.addresses.lock() {
+            map.clear();
+            map.extend(brokers);
+        }
+    }
+
+    /// Node ids with a known address.
+    pub fn known_brokers(&self) -> Vec<i32> {
+        let mut ids: Vec<i32> = self
+            .addresses
+            .lock()
+            .map(|map| map.keys().copied().collect())
+            .unwrap_or_default();
+        ids.sort_unstable();
+        ids
+    }
+
+    fn slot(&self, address: &str) -> Option<Slot> {
+        let mut slots = self.slots.lock().ok()?;
+        Some(slots.entry(address.to_owned()).or_default().clone())
+    }
+
+    fn live_connection(&self) -> Option<Connection> {
+        let slots: Vec<Slot> = self.slots.lock().ok()?.values().cloned().collect();
+        slots.iter().find_map(|slot| {
+            slot.try_lock()
+                .ok()
+                .and_then(|held| held.as_ref().filter(|c| !c.is_broken()).cloned())
+        })
+    }
+
+    /// The slot's connection, (re)connecting when there is none or it broke.
+    async fn connect(&self, address: &str, node_id: Option<i32>) -> Result<Connection> {
+        let slot = self
+            .slot(address)
+            .ok_or_else(|| Error::InvalidRequest("connection pool lock poisoned".to_owned()))?;
+        let mut held = slot.lock().await;
+        if let Some(connection) = held.as_ref().filter(|c| !c.is_broken()) {
+            return Ok(connection.clone());
+        }
+        *held = None;
+        let connection = Connection::connect(address, node_id, &self.config).await?;
+        *held = Some(connection.clone());
+        Ok(connection)
+    }
+}

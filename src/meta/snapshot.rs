@@ -1,0 +1,476 @@
+//! [`MetadataSnapshot`]: one immutable, consistent view of the cluster.
+//!
+//! A snapshot is built once (from a metadata response, or by merging a
+//! topic-scoped response into the previous one) and never changed after.
+//! What every frame of the UI would otherwise recompute — leaders per broker,
+//! per-topic under-replicated / offline / preferred-leader counts — is derived
+//! here, once, so reading it is O(1) on the render path.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crate::conn::ErrorCode;
+
+use super::epochs;
+pub use super::topic_id::TopicId;
+
+/// A broker as the metadata names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerInfo {
+    /// The broker's node id.
+    pub node_id: i32,
+    /// The advertised host.
+    pub host: String,
+    /// The advertised port.
+    pub port: i32,
+    /// The rack, when configured.
+    pub rack: Option<String>,
+}
+
+impl BrokerInfo {
+    /// `host:port`, as a connection wants it.
+    pub fn address(&self) -> String {
+        format!("{}:{}", self.host, self.port)
+    }
+}
+
+/// One partition of a topic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionInfo {
+    /// The partition index.
+    pub partition: i32,
+    /// The leader; `None` when the partition has none (offline).
+    pub leader: Option<i32>,
+    /// The leader epoch (-1 when the broker does not say).
+    pub leader_epoch: i32,
+    /// The replica set; the first one is the preferred leader.
+    pub replicas: Vec<i32>,
+    /// The in-sync replicas.
+    pub isr: Vec<i32>,
+    /// Replicas on offline log directories or brokers.
+    pub offline_replicas: Vec<i32>,
+    /// A partition-level error from the broker, if any.
+    pub error: Option<ErrorCode>,
+}
+
+impl PartitionInfo {
+    /// The preferred leader: the first replica.
+    pub fn preferred_leader(&self) -> Option<i32> {
+        self.replicas.first().copied()
+    }
+
+    /// Whether the current leader is the preferred one.
+    pub fn is_preferred_leader(&self) -> bool {
+        self.leader.is_some() && self.leader == self.preferred_leader()
+    }
+
+    /// Whether the partition has no leader.
+    pub fn is_offline(&self) -> bool {
+        self.leader.is_none()
+    }
+
+    /// Whether fewer replicas are in sync than assigned.
+    pub fn is_under_replicated(&self) -> bool {
+        self.isr.len() < self.replicas.len()
+    }
+}
+
+/// One topic and its partitions (sorted by index).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicInfo {
+    /// The name (copied out of the response buffer).
+    pub name: String,
+    /// The topic id; nil from brokers that do not send one.
+    pub topic_id: TopicId,
+    /// Whether Kafka marks it internal (`__consumer_offsets`, …).
+    pub internal: bool,
+    /// The partitions.
+    pub partitions: Vec<PartitionInfo>,
+    /// A topic-level error from the broker, if any.
+    pub error: Option<ErrorCode>,
+}
+
+impl TopicInfo {
+    /// One partition by index.
+    pub fn partition(&self, index: i32) -> Option<&PartitionInfo> {
+        // Partitions are sorted and almost always dense, so try the direct slot first.
+        let direct = usize::try_from(index)
+            .ok()
+            .and_then(|i| self.partitions.get(i))
+            .filter(|p| p.partition == index);
+        direct.or_else(|| {
+            self.partitions
+                .binary_search_by_key(&index, |p| p.partition)
+                .ok()
+                .and_then(|i| self.partitions.get(i))
+        })
+    }
+}
+
+/// Per-topic numbers derived once per snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TopicStats {
+    /// The largest replica set of any partition.
+    pub replication_factor: usize,
+    /// Partitions with fewer in-sync replicas than replicas.
+    pub under_replicated: usize,
+    /// Partitions without a leader.
+    pub offline: usize,
+    /// Partitions led by their preferred (first) replica.
+    pub preferred_leaders: usize,
+    /// How many partitions the topic has.
+    pub partitions: usize,
+}
+
+impl TopicStats {
+    fn of(topic: &TopicInfo) -> Self {
+        let mut stats = TopicStats {
+            partitions: topic.partitions.len(),
+            ..TopicStats::default()
+        };
+        for partition in &topic.partitions {
+            stats.replication_factor = stats.replication_factor.max(partition.replicas.len());
+            stats.under_replicated += usize::from(partition.is_under_replicated());
+            stats.offline += usize::from(partition.is_offline());
+            stats.preferred_leaders += usize::from(partition.is_preferred_leader());
+        }
+        stats
+    }
+
+    /// The share of partitions led by their preferred replica, 0–100
+    /// (100 for a topic without partitions: nothing is misplaced).
+    #[allow(clippy::cast_precision_loss)] // partition counts are far below 2^52
+    pub fn preferred_leader_pct(&self) -> f64 {
+        if self.partitions == 0 {
+            return 100.0;
+        }
+        self.preferred_leaders as f64 * 100.0 / self.partitions as f64
+    }
+}
+
+/// An immutable view of the cluster at one moment.
+#[derive(Debug, Clone)]
+pub struct MetadataSnapshot {
+    brokers: Vec<BrokerInfo>,
+    topics: Vec<TopicInfo>,
+    stats: Vec<TopicStats>,
+    leader_counts: BTreeMap<i32, usize>,
+    controller_id: Option<i32>,
+    cluster_id: Option<String>,
+    fetched_at: Instant,
+}
+
+impl MetadataSnapshot {
+    /// The snapshot a cluster starts with: nothing known yet.
+    pub fn empty() -> Self {
+        Self::new(Vec::new(), Vec::new(), None, None)
+    }
+
+    /// Build a snapshot; brokers are sorted by id, topics by name, partitions by index.
+    ///
+    /// Topics that carry an error and no partitions (a name the broker does
+    /// not know, an unauthorized topic) are not topics anyone can browse and
+    /// are left out; the caller that asked for them reads the error from the
+    /// response instead.
+    pub fn new(
+        mut brokers: Vec<BrokerInfo>,
+        topics: Vec<TopicInfo>,
+        controller_id: Option<i32>,
+        cluster_id: Option<String>,
+    ) -> Self {
+        brokers.sort_by_key(|b| b.node_id);
+        brokers.dedup_by_key(|b| b.node_id);
+        let mut topics: Vec<TopicInfo> = topics
+            .into_iter()
+            .filter(|t| !(t.error.is_some() && t.partitions.is_empty()))
+            .collect();
+        topics.sort_by(|a, b| a.name.cmp(&b.name));
+        topics.dedup_by(|a, b| a.name == b.name);
+        for topic in &mut topics {
+            topic.partitions.sort_by_key(|p| p.partition);
+        }
+        Self::derive(brokers, topics, controller_id, cluster_id, Instant::now())
+    }
+
+    fn derive(
+        brokers: Vec<BrokerInfo>,
+        topics: Vec<TopicInfo>,
+        controller_id: Option<i32>,
+        cluster_id: Option<String>,
+        fetched_at: Instant,
+    ) -> Self {
+        let stats = topics.iter().map(TopicStats::of).collect();
+        let mut leader_counts = BTreeMap::new();
+        for leader in topics
+            .iter()
+            .flat_map(|t| &t.partitions)
+            .filter_map(|p| p.leader)
+        {
+            *leader_counts.entry(leader).or_insert(0) += 1;
+        }
+        Self {
+            brokers,
+            topics,
+            stats,
+            leader_counts,
+            controller_id,
+            cluster_id,
+            fetched_at,
+        }
+    }
+
+    /// How long ago the (full) metadata in this snapshot was fetched.
+    pub fn age(&self) -> Duration {
+        self.fetched_at.elapsed()
+    }
+
+    /// When the metadata was fetched.
+    pub fn fetched_at(&self) -> Instant {
+        self.fetched_at
+    }
+
+    /// Every broker, by node id.
+    pub fn brokers(&self) -> &[BrokerInfo] {
+        &self.brokers
+    }
+
+    /// One broker by node id.
+    pub fn broker(&self, node_id: i32) -> Option<&BrokerInfo> {
+        self.brokers
+            .binary_search_by_key(&node_id, |b| b.node_id)
+            .ok()
+            .and_then(|i| self.brokers.get(i))
+    }
+
+    /// Every topic, by name.
+    pub fn topics(&self) -> &[TopicInfo] {
+        &self.topics
+    }
+
+    fn topic_index(&self, name: &str) -> Option<usize> {
+        self.topics
+            .binary_search_by(|t| t.name.as_str().cmp(name))
+            .ok()
+    }
+
+    /// One topic by name.
+    pub fn topic(&self, name: &str) -> Option<&TopicInfo> {
+        self.topic_index(name).and_then(|i| self.topics.get(i))
+    }
+
+    /// The derived numbers of one topic.
+    pub fn topic_stats(&self, name: &str) -> Option<&TopicStats> {
+        self.topic_index(name).and_then(|i| self.stats.get(i))
+    }
+
+    /// One partition.
+    pub fn partition(&self, topic: &str, partition: i32) -> Option<&PartitionInfo> {
+        self.topic(topic)?.partition(partition)
+    }
+
+    /// The leader of a partition, when known and present.
+    pub fn leader_for(&self, topic: &str, partition: i32) -> Option<i32> {
+        self.partition(topic, partition)?.leader
+    }
+
+    /// How many partitions a broker leads.
+    pub fn leader_count(&self, node_id: i32) -> usize {
+        self.leader_counts.get(&node_id).copied().unwrap_or(0)
+    }
+
+    /// The active controller (in `KRaft`: the broker the cluster names as such).
+    pub fn controller_id(&self) -> Option<i32> {
+        self.controller_id
+    }
+
+    /// The cluster id.
+    pub fn cluster_id(&self) -> Option<&str> {
+        self.cluster_id.as_deref()
+    }
+
+    /// How many partitions the snapshot holds.
+    pub fn partition_count(&self) -> usize {
+        self.stats.iter().map(|s| s.partitions).sum()
+    }
+
+    /// This snapshot with fresher information for some topics merged in.
+    ///
+    /// Per topic: `UNKNOWN_TOPIC_OR_PARTITION` removes it (it was deleted);
+    /// another error without partitions keeps what was held; otherwise the
+    /// fresh topic replaces the held one, except that a partition whose
+    /// leader epoch went *backwards* keeps the held partition (a lagging
+    /// broker answered) unless the topic id changed (it was recreated).
+    /// The snapshot's age stays that of its last full refresh.
+    #[must_use]
+    pub fn with_topics_merged(&self, fresh: Vec<TopicInfo>) -> MetadataSnapshot {
+        let mut topics = self.topics.clone();
+        for topic in fresh {
+            let held = topics
+                .binary_search_by(|t| t.name.as_str().cmp(&topic.name))
+                .ok();
+            match (held, topic.error) {
+                (Some(i), Some(ErrorCode::UnknownTopicOrPartition)) => {
+                    topics.remove(i);
+                }
+                (_, Some(_)) if topic.partitions.is_empty() => {}
+                (Some(i), _) => {
+                    if let Some(slot) = topics.get_mut(i) {
+                        let merged = epochs::merge_topic(slot, topic);
+                        *slot = merged;
+                    }
+                }
+                (None, _) => {
+                    let mut topic = topic;
+                    topic.partitions.sort_by_key(|p| p.partition);
+                    let at = topics.partition_point(|t| t.name < topic.name);
+                    topics.insert(at, topic);
+                }
+            }
+        }
+        Self::derive(
+            self.brokers.clone(),
+            topics,
+            self.controller_id,
+            self.cluster_id.clone(),
+            self.fetched_at,
+        )
+    }
+
+    /// A freshly fetched full snapshot, with every partition whose leader
+    /// epoch would go backwards against this one kept as held.
+    ///
+    /// Returns the snapshot to install and how many partitions were refused.
+    #[must_use]
+    pub fn guard_epochs(&self, fresh: MetadataSnapshot) -> (MetadataSnapshot, usize) {
+        let MetadataSnapshot {
+            brokers,
+            topics,
+            controller_id,
+            cluster_id,
+            fetched_at,
+            ..
+        } = fresh;
+        let mut refused = 0;
+        let topics = topics
+            .into_iter()
+            .map(|topic| match self.topic(&topic.name) {
+                Some(held) => {
+                    refused += epochs::refused_partitions(held, &topic);
+                    epochs::merge_topic(held, topic)
+                }
+                None => topic,
+            })
+            .collect();
+        let guarded = Self::derive(brokers, topics, controller_id, cluster_id, fetched_at);
+        (guarded, refused)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meta::fixtures::{broker, partition, topic};
+
+    fn sample() -> MetadataSnapshot {
+        MetadataSnapshot::new(
+            vec![broker(3), broker(1), broker(2)],
+            vec![
+                topic(
+                    "orders",
+                    1,
+                    vec![
+                        partition(1, 2, 5, &[1, 2, 3]),
+                        partition(0, 1, 3, &[1, 2, 3]),
+                    ],
+                ),
+                topic("events", 2, vec![partition(0, -1, 7, &[2, 3])]),
+            ],
+            Some(1),
+            Some("abc".to_owned()),
+        )
+    }
+
+    #[test]
+    fn lookups_work_on_sorted_data() {
+        let snapshot = sample();
+        assert_eq!(snapshot.brokers()[0].node_id, 1);
+        assert_eq!(snapshot.brokers()[0].address(), "127.0.0.1:19092");
+        assert_eq!(snapshot.topics()[0].name, "events");
+        assert_eq!(snapshot.leader_for("orders", 1), Some(2));
+        assert_eq!(snapshot.leader_for("orders", 0), Some(1));
+        assert_eq!(snapshot.leader_for("events", 0), None);
+        assert_eq!(snapshot.leader_for("nope", 0), None);
+        assert_eq!(snapshot.controller_id(), Some(1));
+        assert_eq!(snapshot.cluster_id(), Some("abc"));
+        assert_eq!(snapshot.partition_count(), 3);
+        assert!(MetadataSnapshot::empty().brokers().is_empty());
+    }
+
+    #[test]
+    fn derived_numbers_are_computed_once_per_snapshot() {
+        let snapshot = sample();
+        assert_eq!(snapshot.leader_count(1), 1);
+        assert_eq!(snapshot.leader_count(2), 1);
+        assert_eq!(snapshot.leader_count(3), 0);
+        let orders = snapshot.topic_stats("orders").copied().unwrap_or_default();
+        assert_eq!(orders.replication_factor, 3);
+        assert_eq!(orders.preferred_leaders, 1);
+        assert!((orders.preferred_leader_pct() - 50.0).abs() < f64::EPSILON);
+        let events = snapshot.topic_stats("events").copied().unwrap_or_default();
+        assert_eq!(events.offline, 1);
+        assert!(
+            snapshot
+                .partition("orders", 0)
+                .is_some_and(PartitionInfo::is_preferred_leader)
+        );
+    }
+
+    #[test]
+    fn a_merge_replaces_adds_and_removes_topics() {
+        let snapshot = sample();
+        let mut gone = topic("events", 2, Vec::new());
+        gone.error = Some(ErrorCode::UnknownTopicOrPartition);
+        let merged = snapshot.with_topics_merged(vec![
+            topic(
+                "orders",
+                1,
+                vec![
+                    partition(0, 3, 4, &[1, 2, 3]),
+                    partition(1, 2, 5, &[1, 2, 3]),
+                ],
+            ),
+            topic("audit", 3, vec![partition(0, 1, 0, &[1])]),
+            gone,
+        ]);
+        let names: Vec<&str> = merged.topics().iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["audit", "orders"]);
+        assert_eq!(merged.leader_for("orders", 0), Some(3));
+        assert_eq!(merged.leader_count(3), 1);
+        assert_eq!(merged.fetched_at(), snapshot.fetched_at());
+    }
+
+    #[test]
+    fn an_error_without_partitions_keeps_what_was_held() {
+        let snapshot = sample();
+        let mut denied = topic("orders", 1, Vec::new());
+        denied.error = Some(ErrorCode::TopicAuthorizationFailed);
+        let merged = snapshot.with_topics_merged(vec![denied]);
+        assert_eq!(merged.leader_for("orders", 1), Some(2));
+        let mut unknown = topic("typo", 0, Vec::new());
+        unknown.error = Some(ErrorCode::UnknownTopicOrPartition);
+        assert!(
+            merged
+                .with_topics_merged(vec![unknown])
+                .topic("typo")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn errored_topics_are_not_part_of_a_new_snapshot() {
+        let mut unknown = topic("typo", 0, Vec::new());
+        unknown.error = Some(ErrorCode::UnknownTopicOrPartition);
+        let snapshot = MetadataSnapshot::new(vec![broker(1)], vec![unknown], None, None);
+        assert!(snapshot.topics().is_empty());
+    }
+}

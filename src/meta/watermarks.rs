@@ -1,0 +1,128 @@
+//! Low and high watermarks for many partitions at once.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tokio::task::JoinSet;
+
+use crate::conn::{Error, ErrorCode, Result};
+
+use super::cluster::Cluster;
+use super::offsets::{self, OffsetSpec, TopicPartition, Watermarks};
+
+/// Offsets collected so far, per bound.
+#[derive(Default)]
+struct Collected {
+    low: BTreeMap<TopicPartition, i64>,
+    high: BTreeMap<TopicPartition, i64>,
+    /// Partitions whose latest answer was a retriable error.
+    retry: BTreeSet<TopicPartition>,
+}
+
+impl Cluster {
+    /// Low and high watermarks of `partitions`.
+    ///
+    /// Partitions are grouped by leader: one `ListOffsets` request per leader
+    /// broker and bound (earliest and latest cannot share a request: Kafka
+    /// refuses a partition named twice), all in flight at once. A partition
+    /// whose leader moved (`NOT_LEADER_OR_FOLLOWER`, …) is re-planned after a
+    /// topic-scoped refresh, within the retry policy; a partition that still
+    /// fails fails the call, naming it.
+    pub async fn watermarks(
+        &self,
+        partitions: &[TopicPartition],
+    ) -> Result<BTreeMap<TopicPartition, Watermarks>> {
+        let policy = self.inner.config.retry;
+        let mut collected = Collected::default();
+        let mut pending: Vec<TopicPartition> = partitions.to_vec();
+        let mut attempt = 1;
+        while !pending.is_empty() {
+            let delay = policy.delay(attempt);
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            let last = !policy.should_retry(attempt);
+            let mut plan = offsets::plan(&self.snapshot(), &pending);
+            if !plan.leaderless.is_empty() {
+                self.refresh_for(&plan.leaderless).await;
+                plan = offsets::plan(&self.snapshot(), &pending);
+            }
+            if last && let Some(tp) = plan.leaderless.first() {
+                return Err(Self::partition_error(ErrorCode::LeaderNotAvailable, tp));
+            }
+            collected.retry.clear();
+            self.round(plan.by_leader, last, &mut collected).await?;
+            pending
+                .retain(|tp| !(collected.low.contains_key(tp) && collected.high.contains_key(tp)));
+            if !collected.retry.is_empty() {
+                let stale: Vec<TopicPartition> = collected.retry.iter().cloned().collect();
+                self.refresh_for(&stale).await;
+            }
+            attempt = attempt.saturating_add(1);
+        }
+        Ok(partitions
+            .iter()
+            .filter_map(|tp| {
+                let low = *collected.low.get(tp)?;
+                let high = *collected.high.get(tp)?;
+                Some((tp.clone(), Watermarks { low, high }))
+            })
+            .collect())
+    }
+
+    /// One request per leader and bound, concurrently; answers into `collected`.
+    async fn round(
+        &self,
+        by_leader: BTreeMap<i32, Vec<TopicPartition>>,
+        last: bool,
+        collected: &mut Collected,
+    ) -> Result<()> {
+        let mut requests = JoinSet::new();
+        for (leader, partitions) in by_leader {
+            for spec in [OffsetSpec::Earliest, OffsetSpec::Latest] {
+                let cluster = self.clone();
+                let request = offsets::request(&partitions, spec);
+                requests.spawn(async move { (spec, cluster.send_to_node(leader, request).await) });
+            }
+        }
+        while let Some(joined) = requests.join_next().await {
+            let (spec, response) = joined
+                .map_err(|e| Error::InvalidRequest(format!("list offsets task failed: {e}")))?;
+            let response = match response {
+                Ok(response) => response,
+                Err(error) if error.retriable() && !last => continue,
+                Err(error) => return Err(error),
+            };
+            for (tp, answer) in offsets::read(&response) {
+                match answer {
+                    Ok(offset) => {
+                        let bound = match spec {
+                            OffsetSpec::Earliest => &mut collected.low,
+                            OffsetSpec::Latest => &mut collected.high,
+                        };
+                        bound.insert(tp, offset);
+                    }
+                    Err(code) if code.retriable() && !last => {
+                        collected.retry.insert(tp);
+                    }
+                    Err(code) => return Err(Self::partition_error(code, &tp)),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn refresh_for(&self, partitions: &[TopicPartition]) {
+        let topics: BTreeSet<&str> = partitions.iter().map(|tp| tp.topic.as_str()).collect();
+        let topics: Vec<&str> = topics.into_iter().collect();
+        if let Err(error) = self.refresh_topics(&topics).await {
+            tracing::debug!(%error, "refresh before re-planning list offsets failed");
+        }
+    }
+
+    fn partition_error(code: ErrorCode, tp: &TopicPartition) -> Error {
+        Error::from_code(
+            code,
+            Some(format!("topic '{}' partition {}", tp.topic, tp.partition)),
+        )
+    }
+}
