@@ -6,6 +6,7 @@
 //! Only `term` imports a terminal crate for I/O; `ui` draws with ratatui into a
 //! frame, `app` is the pure model.
 
+pub mod app;
 pub mod cli;
 pub mod config;
 pub mod conn;
