@@ -12,3 +12,4 @@ pub mod config;
 pub mod conn;
 pub mod logging;
 pub mod meta;
+pub mod ui;
