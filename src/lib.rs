@@ -12,4 +12,5 @@ pub mod config;
 pub mod conn;
 pub mod logging;
 pub mod meta;
+pub mod term;
 pub mod ui;

@@ -50,12 +50,6 @@ fn main() -> std::process::ExitCode {
             command: Some(command),
         });
     }
-    println!(
-        "kscope {}: context '{}' ({}), bootstrap {}",
-        env!("CARGO_PKG_VERSION"),
-        context.name,
-        context.security(),
-        context.bootstrap_servers.join(",")
-    );
-    std::process::ExitCode::SUCCESS
+    // No subcommand: the TUI on the resolved context.
+    kscope::term::run(&context, cli.connect)
 }
