@@ -83,6 +83,8 @@ fn bind(
 }
 
 impl Default for Keymap {
+    // The binding table: one line per action.
+    #[allow(clippy::too_many_lines)]
     fn default() -> Self {
         use Command as C;
         let p = Key::plain;

@@ -2,6 +2,7 @@
 //! depends on, so that `view` only ever indexes into it.
 
 use std::cmp::Ordering;
+use std::fmt::Write as _;
 
 use crate::meta::{MetadataSnapshot, MovementEvent, TopicPartition};
 
@@ -115,11 +116,17 @@ pub fn movement_key(event: &MovementEvent) -> String {
         event.kind.name()
     );
     for broker in brokers {
-        key.push_str(&format!(" b{broker}"));
+        let _ = write!(key, " b{broker}");
     }
     key
 }
 
+fn len(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+// One match arm per screen: a table of sort keys, clearer together.
+#[allow(clippy::too_many_lines)]
 fn sort_rows(
     state: &AppState,
     snap: &MetadataSnapshot,
@@ -134,9 +141,9 @@ fn sort_rows(
                 let Some(t) = topics.get(i) else {
                     return (0, 0.0);
                 };
-                let stats = snap.topic_stats(&t.name);
+                let topic_stats = snap.topic_stats(&t.name);
                 let count = |f: fn(&crate::meta::TopicStats) -> usize| {
-                    stats.map_or(0, |s| i64::try_from(f(s)).unwrap_or(i64::MAX))
+                    topic_stats.map_or(0, |s| i64::try_from(f(s)).unwrap_or(i64::MAX))
                 };
                 match column {
                     1 => (count(|s| s.partitions), 0.0),
@@ -145,7 +152,7 @@ fn sort_rows(
                     4 => (count(|s| s.offline), 0.0),
                     5 => (
                         0,
-                        stats.map_or(0.0, crate::meta::TopicStats::preferred_leader_pct),
+                        topic_stats.map_or(0.0, crate::meta::TopicStats::preferred_leader_pct),
                     ),
                     6 => (
                         state
@@ -189,9 +196,9 @@ fn sort_rows(
                 let value = match column {
                     1 => p.and_then(|p| p.leader).map(i64::from),
                     2 => p.map(|p| i64::from(p.leader_epoch)),
-                    3 => p.map(|p| p.replicas.len() as i64),
-                    4 => p.map(|p| p.isr.len() as i64),
-                    5 => p.map(|p| p.offline_replicas.len() as i64),
+                    3 => p.map(|p| len(p.replicas.len())),
+                    4 => p.map(|p| len(p.isr.len())),
+                    5 => p.map(|p| len(p.offline_replicas.len())),
                     6 => p.map(|p| i64::from(p.is_preferred_leader())),
                     7 => wm(i, false),
                     8 => wm(i, true),
@@ -205,7 +212,7 @@ fn sort_rows(
             rows.sort_by_key(|&i| {
                 let b = brokers.get(i);
                 let value = match column {
-                    1 => b.map(|b| b.address()),
+                    1 => b.map(crate::meta::BrokerInfo::address),
                     2 => b.and_then(|b| b.rack.clone()),
                     3 => b.map(|b| (Some(b.node_id) != snap.controller_id()).to_string()),
                     4 => b.map(|b| format!("{:012}", snap.leader_count(b.node_id))),

@@ -62,6 +62,7 @@ pub struct WatermarkStore {
 }
 
 /// The model.
+#[allow(clippy::struct_excessive_bools)] // independent toggles, not a state machine
 pub struct AppState {
     /// The context's name.
     pub context: String,

@@ -5,6 +5,8 @@ pub mod rows;
 mod screens;
 pub mod theme;
 
+use std::fmt::Write as _;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -139,7 +141,7 @@ fn draw_table(
         view.rows.len()
     );
     if let Some(filter) = &view.filter {
-        title.push_str(&format!(" filter: {}", filter.text()));
+        let _ = write!(title, " filter: {}", filter.text());
     }
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = state
@@ -149,7 +151,7 @@ fn draw_table(
             .map(|(k, n)| format!("{k} {n}"))
             .collect();
         if !counts.is_empty() {
-            title.push_str(&format!(" · {}", counts.join(" · ")));
+            let _ = write!(title, " · {}", counts.join(" · "));
         }
     }
     title.push(' ');

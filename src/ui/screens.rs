@@ -41,10 +41,10 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         Screen::Topics => window
             .filter_map(|i| snap.topics().get(i))
             .map(|t| {
-                let stats = snap.topic_stats(&t.name);
+                let numbers = snap.topic_stats(&t.name);
                 let messages = state.watermarks.topic_totals.get(&t.name).copied();
-                let bad = stats.is_some_and(|s| s.offline > 0);
-                let warn = stats.is_some_and(|s| s.under_replicated > 0);
+                let bad = numbers.is_some_and(|s| s.offline > 0);
+                let warn = numbers.is_some_and(|s| s.under_replicated > 0);
                 let style = if bad {
                     theme.problem
                 } else if warn {
@@ -52,7 +52,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                 } else {
                     Style::new()
                 };
-                (rows::topic(&t.name, t.internal, stats, messages), style)
+                (rows::topic(&t.name, t.internal, numbers, messages), style)
             })
             .collect(),
         Screen::Partitions { topic } => {

@@ -178,7 +178,7 @@ mod tests {
         assert_eq!(sparkline(&[1, 2, 3, 4], 2), "▆█");
         assert_eq!(age(Duration::from_secs(5)), "5s");
         assert_eq!(age(Duration::from_secs(184)), "3m04s");
-        assert_eq!(age(Duration::from_secs(7500)), "2h05m");
+        assert_eq!(age(Duration::from_mins(125)), "2h05m");
         assert_eq!(clock(UNIX_EPOCH + Duration::from_secs(3661)), "01:01:01");
         let moved = MovementKind::LeaderChanged {
             from: 1,
