@@ -60,19 +60,19 @@ pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Eff
         return;
     }
     let now = state.now;
-    let store = &state.watermarks;
-    let age = store
-        .last_request
-        .map(|at| now.saturating_duration_since(at));
-    if store.in_flight.is_some() && age.is_some_and(|a| a < GIVE_UP) {
-        return;
-    }
     let partitions = wanted(state, snap);
     if partitions.is_empty() {
         return;
     }
     let store = &state.watermarks;
-    let due = age.is_none_or(|a| a >= INTERVAL) || partitions != store.last_asked;
+    let age = store
+        .last_request
+        .map(|at| now.saturating_duration_since(at));
+    let moved = partitions != store.last_asked;
+    // A new window supersedes the request in flight (its answer is dropped);
+    // the same window waits for its answer, or gives up on it after a while.
+    let waiting = store.in_flight.is_some() && age.is_some_and(|a| a < GIVE_UP);
+    let due = moved || (!waiting && age.is_none_or(|a| a >= INTERVAL));
     if !due {
         return;
     }

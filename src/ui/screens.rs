@@ -28,7 +28,14 @@ pub fn widths(screen: &Screen) -> Vec<Constraint> {
             l(12),
             l(12),
         ],
-        Screen::Brokers => vec![l(5), Constraint::Fill(1), l(8), l(12), l(8), l(30)],
+        Screen::Brokers => vec![
+            l(5),
+            Constraint::Min(21),
+            l(8),
+            l(11),
+            l(8),
+            Constraint::Fill(1),
+        ],
         Screen::Leaders => vec![l(8), Constraint::Fill(1), l(9), l(18), Constraint::Fill(2)],
     }
 }
