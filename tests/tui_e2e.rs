@@ -60,7 +60,7 @@ impl Tmux {
     }
 
     fn wait_for(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
-        support::wait_until(Duration::from_secs(60), what, || {
+        support::wait_until(Duration::from_mins(1), what, || {
             let screen = self.screen();
             check(&screen).then_some(screen)
         })

@@ -1,4 +1,4 @@
-//! Whole-screen snapshots (TestBackend + insta), narrow and wide, per screen,
+//! Whole-screen snapshots (`TestBackend` + insta), narrow and wide, per screen,
 //! and `update` tests per screen — no terminal, no cluster.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -380,7 +380,7 @@ fn leaders_filter_by_broker_from_the_brokers_screen_and_counts_kinds() {
     assert_eq!(s.view().screen, Screen::Leaders);
     assert_eq!(s.view().rows.len(), 1, "only broker 1's event");
     assert!(s.recently_moved("payments", 0));
-    let later = s.now + Duration::from_secs(60);
+    let later = s.now + Duration::from_mins(1);
     update(
         &mut s,
         Action::Tick {

@@ -84,6 +84,8 @@ pub struct AppState {
     pub show_internal: bool,
     /// The connection.
     pub link: Link,
+    /// Partitions in the snapshot (counted once per snapshot, not per frame).
+    pub partition_total: usize,
     /// The generation of the snapshot `update` was last given.
     pub generation: u64,
     /// Refresh failures, if any.
@@ -149,6 +151,7 @@ impl AppState {
                 attempt: 0,
                 error: None,
             },
+            partition_total: 0,
             generation: 0,
             degraded: None,
             refreshing: false,

@@ -206,6 +206,7 @@ fn watch(state: &AppState, fx: &mut Vec<Effect>) {
 
 fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
     state.generation = generation;
+    state.partition_total = snap.partition_count();
     state.refreshing = false;
     state.link = Link::Connected;
     for broker in snap.brokers() {

@@ -65,7 +65,7 @@ fn draw_header(
         snap.brokers().len(),
         total,
         snap.topics().len(),
-        snap.partition_count()
+        state.partition_total
     ))];
     if !down.is_empty() {
         let ids: Vec<String> = down.iter().map(ToString::to_string).collect();
