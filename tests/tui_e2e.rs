@@ -144,3 +144,27 @@ fn filter_open_watch_a_leader_move_and_quit() {
         (!tmux.alive()).then_some(())
     });
 }
+
+#[test]
+fn unreachable_bootstrap_says_what_was_tried_and_q_still_quits() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        return;
+    }
+    let unique = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() % 1_000_000_000);
+    let home = tempfile::tempdir().expect("temp home");
+    let command = format!(
+        "env HOME={home} XDG_CONFIG_HOME={home}/config XDG_STATE_HOME={home}/state {bin} -b 127.0.0.1:1",
+        home = home.path().display(),
+        bin = env!("CARGO_BIN_EXE_kscope"),
+    );
+    let tmux = Tmux::start(&format!("kscope-unreachable-{unique}"), &command);
+    tmux.wait_for("the connecting screen with the failure", |s| {
+        s.contains("tried: 127.0.0.1:1") && s.contains("failed (attempt") && s.contains("q quits")
+    });
+    tmux.keys(&["q"]);
+    support::wait_until(Duration::from_secs(10), "kscope to exit", || {
+        (!tmux.alive()).then_some(())
+    });
+}
