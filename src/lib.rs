@@ -5,11 +5,15 @@
 //! snapshots, routing, retries, leader movement), which everything above builds on;
 //! `groups` (consumer groups, committed offsets, lag and its history) sits on `meta`.
 //! `config` resolves contexts and credentials for the binary; `cli` is the
-//! headless output. None of these imports a terminal crate.
+//! headless output. Only `term` imports a terminal crate for I/O; `ui` draws
+//! with ratatui into a frame; `app` is the pure model.
 
+pub mod app;
 pub mod cli;
 pub mod config;
 pub mod conn;
 pub mod groups;
 pub mod logging;
 pub mod meta;
+pub mod term;
+pub mod ui;

@@ -55,12 +55,6 @@ fn main() -> ExitCode {
             command,
         });
     }
-    println!(
-        "kscope {}: context '{}' ({}), bootstrap {}",
-        env!("CARGO_PKG_VERSION"),
-        context.name,
-        context.security(),
-        context.bootstrap_servers.join(",")
-    );
-    ExitCode::SUCCESS
+    // No subcommand: the TUI on the resolved context.
+    kscope::term::run(&context, cli.connect)
 }

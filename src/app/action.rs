@@ -1,0 +1,97 @@
+//! What can happen to the model, and what the model asks the worker to do.
+
+use std::time::{Instant, SystemTime};
+
+use crate::meta::{MovementEvent, TopicPartition, Watermarks};
+
+use super::key::Key;
+
+/// An input to [`super::update`].
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// A key press.
+    Key(Key),
+    /// Mouse wheel up / down.
+    ScrollUp,
+    ScrollDown,
+    /// A left click on a terminal row.
+    Click {
+        /// The terminal row (0 = top).
+        row: u16,
+    },
+    /// The terminal size.
+    Resize {
+        /// Columns.
+        width: u16,
+        /// Rows.
+        height: u16,
+    },
+    /// Time passed (ages, refresh cadence).
+    Tick {
+        /// Monotonic now.
+        now: Instant,
+        /// Wall clock now.
+        wall: SystemTime,
+    },
+    /// A new snapshot of this generation is the one passed to `update`.
+    Snapshot {
+        /// Its generation.
+        generation: u64,
+    },
+    /// Leader-movement events, oldest first.
+    Movements(Vec<MovementEvent>),
+    /// The answer to [`Effect::FetchWatermarks`].
+    Watermarks {
+        /// The request id it answers.
+        request: u64,
+        /// The watermarks, or why not.
+        result: Result<Vec<(TopicPartition, Watermarks)>, String>,
+    },
+    /// Whether metadata refreshes are failing.
+    Degraded(Option<DegradedInfo>),
+    /// Connecting failed (still retrying).
+    ConnectFailed {
+        /// How many attempts so far.
+        attempt: u32,
+        /// What failed.
+        error: String,
+    },
+    /// Connected to the context named.
+    Connected {
+        /// The context.
+        context: String,
+    },
+    /// A message for the status line.
+    Notice(String),
+}
+
+/// Refreshes failing, as shown in the status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DegradedInfo {
+    /// Since when.
+    pub since: SystemTime,
+    /// How many refreshes in a row failed.
+    pub failures: u32,
+    /// The latest error.
+    pub error: String,
+}
+
+/// Work for the effect worker (network, process), never done in `update`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Leave.
+    Quit,
+    /// A full metadata refresh now.
+    Refresh,
+    /// Refresh these topics often (what is on screen); empty for none.
+    WatchTopics(Vec<String>),
+    /// Fetch low/high watermarks; answer with [`Action::Watermarks`].
+    FetchWatermarks {
+        /// Request id.
+        request: u64,
+        /// The partitions.
+        partitions: Vec<TopicPartition>,
+    },
+    /// Resolve the named context and reconnect.
+    SwitchContext(String),
+}

@@ -1,0 +1,157 @@
+//! The `:` command line: parsing and tab completion.
+
+/// A parsed command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Parsed {
+    Topics,
+    Brokers,
+    Leaders,
+    /// `:partitions TOPIC` (also `:p`).
+    Partitions(String),
+    Context(String),
+    Help,
+    Quit,
+}
+
+/// Command names with their aliases, first the canonical one.
+const COMMANDS: &[(&str, &[&str])] = &[
+    ("topics", &["t", "topic"]),
+    ("partitions", &["p", "partition"]),
+    ("brokers", &["b", "broker"]),
+    ("leaders", &["l", "movement", "moves"]),
+    ("ctx", &["context"]),
+    ("help", &["h"]),
+    ("q", &["quit", "q!"]),
+];
+
+fn canonical(word: &str) -> Option<&'static str> {
+    COMMANDS
+        .iter()
+        .find(|(name, aliases)| *name == word || aliases.contains(&word))
+        .map(|(name, _)| *name)
+}
+
+/// Parse a command line (without the `:`).
+pub fn parse(line: &str) -> Result<Parsed, String> {
+    let mut words = line.split_whitespace();
+    let Some(word) = words.next() else {
+        return Err("empty command".to_owned());
+    };
+    let argument = words.next().map(str::to_owned);
+    let parsed = match (canonical(word), argument) {
+        (Some("topics"), _) => Parsed::Topics,
+        (Some("brokers"), _) => Parsed::Brokers,
+        (Some("leaders"), _) => Parsed::Leaders,
+        (Some("help"), _) => Parsed::Help,
+        (Some("q"), _) => Parsed::Quit,
+        (Some("partitions"), Some(topic)) => Parsed::Partitions(topic),
+        (Some("ctx"), Some(name)) => Parsed::Context(name),
+        (Some("partitions"), None) => return Err("usage: :partitions TOPIC".to_owned()),
+        (Some("ctx"), None) => return Err("usage: :ctx NAME".to_owned()),
+        _ => {
+            return Err(format!(
+                "unknown command '{word}' (try :topics, :brokers, :leaders, :ctx NAME, :q)"
+            ));
+        }
+    };
+    Ok(parsed)
+}
+
+/// Complete `line`: the command word, or the argument of `:ctx` (from
+/// `contexts`) and `:partitions` (from `topics`). Returns the new line;
+/// with several candidates, their longest common prefix.
+pub fn complete(line: &str, contexts: &[String], topics: &[&str]) -> String {
+    match line.split_once(' ') {
+        None => {
+            let names: Vec<&str> = COMMANDS.iter().map(|(name, _)| *name).collect();
+            let done = extend(line, &names);
+            if names.contains(&done.as_str()) && matches!(done.as_str(), "ctx" | "partitions") {
+                format!("{done} ")
+            } else {
+                done
+            }
+        }
+        Some((word, argument)) => {
+            let argument = argument.trim_start();
+            let done = match canonical(word) {
+                Some("ctx") => extend(
+                    argument,
+                    &contexts.iter().map(String::as_str).collect::<Vec<_>>(),
+                ),
+                Some("partitions") => extend(argument, topics),
+                _ => argument.to_owned(),
+            };
+            format!("{word} {done}")
+        }
+    }
+}
+
+fn extend(prefix: &str, candidates: &[&str]) -> String {
+    let matching: Vec<&str> = candidates
+        .iter()
+        .copied()
+        .filter(|c| c.starts_with(prefix))
+        .collect();
+    let Some(first) = matching.first() else {
+        return prefix.to_owned();
+    };
+    let mut common = (*first).to_owned();
+    for other in &matching[1..] {
+        let shared = common
+            .chars()
+            .zip(other.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        common = common.chars().take(shared).collect();
+    }
+    if common.len() < prefix.len() {
+        prefix.to_owned()
+    } else {
+        common
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands_and_aliases() {
+        assert_eq!(parse("topics"), Ok(Parsed::Topics));
+        assert_eq!(parse(" b "), Ok(Parsed::Brokers));
+        assert_eq!(parse("leaders"), Ok(Parsed::Leaders));
+        assert_eq!(parse("ctx prod"), Ok(Parsed::Context("prod".to_owned())));
+        assert_eq!(
+            parse("p orders"),
+            Ok(Parsed::Partitions("orders".to_owned()))
+        );
+        assert_eq!(parse("q"), Ok(Parsed::Quit));
+        assert_eq!(parse("quit"), Ok(Parsed::Quit));
+        assert!(parse("ctx").is_err());
+        assert!(parse("explode").expect_err("unknown").contains("'explode'"));
+    }
+
+    #[test]
+    fn completes_words_and_arguments() {
+        let contexts = vec![
+            "prod-eu".to_owned(),
+            "prod-us".to_owned(),
+            "local".to_owned(),
+        ];
+        let topics = ["orders", "orders-dlq", "payments"];
+        let table = [
+            ("to", "topics"),
+            ("b", "brokers"),
+            ("c", "ctx "),
+            ("ctx p", "ctx prod-"),
+            ("ctx l", "ctx local"),
+            ("ctx x", "ctx x"),
+            ("partitions pa", "partitions payments"),
+            ("p or", "p orders"),
+            ("zz", "zz"),
+        ];
+        for (line, want) in table {
+            assert_eq!(complete(line, &contexts, &topics), want, "{line}");
+        }
+    }
+}

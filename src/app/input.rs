@@ -1,0 +1,89 @@
+//! The prompt line: typing a `/` filter (applied as you type) or a `:` command.
+
+use crate::meta::MetadataSnapshot;
+
+use super::action::Effect;
+use super::command::{self, Parsed};
+use super::filter::Filter;
+use super::key::{Code, Key};
+use super::screen::Screen;
+use super::state::{AppState, Mode};
+use super::update::push;
+
+/// A key while the prompt is open.
+pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+    let (mut text, filtering) = match &state.mode {
+        Mode::Filter(text) => (text.clone(), true),
+        Mode::Command(text) => (text.clone(), false),
+        Mode::Normal => return,
+    };
+    match key.code {
+        Code::Esc => {
+            if filtering {
+                state.view_mut().filter = None;
+            }
+            state.mode = Mode::Normal;
+            return;
+        }
+        Code::Enter => {
+            state.mode = Mode::Normal;
+            if !filtering {
+                execute(state, &text, fx);
+            }
+            return;
+        }
+        Code::Backspace => {
+            text.pop();
+        }
+        Code::Tab if !filtering => {
+            let topics: Vec<&str> = snap.topics().iter().map(|t| t.name.as_str()).collect();
+            text = command::complete(&text, &state.contexts, &topics);
+        }
+        Code::Char(c) if !key.ctrl && !key.alt => text.push(c),
+        _ => return,
+    }
+    if filtering {
+        apply_filter(state, &text);
+        state.mode = Mode::Filter(text);
+    } else {
+        state.mode = Mode::Command(text);
+    }
+}
+
+fn apply_filter(state: &mut AppState, text: &str) {
+    match Filter::parse(text) {
+        Ok(filter) => {
+            let view = state.view_mut();
+            view.filter = filter;
+            view.selected = 0;
+            view.offset = 0;
+        }
+        // Keep the last good filter while a regex is half typed.
+        Err(error) => state.notice = Some(error),
+    }
+}
+
+fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
+    let parsed = match command::parse(line) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            state.notice = Some(error);
+            return;
+        }
+    };
+    match parsed {
+        Parsed::Topics => push(state, Screen::Topics, None, fx),
+        Parsed::Brokers => push(state, Screen::Brokers, None, fx),
+        Parsed::Leaders => push(state, Screen::Leaders, None, fx),
+        Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),
+        Parsed::Help => state.show_help = true,
+        Parsed::Quit => {
+            state.quit = true;
+            fx.push(Effect::Quit);
+        }
+        Parsed::Context(name) => {
+            state.notice = Some(format!("switching to context '{name}'"));
+            fx.push(Effect::SwitchContext(name));
+        }
+    }
+}

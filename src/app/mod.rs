@@ -1,0 +1,23 @@
+//! The model: [`AppState`], [`Screen`], [`Action`], the pure [`update`]
+//! returning [`Effect`]s, the keymap, filter, sort and command line.
+//! Nothing here does I/O or awaits.
+
+pub mod action;
+pub mod command;
+pub mod filter;
+mod input;
+pub mod key;
+pub mod keymap;
+pub mod layout;
+pub mod rows;
+pub mod screen;
+pub mod state;
+mod update;
+pub mod watermarks;
+
+pub use action::{Action, DegradedInfo, Effect};
+pub use key::{Code, Key};
+pub use keymap::Keymap;
+pub use screen::{Screen, Sort, View};
+pub use state::{AppState, Link, Mode};
+pub use update::update;

@@ -1,0 +1,132 @@
+//! The screens and one entry of the navigation stack.
+
+use super::filter::Filter;
+
+/// What is on screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Screen {
+    /// Every topic (the start screen).
+    Topics,
+    /// The partitions of one topic.
+    Partitions {
+        /// Its name.
+        topic: String,
+    },
+    /// The brokers.
+    Brokers,
+    /// The leader-movement log.
+    Leaders,
+}
+
+impl Screen {
+    /// The title shown above the table.
+    pub fn title(&self) -> String {
+        match self {
+            Screen::Topics => "topics".to_owned(),
+            Screen::Partitions { topic } => format!("partitions of '{topic}'"),
+            Screen::Brokers => "brokers".to_owned(),
+            Screen::Leaders => "leader movement".to_owned(),
+        }
+    }
+
+    /// Column headers; sorting indexes these.
+    pub fn columns(&self) -> &'static [&'static str] {
+        match self {
+            Screen::Topics => &[
+                "TOPIC",
+                "PARTS",
+                "RF",
+                "UNDER-REPL",
+                "OFFLINE",
+                "PREF-LEADER",
+                "MESSAGES",
+            ],
+            Screen::Partitions { .. } => &[
+                "PARTITION",
+                "LEADER",
+                "EPOCH",
+                "REPLICAS",
+                "ISR",
+                "OFFLINE",
+                "PREFERRED",
+                "LOW",
+                "HIGH",
+            ],
+            Screen::Brokers => &[
+                "ID",
+                "ADDRESS",
+                "RACK",
+                "ROLE",
+                "LEADERS",
+                "LEADERS OVER TIME",
+            ],
+            Screen::Leaders => &["TIME", "TOPIC", "PARTITION", "EVENT", "DETAIL"],
+        }
+    }
+}
+
+/// How a list is sorted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Sort {
+    /// Index into [`Screen::columns`].
+    pub column: usize,
+    /// Largest first.
+    pub descending: bool,
+}
+
+/// One entry of the navigation stack: a screen with its own selection,
+/// scroll position, filter and sort, kept while something else is on top.
+#[derive(Debug, Clone)]
+pub struct View {
+    /// The screen.
+    pub screen: Screen,
+    /// Index into `rows` of the selected row.
+    pub selected: usize,
+    /// Index into `rows` of the first row drawn.
+    pub offset: usize,
+    /// The filter, if any.
+    pub filter: Option<Filter>,
+    /// The sort.
+    pub sort: Sort,
+    /// The visible list: indices into the screen's source (topics, partitions,
+    /// brokers, movement log), filtered and sorted. Built in `update`.
+    pub rows: Vec<usize>,
+    /// What `rows` was built from; rebuilt when it differs.
+    pub built_for: Option<RowsKey>,
+}
+
+/// What a cached row list depends on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowsKey {
+    /// The snapshot generation.
+    pub generation: u64,
+    /// How many movement events had arrived.
+    pub movements: u64,
+    /// Watermark answers received (the messages column sorts by them).
+    pub watermarks: u64,
+    /// The filter text.
+    pub filter: String,
+    /// The sort.
+    pub sort: Sort,
+    /// Whether internal topics are shown.
+    pub internal: bool,
+}
+
+impl View {
+    /// A fresh view of `screen`.
+    pub fn new(screen: Screen) -> Self {
+        let sort = Sort {
+            column: 0,
+            descending: matches!(screen, Screen::Leaders),
+        };
+        View {
+            screen,
+            selected: 0,
+            offset: 0,
+            filter: None,
+            sort,
+            rows: Vec::new(),
+            built_for: None,
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! The whole model of the UI.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::meta::{MovementEvent, TopicPartition, Watermarks};
+
+use super::action::DegradedInfo;
+use super::filter::Scratch;
+use super::keymap::Keymap;
+use super::screen::{Screen, View};
+
+/// How many leader-count samples each broker's sparkline keeps.
+pub const HISTORY_LEN: usize = 60;
+/// How many movement events the UI keeps.
+pub const MOVEMENTS_KEPT: usize = 10_000;
+/// How long a partition that moved stays highlighted.
+pub const MOVED_HIGHLIGHT: Duration = Duration::from_secs(30);
+
+/// The input line's mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Keys are commands.
+    Normal,
+    /// Typing a `/` filter.
+    Filter(String),
+    /// Typing a `:` command.
+    Command(String),
+}
+
+/// Where the connection stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    /// Not connected yet; retrying.
+    Connecting {
+        /// Attempts so far.
+        attempt: u32,
+        /// The latest failure, if any.
+        error: Option<String>,
+    },
+    /// Connected: the snapshot is live.
+    Connected,
+}
+
+/// Low/high watermarks seen, for the visible rows.
+#[derive(Debug, Default)]
+pub struct WatermarkStore {
+    /// Per partition.
+    pub partitions: HashMap<TopicPartition, Watermarks>,
+    /// Per topic: the sum of high − low over its partitions, when all are known.
+    pub topic_totals: HashMap<String, i64>,
+    /// The request in flight, if any.
+    pub in_flight: Option<u64>,
+    /// When the last request was sent.
+    pub last_request: Option<Instant>,
+    /// What the last request asked for (to re-ask when the window moves).
+    pub last_asked: Vec<TopicPartition>,
+    /// Answers received so far.
+    pub answers: u64,
+    /// Request ids handed out.
+    pub next_id: u64,
+}
+
+/// The model.
+#[allow(clippy::struct_excessive_bools)] // independent toggles, not a state machine
+pub struct AppState {
+    /// The context's name.
+    pub context: String,
+    /// Every context in the config file (for `:ctx` completion).
+    pub contexts: Vec<String>,
+    /// The bootstrap addresses being used (shown while connecting).
+    pub bootstrap: Vec<String>,
+    /// Whether the context is read-only.
+    pub read_only: bool,
+    /// Key bindings.
+    pub keymap: Keymap,
+    /// The navigation stack; never empty, the last entry is on screen.
+    pub stack: Vec<View>,
+    /// Input mode.
+    pub mode: Mode,
+    /// The help overlay is open.
+    pub show_help: bool,
+    /// Internal topics are listed.
+    pub show_internal: bool,
+    /// The connection.
+    pub link: Link,
+    /// Partitions in the snapshot (counted once per snapshot, not per frame).
+    pub partition_total: usize,
+    /// The generation of the snapshot `update` was last given.
+    pub generation: u64,
+    /// Refresh failures, if any.
+    pub degraded: Option<DegradedInfo>,
+    /// A refresh was asked for and has not landed yet.
+    pub refreshing: bool,
+    /// The latest notice for the status line.
+    pub notice: Option<String>,
+    /// Monotonic now, from the last tick.
+    pub now: Instant,
+    /// Wall clock now, from the last tick.
+    pub wall: SystemTime,
+    /// Terminal size.
+    pub width: u16,
+    /// Terminal size.
+    pub height: u16,
+    /// Every broker seen this session (to tell "down" from "never there").
+    pub known_brokers: BTreeSet<i32>,
+    /// Leader count per broker, one sample per snapshot.
+    pub leader_history: BTreeMap<i32, VecDeque<u64>>,
+    /// Movement events, oldest first.
+    pub movements: VecDeque<MovementEvent>,
+    /// Movement events received in all (also those dropped from the front).
+    pub movements_seen: u64,
+    /// How many of the kept events there are of each kind.
+    pub movement_counts: BTreeMap<&'static str, usize>,
+    /// When each partition last changed leader.
+    pub moved_at: HashMap<(String, i32), Instant>,
+    /// Watermarks.
+    pub watermarks: WatermarkStore,
+    /// `q` was pressed.
+    pub quit: bool,
+    /// Matching scratch space.
+    pub(crate) scratch: Scratch,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("context", &self.context)
+            .field("stack", &self.stack)
+            .field("mode", &self.mode)
+            .field("link", &self.link)
+            .field("generation", &self.generation)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AppState {
+    /// A model for `context`, connecting, on the Topics screen.
+    pub fn new(context: &str, bootstrap: Vec<String>, keymap: Keymap) -> Self {
+        AppState {
+            context: context.to_owned(),
+            contexts: Vec::new(),
+            bootstrap,
+            read_only: false,
+            keymap,
+            stack: vec![View::new(Screen::Topics)],
+            mode: Mode::Normal,
+            show_help: false,
+            show_internal: false,
+            link: Link::Connecting {
+                attempt: 0,
+                error: None,
+            },
+            partition_total: 0,
+            generation: 0,
+            degraded: None,
+            refreshing: false,
+            notice: None,
+            now: Instant::now(),
+            wall: SystemTime::now(),
+            width: 80,
+            height: 24,
+            known_brokers: BTreeSet::new(),
+            leader_history: BTreeMap::new(),
+            movements: VecDeque::new(),
+            movements_seen: 0,
+            movement_counts: BTreeMap::new(),
+            moved_at: HashMap::new(),
+            watermarks: WatermarkStore::default(),
+            quit: false,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The view on screen.
+    pub fn view(&self) -> &View {
+        // The stack is never empty: `back` keeps the last entry.
+        &self.stack[self.stack.len() - 1]
+    }
+
+    /// The view on screen, mutably.
+    pub fn view_mut(&mut self) -> &mut View {
+        let last = self.stack.len() - 1;
+        &mut self.stack[last]
+    }
+
+    /// Forget everything about the cluster (another context).
+    pub fn reset_cluster(&mut self) {
+        self.stack = vec![View::new(Screen::Topics)];
+        self.generation = 0;
+        self.degraded = None;
+        self.known_brokers.clear();
+        self.leader_history.clear();
+        self.movements.clear();
+        self.movements_seen = 0;
+        self.movement_counts.clear();
+        self.moved_at.clear();
+        self.watermarks = WatermarkStore::default();
+        self.link = Link::Connecting {
+            attempt: 0,
+            error: None,
+        };
+    }
+
+    /// Whether the partition changed leader recently.
+    pub fn recently_moved(&self, topic: &str, partition: i32) -> bool {
+        self.moved_at
+            .get(&(topic.to_owned(), partition))
+            .is_some_and(|at| self.now.saturating_duration_since(*at) < MOVED_HIGHLIGHT)
+    }
+}

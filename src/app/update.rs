@@ -1,0 +1,251 @@
+//! `update`: the one place the model changes. Pure: no I/O, no awaiting;
+//! anything that needs the outside world is returned as an [`Effect`].
+
+use crate::meta::{MetadataSnapshot, MovementEvent, MovementKind};
+
+use super::action::{Action, Effect};
+use super::filter::Filter;
+use super::input;
+use super::keymap::Command;
+use super::layout;
+use super::rows;
+use super::screen::{Screen, View};
+use super::state::{AppState, HISTORY_LEN, Link, MOVEMENTS_KEPT, Mode};
+use super::watermarks;
+
+/// Apply `action` to `state`; `snap` is the snapshot the next frame draws.
+pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    match action {
+        Action::Key(key) => match state.mode {
+            Mode::Normal => {
+                if let Some(command) = state.keymap.lookup(key, &state.view().screen) {
+                    run(state, command, snap, &mut effects);
+                }
+            }
+            Mode::Filter(_) | Mode::Command(_) => input::key(state, key, snap, &mut effects),
+        },
+        Action::ScrollUp => move_by(state, -3),
+        Action::ScrollDown => move_by(state, 3),
+        Action::Click { row } => click(state, row, snap, &mut effects),
+        Action::Resize { width, height } => {
+            state.width = width;
+            state.height = height;
+        }
+        Action::Tick { now, wall } => {
+            state.now = now;
+            state.wall = wall;
+        }
+        Action::Snapshot { generation } => snapshot(state, generation, snap),
+        Action::Movements(events) => movements(state, events),
+        Action::Watermarks { request, result } => {
+            watermarks::receive(state, snap, request, result);
+        }
+        Action::Degraded(degraded) => {
+            if degraded.is_some() {
+                state.refreshing = false;
+            }
+            state.degraded = degraded;
+        }
+        Action::ConnectFailed { attempt, error } => {
+            state.link = Link::Connecting {
+                attempt,
+                error: Some(error),
+            };
+        }
+        Action::Connected { context } => {
+            state.context = context;
+            state.link = Link::Connected;
+        }
+        Action::Notice(notice) => state.notice = Some(notice),
+    }
+    rows::refresh(state, snap);
+    watermarks::plan(state, snap, &mut effects);
+    effects
+}
+
+/// Carry out a normal-mode command.
+pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+    if state.show_help && !matches!(command, Command::Quit) {
+        state.show_help = false;
+        return;
+    }
+    let page = isize::try_from(layout::table_rows(state.height)).unwrap_or(1);
+    match command {
+        Command::Quit => {
+            state.quit = true;
+            fx.push(Effect::Quit);
+        }
+        Command::Help => state.show_help = true,
+        Command::CommandLine => state.mode = Mode::Command(String::new()),
+        Command::Filter => {
+            let text = state.view().filter.as_ref().map(|f| f.text().to_owned());
+            state.mode = Mode::Filter(text.unwrap_or_default());
+        }
+        Command::Back => back(state, fx),
+        Command::Select => select(state, snap, fx),
+        Command::Up => move_by(state, -1),
+        Command::Down => move_by(state, 1),
+        Command::PageUp => move_by(state, -page),
+        Command::PageDown => move_by(state, page),
+        Command::Top => state.view_mut().selected = 0,
+        Command::Bottom => state.view_mut().selected = usize::MAX,
+        Command::Refresh => {
+            state.refreshing = true;
+            fx.push(Effect::Refresh);
+        }
+        Command::SortNext => {
+            let columns = state.view().screen.columns().len();
+            let sort = &mut state.view_mut().sort;
+            sort.column = (sort.column + 1) % columns;
+        }
+        Command::SortReverse => {
+            let sort = &mut state.view_mut().sort;
+            sort.descending = !sort.descending;
+        }
+        Command::ToggleInternal => state.show_internal = !state.show_internal,
+        Command::Leaders => {
+            let topic = match &state.view().screen {
+                Screen::Partitions { topic } => Some(topic.clone()),
+                Screen::Topics => selected_topic(state, snap),
+                _ => None,
+            };
+            if let Some(topic) = topic {
+                let filter = format!("~^{} ", regex::escape(&topic));
+                push(state, Screen::Leaders, Some(&filter), fx);
+            }
+        }
+    }
+}
+
+fn move_by(state: &mut AppState, delta: isize) {
+    let view = state.view_mut();
+    view.selected = view.selected.saturating_add_signed(delta);
+    if delta < 0 && view.selected >= view.rows.len() {
+        view.selected = view.rows.len().saturating_sub(1);
+    }
+}
+
+fn click(state: &mut AppState, row: u16, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+    let Some(within) = row.checked_sub(layout::TABLE_FIRST_ROW) else {
+        return;
+    };
+    if usize::from(within) >= layout::table_rows(state.height) || state.mode != Mode::Normal {
+        return;
+    }
+    let view = state.view_mut();
+    let target = view.offset + usize::from(within);
+    if target >= view.rows.len() {
+        return;
+    }
+    if view.selected == target {
+        select(state, snap, fx);
+    } else {
+        view.selected = target;
+    }
+}
+
+fn selected_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
+    let view = state.view();
+    let index = *view.rows.get(view.selected)?;
+    snap.topics().get(index).map(|t| t.name.clone())
+}
+
+fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+    match &state.view().screen {
+        Screen::Topics => {
+            if let Some(topic) = selected_topic(state, snap) {
+                push(state, Screen::Partitions { topic }, None, fx);
+            }
+        }
+        Screen::Brokers => {
+            let view = state.view();
+            let broker = view
+                .rows
+                .get(view.selected)
+                .and_then(|&i| snap.brokers().get(i))
+                .map(|b| b.node_id);
+            if let Some(id) = broker {
+                push(state, Screen::Leaders, Some(&format!("~\\bb{id}\\b")), fx);
+            }
+        }
+        Screen::Partitions { .. } | Screen::Leaders => {}
+    }
+}
+
+/// Put `screen` on the stack (optionally filtered) and watch what it shows.
+pub fn push(state: &mut AppState, screen: Screen, filter: Option<&str>, fx: &mut Vec<Effect>) {
+    if state.view().screen == screen && filter.is_none() {
+        return;
+    }
+    let mut view = View::new(screen);
+    view.filter = filter.and_then(|f| Filter::parse(f).ok().flatten());
+    state.stack.push(view);
+    watch(state, fx);
+}
+
+fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if state.view().filter.is_some() {
+        state.view_mut().filter = None;
+        return;
+    }
+    if state.stack.len() > 1 {
+        state.stack.pop();
+        watch(state, fx);
+    }
+}
+
+/// Tell the worker which topics are on screen (topic-scoped refreshes).
+fn watch(state: &AppState, fx: &mut Vec<Effect>) {
+    let topics = match &state.view().screen {
+        Screen::Partitions { topic } => vec![topic.clone()],
+        _ => Vec::new(),
+    };
+    fx.push(Effect::WatchTopics(topics));
+}
+
+fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
+    state.generation = generation;
+    state.partition_total = snap.partition_count();
+    state.refreshing = false;
+    state.link = Link::Connected;
+    for broker in snap.brokers() {
+        state.known_brokers.insert(broker.node_id);
+    }
+    for &id in &state.known_brokers {
+        let count = if snap.broker(id).is_some() {
+            snap.leader_count(id) as u64
+        } else {
+            0
+        };
+        let history = state.leader_history.entry(id).or_default();
+        if history.len() == HISTORY_LEN {
+            history.pop_front();
+        }
+        history.push_back(count);
+    }
+}
+
+fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
+    for event in events {
+        if let (Some(topic), Some(partition)) = (&event.topic, event.partition)
+            && matches!(
+                event.kind,
+                MovementKind::LeaderChanged { .. }
+                    | MovementKind::PartitionOffline { .. }
+                    | MovementKind::PartitionOnline { .. }
+            )
+        {
+            state.moved_at.insert((topic.clone(), partition), state.now);
+        }
+        *state.movement_counts.entry(event.kind.name()).or_insert(0) += 1;
+        state.movements_seen += 1;
+        state.movements.push_back(event);
+        if state.movements.len() > MOVEMENTS_KEPT
+            && let Some(old) = state.movements.pop_front()
+            && let Some(count) = state.movement_counts.get_mut(old.kind.name())
+        {
+            *count = count.saturating_sub(1);
+        }
+    }
+}

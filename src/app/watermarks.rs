@@ -1,0 +1,134 @@
+//! Watermarks for what is on screen: when to ask, and what an answer changes.
+
+use std::time::Duration;
+
+use crate::meta::{MetadataSnapshot, TopicPartition, Watermarks};
+
+use super::action::Effect;
+use super::layout;
+use super::screen::Screen;
+use super::state::{AppState, Link};
+
+/// How often the watermarks of the visible rows are re-read.
+pub const INTERVAL: Duration = Duration::from_secs(3);
+/// A request older than this is forgotten (its answer will be dropped).
+const GIVE_UP: Duration = Duration::from_secs(20);
+/// At most this many partitions per request.
+const MAX_PARTITIONS: usize = 5_000;
+
+/// The partitions whose watermarks the visible rows show.
+pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> {
+    let view = state.view();
+    let page = layout::table_rows(state.height);
+    let visible = view.rows.iter().skip(view.offset).take(page);
+    let mut out = Vec::new();
+    match &view.screen {
+        Screen::Topics => {
+            for &i in visible {
+                let Some(topic) = snap.topics().get(i) else {
+                    continue;
+                };
+                if out.len() + topic.partitions.len() > MAX_PARTITIONS {
+                    break;
+                }
+                out.extend(
+                    topic
+                        .partitions
+                        .iter()
+                        .map(|p| TopicPartition::new(topic.name.as_str(), p.partition)),
+                );
+            }
+        }
+        Screen::Partitions { topic } => {
+            let Some(info) = snap.topic(topic) else {
+                return out;
+            };
+            for &i in visible {
+                if let Some(p) = info.partitions.get(i) {
+                    out.push(TopicPartition::new(topic.as_str(), p.partition));
+                }
+            }
+        }
+        Screen::Brokers | Screen::Leaders => {}
+    }
+    out
+}
+
+/// Ask for watermarks if the visible set changed or the last answer is old.
+pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
+    if state.link != Link::Connected {
+        return;
+    }
+    let now = state.now;
+    let partitions = wanted(state, snap);
+    if partitions.is_empty() {
+        return;
+    }
+    let store = &state.watermarks;
+    let age = store
+        .last_request
+        .map(|at| now.saturating_duration_since(at));
+    let moved = partitions != store.last_asked;
+    // A new window supersedes the request in flight (its answer is dropped);
+    // the same window waits for its answer, or gives up on it after a while.
+    let waiting = store.in_flight.is_some() && age.is_some_and(|a| a < GIVE_UP);
+    let due = moved || (!waiting && age.is_none_or(|a| a >= INTERVAL));
+    if !due {
+        return;
+    }
+    let store = &mut state.watermarks;
+    store.next_id += 1;
+    store.in_flight = Some(store.next_id);
+    store.last_request = Some(now);
+    store.last_asked.clone_from(&partitions);
+    effects.push(Effect::FetchWatermarks {
+        request: store.next_id,
+        partitions,
+    });
+}
+
+/// Take an answer; a stale one (not the request in flight) is dropped.
+pub fn receive(
+    state: &mut AppState,
+    snap: &MetadataSnapshot,
+    request: u64,
+    result: Result<Vec<(TopicPartition, Watermarks)>, String>,
+) {
+    if state.watermarks.in_flight != Some(request) {
+        return;
+    }
+    let store = &mut state.watermarks;
+    store.in_flight = None;
+    store.answers += 1;
+    let answer = match result {
+        Ok(answer) => answer,
+        Err(error) => {
+            state.notice = Some(format!("watermarks: {error}"));
+            return;
+        }
+    };
+    let mut topics: Vec<String> = answer.iter().map(|(tp, _)| tp.topic.clone()).collect();
+    topics.dedup();
+    for (tp, marks) in answer {
+        store.partitions.insert(tp, marks);
+    }
+    for name in topics {
+        let Some(topic) = snap.topic(&name) else {
+            continue;
+        };
+        let total: Option<i64> = topic
+            .partitions
+            .iter()
+            .map(|p| {
+                store
+                    .partitions
+                    .get(&TopicPartition::new(name.as_str(), p.partition))
+                    .map(|w| (w.high - w.low).max(0))
+            })
+            .sum();
+        match total {
+            Some(total) => store.topic_totals.insert(name, total),
+            None => store.topic_totals.remove(&name),
+        };
+    }
+}

@@ -1,0 +1,9 @@
+//! The only code that touches the terminal: lifecycle, input, the run loop
+//! and the effect worker.
+
+pub mod input;
+mod run;
+pub mod terminal;
+mod worker;
+
+pub use run::{Msg, run};

@@ -1,0 +1,33 @@
+//! Terminal lifecycle: raw mode, alternate screen, mouse; restored on exit
+//! and, through the logging panic hook, before a panic message is printed.
+
+use std::io::{Stdout, stdout};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+/// The terminal the UI draws on.
+pub type Tui = Terminal<CrosstermBackend<Stdout>>;
+
+/// Take over the terminal.
+pub fn enter() -> std::io::Result<Tui> {
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    Terminal::new(CrosstermBackend::new(stdout()))
+}
+
+/// Give the terminal back (safe to call twice, and from the panic hook).
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+}

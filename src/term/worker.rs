@@ -1,0 +1,102 @@
+//! The effect worker: runs what `update` asked for, answering with actions.
+
+use std::time::Duration;
+
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+
+use crate::app::{Action, DegradedInfo};
+use crate::meta::{Cluster, ClusterConfig};
+
+use super::run::Msg;
+
+/// Try to connect until it works, reporting each failure.
+pub fn connect(
+    bootstrap: Vec<String>,
+    config: ClusterConfig,
+    context: String,
+    tx: UnboundedSender<Msg>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut attempt: u32 = 0;
+        loop {
+            attempt = attempt.saturating_add(1);
+            match Cluster::connect(bootstrap.clone(), config.clone()).await {
+                Ok(cluster) => {
+                    let _ = tx.send(Msg::Connected(cluster, context));
+                    return;
+                }
+                Err(error) => {
+                    let action = Action::ConnectFailed {
+                        attempt,
+                        error: error.to_string(),
+                    };
+                    if tx.send(Msg::Action(action)).is_err() {
+                        return;
+                    }
+                }
+            }
+            let wait = Duration::from_secs(u64::from(attempt.min(5)) * 2);
+            tokio::time::sleep(wait).await;
+        }
+    })
+}
+
+/// Follow a cluster: new generations, movement events, degraded status.
+pub fn follow(cluster: Cluster, tx: UnboundedSender<Msg>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut generations = cluster.watch_generation();
+        let mut moves = cluster.subscribe_movements();
+        let mut degraded_every = tokio::time::interval(Duration::from_secs(1));
+        let mut last_degraded: Option<DegradedInfo> = None;
+        loop {
+            let msg = tokio::select! {
+                changed = generations.changed() => {
+                    if changed.is_err() { return; }
+                    Msg::Generation
+                }
+                event = moves.recv() => match event {
+                    Ok(event) => {
+                        let mut batch = vec![event];
+                        while let Ok(more) = moves.try_recv() { batch.push(more); }
+                        Msg::Action(Action::Movements(batch))
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                        Msg::Action(Action::Notice(format!("{n} movement events were missed")))
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                },
+                _ = degraded_every.tick() => {
+                    let now = cluster.degraded().map(|d| DegradedInfo {
+                        since: d.since,
+                        failures: d.failures,
+                        error: d.last_error.to_string(),
+                    });
+                    if now == last_degraded { continue; }
+                    last_degraded.clone_from(&now);
+                    Msg::Action(Action::Degraded(now))
+                }
+            };
+            if tx.send(msg).is_err() {
+                return;
+            }
+        }
+    })
+}
+
+/// Fetch watermarks in the background.
+pub fn watermarks(
+    cluster: Cluster,
+    request: u64,
+    partitions: Vec<crate::meta::TopicPartition>,
+    tx: UnboundedSender<Msg>,
+) {
+    tokio::spawn(async move {
+        let result = cluster
+            .watermarks(&partitions)
+            .await
+            .map(|found| found.into_iter().collect())
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Msg::Action(Action::Watermarks { request, result }));
+    });
+}

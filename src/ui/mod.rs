@@ -1,0 +1,248 @@
+//! Pure drawing: `view(frame, state, snapshot, theme)`. Reads, never
+//! mutates; formats only the visible rows.
+
+pub mod rows;
+mod screens;
+pub mod theme;
+
+use std::fmt::Write as _;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row, Table};
+
+use crate::app::{AppState, Link, Mode, Screen, layout};
+use crate::meta::MetadataSnapshot;
+use theme::Theme;
+
+/// Draw the whole screen.
+pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme: &Theme) {
+    let [header, body, status, prompt] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    draw_header(frame, header, state, snap, theme);
+    match &state.link {
+        Link::Connecting { attempt, error } if state.generation == 0 => {
+            draw_connecting(frame, body, state, *attempt, error.as_deref(), theme);
+        }
+        _ => draw_table(frame, body, state, snap, theme),
+    }
+    draw_status(frame, status, state, snap, theme);
+    draw_prompt(frame, prompt, state, theme);
+    if state.show_help {
+        draw_help(frame, body, state, theme);
+    }
+}
+
+fn draw_header(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    snap: &MetadataSnapshot,
+    theme: &Theme,
+) {
+    let down = screens::down_brokers(state, snap);
+    let total = snap.brokers().len() + down.len();
+    let controller = snap
+        .controller_id()
+        .map_or_else(|| "-".to_owned(), |c| c.to_string());
+    let ro = if state.read_only { " [read-only]" } else { "" };
+    let first = Line::from(vec![
+        Span::styled(
+            format!("kscope  context: {}{ro}", state.context),
+            theme.header,
+        ),
+        Span::raw(format!("   cluster: {}", snap.cluster_id().unwrap_or("-"))),
+    ]);
+    let mut second = vec![Span::raw(format!(
+        "brokers: {}/{} up   controller: {controller}   topics: {}   partitions: {}",
+        snap.brokers().len(),
+        total,
+        snap.topics().len(),
+        state.partition_total
+    ))];
+    if !down.is_empty() {
+        let ids: Vec<String> = down.iter().map(ToString::to_string).collect();
+        second.push(Span::styled(
+            format!("   DOWN: broker {}", ids.join(",")),
+            theme.problem,
+        ));
+    }
+    frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
+}
+
+fn draw_connecting(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    attempt: u32,
+    error: Option<&str>,
+    theme: &Theme,
+) {
+    let mut lines = vec![
+        Line::styled(
+            format!("connecting to context '{}'", state.context),
+            theme.title,
+        ),
+        Line::raw(""),
+        Line::raw(format!("tried: {}", state.bootstrap.join(", "))),
+    ];
+    if let Some(error) = error {
+        lines.push(Line::styled(
+            format!("failed (attempt {attempt}): {error}"),
+            theme.problem,
+        ));
+        lines.push(Line::raw("retrying in the background; q quits"));
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn draw_table(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    snap: &MetadataSnapshot,
+    theme: &Theme,
+) {
+    let view = state.view();
+    let page = layout::table_rows(state.height);
+    let lines = screens::visible(state, snap, theme, page);
+    let sort = view.sort;
+    let header = Row::new(view.screen.columns().iter().enumerate().map(|(i, name)| {
+        if i == sort.column {
+            format!("{name}{}", if sort.descending { "↓" } else { "↑" })
+        } else {
+            (*name).to_owned()
+        }
+    }))
+    .style(theme.header);
+    let selected = view.selected.checked_sub(view.offset);
+    let rows = lines.into_iter().enumerate().map(|(i, (cells, style))| {
+        let style = if Some(i) == selected {
+            theme.selected
+        } else {
+            style
+        };
+        Row::new(cells).style(style)
+    });
+    let mut title = format!(
+        " {} [{}/{}]",
+        view.screen.title(),
+        view.rows.len().min(view.selected + 1),
+        view.rows.len()
+    );
+    if let Some(filter) = &view.filter {
+        let _ = write!(title, " filter: {}", filter.text());
+    }
+    if matches!(view.screen, Screen::Leaders) {
+        let counts: Vec<String> = state
+            .movement_counts
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        if !counts.is_empty() {
+            let _ = write!(title, " · {}", counts.join(" · "));
+        }
+    }
+    title.push(' ');
+    let block = Block::default()
+        .borders(Borders::TOP | Borders::BOTTOM)
+        .border_style(theme.border)
+        .title(Span::styled(title, theme.title));
+    let table = Table::new(rows, screens::widths(&view.screen))
+        .header(header)
+        .block(block)
+        .column_spacing(1);
+    frame.render_widget(table, area);
+}
+
+fn draw_status(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    snap: &MetadataSnapshot,
+    theme: &Theme,
+) {
+    let age = state.now.saturating_duration_since(snap.fetched_at());
+    let mut spans = vec![Span::styled(
+        format!("snapshot {} old", rows::age(age)),
+        theme.dim,
+    )];
+    if state.refreshing {
+        spans.push(Span::raw("  refreshing…"));
+    }
+    if let Some(d) = &state.degraded {
+        let since = state.wall.duration_since(d.since).unwrap_or_default();
+        spans.push(Span::styled(
+            format!(
+                "  DEGRADED for {} ({} failures): {}",
+                rows::age(since),
+                d.failures,
+                d.error
+            ),
+            theme.problem,
+        ));
+    }
+    if let Some(notice) = &state.notice {
+        spans.push(Span::styled(format!("  {notice}"), theme.warning));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let line = match &state.mode {
+        Mode::Filter(text) => Line::styled(format!("/{text}▏"), theme.prompt),
+        Mode::Command(text) => Line::styled(format!(":{text}▏"), theme.prompt),
+        Mode::Normal => Line::styled(
+            "<?> help  </> filter  <:> command  <enter> open  <esc> back  <q> quit",
+            theme.dim,
+        ),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let screen = &state.view().screen;
+    let mut lines: Vec<Line> = state
+        .keymap
+        .help(screen)
+        .into_iter()
+        .map(|(keys, what)| Line::raw(format!("{keys:>18}  {what}")))
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::raw(
+        "  commands: :topics :partitions TOPIC :brokers :leaders :ctx NAME :q",
+    ));
+    let height = u16::try_from(lines.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height);
+    let width = 76.min(area.width);
+    let popup = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y,
+        width,
+        height,
+    };
+    frame.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border)
+        .title(Span::styled(
+            format!(" help: {} ", screen.title()),
+            theme.title,
+        ));
+    frame.render_widget(
+        Paragraph::new(lines).block(block).style(Style::new()),
+        popup,
+    );
+}

@@ -1,0 +1,422 @@
+//! Whole-screen snapshots (`TestBackend` + insta), narrow and wide, per screen,
+//! and `update` tests per screen — no terminal, no cluster.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use kscope::app::{Action, AppState, Code, Effect, Key, Keymap, Mode, Screen, update};
+use kscope::meta::{
+    BrokerInfo, MetadataSnapshot, MovementEvent, MovementKind, PartitionInfo, TopicId, TopicInfo,
+    TopicPartition, Watermarks,
+};
+use kscope::ui::{self, theme::Theme};
+use ratatui::{Terminal, backend::TestBackend};
+
+fn partition(partition: i32, leader: Option<i32>, replicas: &[i32], isr: &[i32]) -> PartitionInfo {
+    PartitionInfo {
+        partition,
+        leader,
+        leader_epoch: 3,
+        replicas: replicas.to_vec(),
+        isr: isr.to_vec(),
+        offline_replicas: Vec::new(),
+        error: None,
+    }
+}
+
+fn topic(name: &str, internal: bool, partitions: Vec<PartitionInfo>) -> TopicInfo {
+    TopicInfo {
+        name: name.to_owned(),
+        topic_id: TopicId::default(),
+        internal,
+        partitions,
+        error: None,
+    }
+}
+
+fn broker(node_id: i32) -> BrokerInfo {
+    BrokerInfo {
+        node_id,
+        host: "127.0.0.1".to_owned(),
+        port: 19091 + node_id,
+        rack: (node_id == 1).then(|| "rack-a".to_owned()),
+    }
+}
+
+fn cluster() -> MetadataSnapshot {
+    let healthy = (0..3)
+        .map(|p| partition(p, Some(p % 3 + 1), &[p % 3 + 1, 2, 3], &[p % 3 + 1, 2, 3]))
+        .collect();
+    let moved = vec![
+        partition(0, Some(2), &[1, 2, 3], &[1, 2, 3]),
+        partition(1, Some(2), &[2, 3, 1], &[2, 3]),
+    ];
+    let offline = vec![partition(0, None, &[1], &[])];
+    MetadataSnapshot::new(
+        vec![broker(2), broker(1)],
+        vec![
+            topic("orders", false, healthy),
+            topic("payments", false, moved),
+            topic("lost", false, offline),
+            topic(
+                "__consumer_offsets",
+                true,
+                vec![partition(0, Some(1), &[1, 2], &[1, 2])],
+            ),
+        ],
+        Some(2),
+        Some("test-cluster-id".to_owned()),
+    )
+}
+
+fn event(topic: &str, partition: i32, kind: MovementKind, secs: u64) -> MovementEvent {
+    MovementEvent {
+        time: UNIX_EPOCH + Duration::from_secs(1_800_000_000 + secs),
+        topic: Some(topic.to_owned()),
+        partition: Some(partition),
+        kind,
+    }
+}
+
+fn state(snap: &MetadataSnapshot, width: u16, height: u16) -> AppState {
+    let mut state = AppState::new(
+        "local",
+        vec!["127.0.0.1:19092".to_owned()],
+        Keymap::default(),
+    );
+    let now = snap.fetched_at() + Duration::from_secs(3);
+    let wall = UNIX_EPOCH + Duration::from_secs(1_800_000_100);
+    update(&mut state, Action::Tick { now, wall }, snap);
+    update(&mut state, Action::Resize { width, height }, snap);
+    // A broker seen before and gone now: the header shows it down.
+    update(
+        &mut state,
+        Action::Snapshot { generation: 1 },
+        &MetadataSnapshot::new(vec![broker(3)], Vec::new(), None, None),
+    );
+    update(&mut state, Action::Snapshot { generation: 2 }, snap);
+    state
+}
+
+fn keys(state: &mut AppState, snap: &MetadataSnapshot, text: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for c in text.chars() {
+        effects.extend(update(state, Action::Key(Key::char(c)), snap));
+    }
+    effects
+}
+
+fn press(state: &mut AppState, snap: &MetadataSnapshot, code: Code) -> Vec<Effect> {
+    update(state, Action::Key(Key::plain(code)), snap)
+}
+
+fn render(state: &AppState, snap: &MetadataSnapshot) -> String {
+    let mut terminal =
+        Terminal::new(TestBackend::new(state.width, state.height)).expect("test backend");
+    terminal
+        .draw(|frame| ui::view(frame, state, snap, &Theme::mono()))
+        .expect("draws");
+    terminal.backend().to_string()
+}
+
+fn both_widths(name: &str, setup: impl Fn(&mut AppState, &MetadataSnapshot)) {
+    let snap = cluster();
+    for (label, width, height) in [("narrow", 80, 16), ("wide", 150, 16)] {
+        let mut s = state(&snap, width, height);
+        setup(&mut s, &snap);
+        insta::assert_snapshot!(format!("{name}_{label}"), render(&s, &snap));
+    }
+}
+
+#[test]
+fn topics_screen() {
+    both_widths("topics", |s, snap| {
+        let request = s
+            .watermarks
+            .in_flight
+            .expect("watermarks asked for the visible topics");
+        let answer = (0..3)
+            .map(|p| {
+                (
+                    TopicPartition::new("orders", p),
+                    Watermarks { low: 10, high: 110 },
+                )
+            })
+            .collect();
+        update(
+            s,
+            Action::Watermarks {
+                request,
+                result: Ok(answer),
+            },
+            snap,
+        );
+    });
+}
+
+#[test]
+fn partitions_screen() {
+    both_widths("partitions", |s, snap| {
+        update(
+            s,
+            Action::Movements(vec![event(
+                "payments",
+                0,
+                MovementKind::LeaderChanged {
+                    from: 1,
+                    to: 2,
+                    epoch: 3,
+                },
+                5,
+            )]),
+            snap,
+        );
+        keys(s, snap, "/pay");
+        press(s, snap, Code::Enter);
+        press(s, snap, Code::Enter);
+    });
+}
+
+#[test]
+fn brokers_screen() {
+    both_widths("brokers", |s, snap| {
+        keys(s, snap, ":brokers");
+        press(s, snap, Code::Enter);
+    });
+}
+
+#[test]
+fn leaders_screen() {
+    both_widths("leaders", |s, snap| {
+        let events = vec![
+            event(
+                "payments",
+                0,
+                MovementKind::LeaderChanged {
+                    from: 1,
+                    to: 2,
+                    epoch: 3,
+                },
+                5,
+            ),
+            event(
+                "payments",
+                1,
+                MovementKind::IsrShrank {
+                    isr: vec![2, 3],
+                    removed: vec![1],
+                },
+                6,
+            ),
+            event(
+                "lost",
+                0,
+                MovementKind::PartitionOffline { from: 1, epoch: 4 },
+                7,
+            ),
+        ];
+        update(s, Action::Movements(events), snap);
+        keys(s, snap, ":leaders");
+        press(s, snap, Code::Enter);
+    });
+}
+
+#[test]
+fn help_overlay() {
+    both_widths("help", |s, snap| {
+        keys(s, snap, "?");
+    });
+}
+
+#[test]
+fn connecting_screen_says_what_was_tried() {
+    let snap = MetadataSnapshot::empty();
+    let mut s = AppState::new(
+        "prod",
+        vec!["10.0.0.1:9092".to_owned(), "10.0.0.2:9092".to_owned()],
+        Keymap::default(),
+    );
+    update(
+        &mut s,
+        Action::Resize {
+            width: 80,
+            height: 12,
+        },
+        &snap,
+    );
+    update(
+        &mut s,
+        Action::ConnectFailed {
+            attempt: 2,
+            error: "connection refused".to_owned(),
+        },
+        &snap,
+    );
+    let screen = render(&s, &snap);
+    assert!(
+        screen.contains("tried: 10.0.0.1:9092, 10.0.0.2:9092"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("failed (attempt 2): connection refused"),
+        "{screen}"
+    );
+    assert_eq!(keys(&mut s, &snap, "q"), vec![Effect::Quit]);
+}
+
+#[test]
+fn topics_filter_sort_and_internal() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 20);
+    let names = |s: &AppState| -> Vec<String> {
+        s.view()
+            .rows
+            .iter()
+            .map(|&i| snap.topics()[i].name.clone())
+            .collect()
+    };
+    assert_eq!(names(&s), ["lost", "orders", "payments"]);
+    keys(&mut s, &snap, "i");
+    assert_eq!(names(&s).len(), 4);
+    keys(&mut s, &snap, "i/ordr");
+    assert_eq!(names(&s), ["orders"]);
+    press(&mut s, &snap, Code::Esc);
+    keys(&mut s, &snap, "/!~^p");
+    assert_eq!(names(&s), ["lost", "orders"]);
+    press(&mut s, &snap, Code::Enter);
+    assert_eq!(s.mode, Mode::Normal);
+    press(&mut s, &snap, Code::Esc);
+    assert!(s.view().filter.is_none());
+    keys(&mut s, &snap, "sS");
+    assert_eq!(
+        names(&s),
+        ["orders", "payments", "lost"],
+        "partitions, descending"
+    );
+}
+
+#[test]
+fn navigation_keeps_the_selection_and_watches_the_topic() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 20);
+    keys(&mut s, &snap, "j");
+    assert_eq!(s.view().selected, 1);
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert_eq!(
+        s.view().screen,
+        Screen::Partitions {
+            topic: "orders".to_owned()
+        }
+    );
+    assert!(effects.contains(&Effect::WatchTopics(vec!["orders".to_owned()])));
+    assert!(
+        effects.iter().any(
+            |e| matches!(e, Effect::FetchWatermarks { partitions, .. } if partitions.len() == 3)
+        )
+    );
+    keys(&mut s, &snap, "G");
+    assert_eq!(s.view().selected, 2);
+    let effects = press(&mut s, &snap, Code::Esc);
+    assert!(effects.contains(&Effect::WatchTopics(Vec::new())));
+    assert_eq!(s.view().screen, Screen::Topics);
+    assert_eq!(s.view().selected, 1, "selection kept");
+    press(&mut s, &snap, Code::Esc);
+    assert_eq!(s.stack.len(), 1, "the last view stays");
+}
+
+#[test]
+fn command_line_completes_and_switches_context() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 20);
+    s.contexts = vec!["local".to_owned(), "prod".to_owned()];
+    keys(&mut s, &snap, ":c");
+    press(&mut s, &snap, Code::Tab);
+    keys(&mut s, &snap, "p");
+    press(&mut s, &snap, Code::Tab);
+    assert_eq!(s.mode, Mode::Command("ctx prod".to_owned()));
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert_eq!(effects, vec![Effect::SwitchContext("prod".to_owned())]);
+    keys(&mut s, &snap, ":nope");
+    press(&mut s, &snap, Code::Enter);
+    assert!(
+        s.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("unknown command 'nope'"))
+    );
+    keys(&mut s, &snap, ":q");
+    assert_eq!(press(&mut s, &snap, Code::Enter), vec![Effect::Quit]);
+}
+
+#[test]
+fn leaders_filter_by_broker_from_the_brokers_screen_and_counts_kinds() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 20);
+    let events = vec![
+        event(
+            "payments",
+            0,
+            MovementKind::LeaderChanged {
+                from: 1,
+                to: 2,
+                epoch: 3,
+            },
+            5,
+        ),
+        event(
+            "orders",
+            1,
+            MovementKind::LeaderChanged {
+                from: 3,
+                to: 2,
+                epoch: 3,
+            },
+            6,
+        ),
+    ];
+    update(&mut s, Action::Movements(events), &snap);
+    assert_eq!(s.movement_counts.get("leader_changed"), Some(&2));
+    keys(&mut s, &snap, ":b");
+    press(&mut s, &snap, Code::Enter);
+    press(&mut s, &snap, Code::Enter); // broker 1
+    assert_eq!(s.view().screen, Screen::Leaders);
+    assert_eq!(s.view().rows.len(), 1, "only broker 1's event");
+    assert!(s.recently_moved("payments", 0));
+    let later = s.now + Duration::from_mins(1);
+    update(
+        &mut s,
+        Action::Tick {
+            now: later,
+            wall: SystemTime::now(),
+        },
+        &snap,
+    );
+    assert!(!s.recently_moved("payments", 0));
+}
+
+#[test]
+fn stale_watermark_answers_are_dropped() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 20);
+    let request = s.watermarks.in_flight.expect("asked");
+    let answer = vec![(
+        TopicPartition::new("lost", 0),
+        Watermarks { low: 0, high: 5 },
+    )];
+    update(
+        &mut s,
+        Action::Watermarks {
+            request: request + 7,
+            result: Ok(answer.clone()),
+        },
+        &snap,
+    );
+    assert!(s.watermarks.topic_totals.is_empty());
+    update(
+        &mut s,
+        Action::Watermarks {
+            request,
+            result: Ok(answer),
+        },
+        &snap,
+    );
+    assert_eq!(s.watermarks.topic_totals.get("lost"), Some(&5));
+}
