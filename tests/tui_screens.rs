@@ -1,122 +1,14 @@
 //! Whole-screen snapshots (`TestBackend` + insta), narrow and wide, per screen,
 //! and `update` tests per screen — no terminal, no cluster.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
-use kscope::app::{Action, AppState, Code, Effect, Key, Keymap, Mode, Screen, update};
-use kscope::meta::{
-    BrokerInfo, MetadataSnapshot, MovementEvent, MovementKind, PartitionInfo, TopicId, TopicInfo,
-    TopicPartition, Watermarks,
-};
-use kscope::ui::{self, theme::Theme};
-use ratatui::{Terminal, backend::TestBackend};
+use kscope::app::{Action, AppState, Code, Effect, Keymap, Mode, Screen, update};
+use kscope::meta::{MetadataSnapshot, MovementKind, TopicPartition, Watermarks};
 
-fn partition(partition: i32, leader: Option<i32>, replicas: &[i32], isr: &[i32]) -> PartitionInfo {
-    PartitionInfo {
-        partition,
-        leader,
-        leader_epoch: 3,
-        replicas: replicas.to_vec(),
-        isr: isr.to_vec(),
-        offline_replicas: Vec::new(),
-        error: None,
-    }
-}
+mod screens_fixture;
 
-fn topic(name: &str, internal: bool, partitions: Vec<PartitionInfo>) -> TopicInfo {
-    TopicInfo {
-        name: name.to_owned(),
-        topic_id: TopicId::default(),
-        internal,
-        partitions,
-        error: None,
-    }
-}
-
-fn broker(node_id: i32) -> BrokerInfo {
-    BrokerInfo {
-        node_id,
-        host: "127.0.0.1".to_owned(),
-        port: 19091 + node_id,
-        rack: (node_id == 1).then(|| "rack-a".to_owned()),
-    }
-}
-
-fn cluster() -> MetadataSnapshot {
-    let healthy = (0..3)
-        .map(|p| partition(p, Some(p % 3 + 1), &[p % 3 + 1, 2, 3], &[p % 3 + 1, 2, 3]))
-        .collect();
-    let moved = vec![
-        partition(0, Some(2), &[1, 2, 3], &[1, 2, 3]),
-        partition(1, Some(2), &[2, 3, 1], &[2, 3]),
-    ];
-    let offline = vec![partition(0, None, &[1], &[])];
-    MetadataSnapshot::new(
-        vec![broker(2), broker(1)],
-        vec![
-            topic("orders", false, healthy),
-            topic("payments", false, moved),
-            topic("lost", false, offline),
-            topic(
-                "__consumer_offsets",
-                true,
-                vec![partition(0, Some(1), &[1, 2], &[1, 2])],
-            ),
-        ],
-        Some(2),
-        Some("test-cluster-id".to_owned()),
-    )
-}
-
-fn event(topic: &str, partition: i32, kind: MovementKind, secs: u64) -> MovementEvent {
-    MovementEvent {
-        time: UNIX_EPOCH + Duration::from_secs(1_800_000_000 + secs),
-        topic: Some(topic.to_owned()),
-        partition: Some(partition),
-        kind,
-    }
-}
-
-fn state(snap: &MetadataSnapshot, width: u16, height: u16) -> AppState {
-    let mut state = AppState::new(
-        "local",
-        vec!["127.0.0.1:19092".to_owned()],
-        Keymap::default(),
-    );
-    let now = snap.fetched_at() + Duration::from_secs(3);
-    let wall = UNIX_EPOCH + Duration::from_secs(1_800_000_100);
-    update(&mut state, Action::Tick { now, wall }, snap);
-    update(&mut state, Action::Resize { width, height }, snap);
-    // A broker seen before and gone now: the header shows it down.
-    update(
-        &mut state,
-        Action::Snapshot { generation: 1 },
-        &MetadataSnapshot::new(vec![broker(3)], Vec::new(), None, None),
-    );
-    update(&mut state, Action::Snapshot { generation: 2 }, snap);
-    state
-}
-
-fn keys(state: &mut AppState, snap: &MetadataSnapshot, text: &str) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    for c in text.chars() {
-        effects.extend(update(state, Action::Key(Key::char(c)), snap));
-    }
-    effects
-}
-
-fn press(state: &mut AppState, snap: &MetadataSnapshot, code: Code) -> Vec<Effect> {
-    update(state, Action::Key(Key::plain(code)), snap)
-}
-
-fn render(state: &AppState, snap: &MetadataSnapshot) -> String {
-    let mut terminal =
-        Terminal::new(TestBackend::new(state.width, state.height)).expect("test backend");
-    terminal
-        .draw(|frame| ui::view(frame, state, snap, &Theme::mono()))
-        .expect("draws");
-    terminal.backend().to_string()
-}
+use screens_fixture::{cluster, event, keys, press, render, state};
 
 fn both_widths(name: &str, setup: impl Fn(&mut AppState, &MetadataSnapshot)) {
     let snap = cluster();

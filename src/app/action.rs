@@ -2,6 +2,9 @@
 
 use std::time::{Instant, SystemTime};
 
+use std::sync::Arc;
+
+use crate::groups::{GroupDetail, Overview};
 use crate::meta::{MovementEvent, TopicPartition, Watermarks};
 
 use super::key::Key;
@@ -47,6 +50,20 @@ pub enum Action {
         /// The watermarks, or why not.
         result: Result<Vec<(TopicPartition, Watermarks)>, String>,
     },
+    /// The answer to [`Effect::FetchGroups`].
+    Groups {
+        /// The request id it answers.
+        request: u64,
+        /// Every group with its lag, or why not.
+        result: Result<Arc<Overview>, String>,
+    },
+    /// The answer to [`Effect::FetchGroup`].
+    GroupDetail {
+        /// The request id it answers.
+        request: u64,
+        /// The group's members, offsets and lag, or why not.
+        result: Result<Arc<GroupDetail>, String>,
+    },
     /// Whether metadata refreshes are failing.
     Degraded(Option<DegradedInfo>),
     /// Connecting failed (still retrying).
@@ -91,6 +108,18 @@ pub enum Effect {
         request: u64,
         /// The partitions.
         partitions: Vec<TopicPartition>,
+    },
+    /// List every consumer group with its lag; answer with [`Action::Groups`].
+    FetchGroups {
+        /// Request id.
+        request: u64,
+    },
+    /// Describe one group with its lag; answer with [`Action::GroupDetail`].
+    FetchGroup {
+        /// Request id.
+        request: u64,
+        /// The group.
+        group: String,
     },
     /// Resolve the named context and reconnect.
     SwitchContext(String),

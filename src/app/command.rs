@@ -6,6 +6,10 @@ pub enum Parsed {
     Topics,
     Brokers,
     Leaders,
+    /// `:groups`, or `:groups TOPIC` for the groups consuming it.
+    Groups(Option<String>),
+    /// `:group NAME`: one group's offsets.
+    Group(String),
     /// `:partitions TOPIC` (also `:p`).
     Partitions(String),
     Context(String),
@@ -19,6 +23,8 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("partitions", &["p", "partition"]),
     ("brokers", &["b", "broker"]),
     ("leaders", &["l", "movement", "moves"]),
+    ("groups", &["cg", "consumers", "consumer-groups"]),
+    ("group", &["describe"]),
     ("ctx", &["context"]),
     ("help", &["h"]),
     ("q", &["quit", "q!"]),
@@ -42,6 +48,9 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("topics"), _) => Parsed::Topics,
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
+        (Some("groups"), topic) => Parsed::Groups(topic),
+        (Some("group"), Some(group)) => Parsed::Group(group),
+        (Some("group"), None) => return Err("usage: :group NAME".to_owned()),
         (Some("help"), _) => Parsed::Help,
         (Some("q"), _) => Parsed::Quit,
         (Some("partitions"), Some(topic)) => Parsed::Partitions(topic),
@@ -50,22 +59,43 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("ctx"), None) => return Err("usage: :ctx NAME".to_owned()),
         _ => {
             return Err(format!(
-                "unknown command '{word}' (try :topics, :brokers, :leaders, :ctx NAME, :q)"
+                "unknown command '{word}' (try :topics, :groups, :brokers, :leaders, :ctx NAME, :q)"
             ));
         }
     };
     Ok(parsed)
 }
 
-/// Complete `line`: the command word, or the argument of `:ctx` (from
-/// `contexts`) and `:partitions` (from `topics`). Returns the new line;
-/// with several candidates, their longest common prefix.
-pub fn complete(line: &str, contexts: &[String], topics: &[&str]) -> String {
+/// What `:` arguments complete from.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Candidates<'a> {
+    /// Context names (`:ctx`).
+    pub contexts: &'a [String],
+    /// Topic names (`:partitions`, `:groups`).
+    pub topics: &'a [&'a str],
+    /// Group names (`:group`).
+    pub groups: &'a [&'a str],
+}
+
+/// Complete `line`: the command word, or the argument of `:ctx`,
+/// `:partitions`, `:groups` and `:group`. Returns the new line; with several
+/// candidates, their longest common prefix.
+pub fn complete(line: &str, candidates: Candidates<'_>) -> String {
+    let Candidates {
+        contexts,
+        topics,
+        groups,
+    } = candidates;
     match line.split_once(' ') {
         None => {
             let names: Vec<&str> = COMMANDS.iter().map(|(name, _)| *name).collect();
             let done = extend(line, &names);
-            if names.contains(&done.as_str()) && matches!(done.as_str(), "ctx" | "partitions") {
+            let unique = names
+                .iter()
+                .filter(|n| n.starts_with(done.as_str()))
+                .count()
+                == 1;
+            if unique && matches!(done.as_str(), "ctx" | "partitions" | "group") {
                 format!("{done} ")
             } else {
                 done
@@ -78,7 +108,8 @@ pub fn complete(line: &str, contexts: &[String], topics: &[&str]) -> String {
                     argument,
                     &contexts.iter().map(String::as_str).collect::<Vec<_>>(),
                 ),
-                Some("partitions") => extend(argument, topics),
+                Some("partitions" | "groups") => extend(argument, topics),
+                Some("group") => extend(argument, groups),
                 _ => argument.to_owned(),
             };
             format!("{word} {done}")
@@ -126,6 +157,13 @@ mod tests {
             Ok(Parsed::Partitions("orders".to_owned()))
         );
         assert_eq!(parse("q"), Ok(Parsed::Quit));
+        assert_eq!(parse("groups"), Ok(Parsed::Groups(None)));
+        assert_eq!(
+            parse("cg orders"),
+            Ok(Parsed::Groups(Some("orders".to_owned())))
+        );
+        assert_eq!(parse("group b"), Ok(Parsed::Group("b".to_owned())));
+        assert!(parse("group").is_err());
         assert_eq!(parse("quit"), Ok(Parsed::Quit));
         assert!(parse("ctx").is_err());
         assert!(parse("explode").expect_err("unknown").contains("'explode'"));
@@ -148,10 +186,18 @@ mod tests {
             ("ctx x", "ctx x"),
             ("partitions pa", "partitions payments"),
             ("p or", "p orders"),
+            ("group b", "group billing"),
+            ("groups pay", "groups payments"),
+            ("gr", "group"),
             ("zz", "zz"),
         ];
         for (line, want) in table {
-            assert_eq!(complete(line, &contexts, &topics), want, "{line}");
+            let candidates = Candidates {
+                contexts: &contexts,
+                topics: &topics,
+                groups: &["billing", "billing-eu", "audit"],
+            };
+            assert_eq!(complete(line, candidates), want, "{line}");
         }
     }
 }

@@ -37,7 +37,18 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
         }
         Code::Tab if !filtering => {
             let topics: Vec<&str> = snap.topics().iter().map(|t| t.name.as_str()).collect();
-            text = command::complete(&text, &state.contexts, &topics);
+            let groups: Vec<&str> = state
+                .groups
+                .overview
+                .iter()
+                .flat_map(|o| o.groups.iter().map(|g| g.listing.group.as_str()))
+                .collect();
+            let candidates = command::Candidates {
+                contexts: &state.contexts,
+                topics: &topics,
+                groups: &groups,
+            };
+            text = command::complete(&text, candidates);
         }
         Code::Char(c) if !key.ctrl && !key.alt => text.push(c),
         _ => return,
@@ -75,6 +86,8 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
         Parsed::Topics => push(state, Screen::Topics, None, fx),
         Parsed::Brokers => push(state, Screen::Brokers, None, fx),
         Parsed::Leaders => push(state, Screen::Leaders, None, fx),
+        Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
+        Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
         Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),
         Parsed::Help => state.show_help = true,
         Parsed::Quit => {

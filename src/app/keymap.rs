@@ -26,6 +26,12 @@ pub enum Command {
     SortReverse,
     ToggleInternal,
     Leaders,
+    /// The groups consuming the selected topic.
+    Consumers,
+    /// The members of the group on screen.
+    Members,
+    /// Show or hide Empty and Dead groups.
+    ToggleInactive,
 }
 
 /// Where a binding applies.
@@ -35,6 +41,8 @@ enum Scope {
     Topics,
     Drillable,
     TopicsOrPartitions,
+    Groups,
+    GroupOffsets,
 }
 
 impl Scope {
@@ -42,10 +50,15 @@ impl Scope {
         match self {
             Scope::All => true,
             Scope::Topics => matches!(screen, Screen::Topics),
-            Scope::Drillable => matches!(screen, Screen::Topics | Screen::Brokers),
+            Scope::Drillable => matches!(
+                screen,
+                Screen::Topics | Screen::Brokers | Screen::Groups { .. } | Screen::Group { .. }
+            ),
             Scope::TopicsOrPartitions => {
                 matches!(screen, Screen::Topics | Screen::Partitions { .. })
             }
+            Scope::Groups => matches!(screen, Screen::Groups { .. }),
+            Scope::GroupOffsets => matches!(screen, Screen::Group { .. }),
         }
     }
 }
@@ -189,10 +202,31 @@ impl Default for Keymap {
                 Scope::TopicsOrPartitions,
             ),
             bind(
+                C::Consumers,
+                Some("consumers"),
+                &[c('c')],
+                "consumer groups of this topic",
+                Scope::TopicsOrPartitions,
+            ),
+            bind(
+                C::ToggleInactive,
+                Some("inactive"),
+                &[c('e')],
+                "show or hide Empty and Dead groups",
+                Scope::Groups,
+            ),
+            bind(
+                C::Members,
+                Some("members"),
+                &[c('m')],
+                "members and assignments (current vs target)",
+                Scope::GroupOffsets,
+            ),
+            bind(
                 C::Refresh,
                 Some("refresh"),
                 &[c('r')],
-                "refresh metadata now",
+                "refresh now (metadata, and the groups on screen)",
                 Scope::All,
             ),
             bind(C::Help, Some("help"), &[c('?')], "this help", Scope::All),

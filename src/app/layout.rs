@@ -1,12 +1,26 @@
 //! Screen geometry shared by the model (paging, clicks) and the view.
 
+use super::screen::Screen;
+
 /// Rows above the table's first data row: two header lines, the table's top
 /// border and its column header.
 pub const TABLE_FIRST_ROW: u16 = 4;
 /// Rows below the table: its bottom border, the status line and the prompt line.
 pub const BELOW_TABLE: u16 = 3;
 
-/// How many data rows fit in a terminal `height` rows tall.
-pub fn table_rows(height: u16) -> usize {
-    usize::from(height.saturating_sub(TABLE_FIRST_ROW + BELOW_TABLE)).max(1)
+/// Rows of the panel above a group's table: three summary lines and a
+/// lag chart.
+pub const GROUP_PANEL: u16 = 8;
+
+/// Rows above the table of `screen` (the group screens have a panel).
+pub fn table_first_row(screen: &Screen) -> u16 {
+    match screen {
+        Screen::Group { .. } | Screen::Members { .. } => TABLE_FIRST_ROW + GROUP_PANEL,
+        _ => TABLE_FIRST_ROW,
+    }
+}
+
+/// How many data rows of `screen` fit in a terminal `height` rows tall.
+pub fn table_rows(screen: &Screen, height: u16) -> usize {
+    usize::from(height.saturating_sub(table_first_row(screen) + BELOW_TABLE)).max(1)
 }

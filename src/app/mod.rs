@@ -5,6 +5,8 @@
 pub mod action;
 pub mod command;
 pub mod filter;
+pub mod group_rows;
+pub mod groups;
 mod input;
 pub mod key;
 pub mod keymap;

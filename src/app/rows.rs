@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::meta::{MetadataSnapshot, MovementEvent, TopicPartition};
 
+use super::group_rows;
 use super::screen::{RowsKey, Screen, View};
 use super::state::AppState;
 
@@ -24,14 +25,32 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
             .unwrap_or_default(),
         sort: state.view().sort,
         internal: state.show_internal,
+        groups: state.groups.answers,
+        inactive: state.groups.hide_inactive,
     };
     if state.view().built_for.as_ref() != Some(&key) {
+        let view = state.view();
+        let kept = view
+            .rows
+            .get(view.selected)
+            .and_then(|&i| group_rows::identity(&state.groups, &view.screen, i));
         let rows = build(state, snap);
+        // A group screen's rows are rebuilt from each answer and may
+        // reorder: the selection stays on the group or partition it was on.
+        let screen = state.view().screen.clone();
+        let found = kept.and_then(|kept| {
+            rows.iter().position(|&i| {
+                group_rows::identity(&state.groups, &screen, i).as_ref() == Some(&kept)
+            })
+        });
         let view = state.view_mut();
         view.rows = rows;
         view.built_for = Some(key);
+        if let Some(position) = found {
+            view.selected = position;
+        }
     }
-    let page = super::layout::table_rows(state.height);
+    let page = state.page();
     clamp(state.view_mut(), page);
 }
 
@@ -86,6 +105,13 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
             .filter(|(_, e)| keep(&movement_key(e)))
             .map(|(i, _)| i)
             .collect(),
+        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
+            let mut rows = group_rows::build(&state.groups, &screen, sort.column, &mut keep);
+            if sort.descending {
+                rows.reverse();
+            }
+            return rows;
+        }
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
     if sort.descending {
@@ -234,5 +260,7 @@ fn sort_rows(
                 (value, i)
             });
         }
+        // Sorted by `group_rows::build`.
+        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {}
     }
 }

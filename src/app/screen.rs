@@ -16,6 +16,21 @@ pub enum Screen {
     Brokers,
     /// The leader-movement log.
     Leaders,
+    /// Consumer groups: every one, or those consuming `topic`.
+    Groups {
+        /// Only the groups committed to or assigned this topic.
+        topic: Option<String>,
+    },
+    /// One group's offsets and lag, per partition.
+    Group {
+        /// Its name.
+        group: String,
+    },
+    /// One group's members and their assignments.
+    Members {
+        /// The group's name.
+        group: String,
+    },
 }
 
 impl Screen {
@@ -26,6 +41,10 @@ impl Screen {
             Screen::Partitions { topic } => format!("partitions of '{topic}'"),
             Screen::Brokers => "brokers".to_owned(),
             Screen::Leaders => "leader movement".to_owned(),
+            Screen::Groups { topic: None } => "consumer groups".to_owned(),
+            Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
+            Screen::Group { group } => format!("offsets of group '{group}'"),
+            Screen::Members { group } => format!("members of group '{group}'"),
         }
     }
 
@@ -61,6 +80,37 @@ impl Screen {
                 "LEADERS OVER TIME",
             ],
             Screen::Leaders => &["TIME", "TOPIC", "PARTITION", "EVENT", "DETAIL"],
+            Screen::Groups { .. } => &[
+                "GROUP",
+                "TYPE",
+                "STATE",
+                "MEMBERS",
+                "TOPICS",
+                "LAG",
+                "LAG OVER TIME",
+                "COORD",
+            ],
+            Screen::Group { .. } => &[
+                "TOPIC",
+                "PARTITION",
+                "COMMITTED",
+                "END",
+                "LAG",
+                "OLDEST",
+                "OWNER",
+                "LAG OVER TIME",
+            ],
+            Screen::Members { .. } => &[
+                "MEMBER", "INSTANCE", "CLIENT", "HOST", "EPOCH", "ASSIGNED", "TARGET",
+            ],
+        }
+    }
+
+    /// The group whose detail this screen shows, if any.
+    pub fn group(&self) -> Option<&str> {
+        match self {
+            Screen::Group { group } | Screen::Members { group } => Some(group),
+            _ => None,
         }
     }
 }
@@ -110,6 +160,10 @@ pub struct RowsKey {
     pub sort: Sort,
     /// Whether internal topics are shown.
     pub internal: bool,
+    /// Group answers received (list and detail).
+    pub groups: u64,
+    /// Whether Empty and Dead groups are shown.
+    pub inactive: bool,
 }
 
 impl View {

@@ -7,6 +7,7 @@ use crate::meta::{MovementEvent, TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
 use super::filter::Scratch;
+use super::groups::GroupsStore;
 use super::keymap::Keymap;
 use super::screen::{Screen, View};
 
@@ -116,6 +117,8 @@ pub struct AppState {
     pub moved_at: HashMap<(String, i32), Instant>,
     /// Watermarks.
     pub watermarks: WatermarkStore,
+    /// Consumer groups and their lag.
+    pub groups: GroupsStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -167,6 +170,7 @@ impl AppState {
             movement_counts: BTreeMap::new(),
             moved_at: HashMap::new(),
             watermarks: WatermarkStore::default(),
+            groups: GroupsStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -196,10 +200,16 @@ impl AppState {
         self.movement_counts.clear();
         self.moved_at.clear();
         self.watermarks = WatermarkStore::default();
+        self.groups.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,
         };
+    }
+
+    /// How many table rows fit on the screen on top of the stack.
+    pub fn page(&self) -> usize {
+        super::layout::table_rows(&self.view().screen, self.height)
     }
 
     /// Whether the partition changed leader recently.

@@ -5,6 +5,8 @@ use crate::meta::{MetadataSnapshot, MovementEvent, MovementKind};
 
 use super::action::{Action, Effect};
 use super::filter::Filter;
+use super::group_rows;
+use super::groups;
 use super::input;
 use super::keymap::Command;
 use super::layout;
@@ -41,6 +43,10 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Watermarks { request, result } => {
             watermarks::receive(state, snap, request, result);
         }
+        Action::Groups { request, result } => groups::receive_list(state, request, result),
+        Action::GroupDetail { request, result } => {
+            groups::receive_detail(state, request, result);
+        }
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
@@ -61,6 +67,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     }
     rows::refresh(state, snap);
     watermarks::plan(state, snap, &mut effects);
+    groups::plan(state, &mut effects);
     effects
 }
 
@@ -70,7 +77,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         state.show_help = false;
         return;
     }
-    let page = isize::try_from(layout::table_rows(state.height)).unwrap_or(1);
+    let page = isize::try_from(state.page()).unwrap_or(1);
     match command {
         Command::Quit => {
             state.quit = true;
@@ -92,6 +99,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         Command::Bottom => state.view_mut().selected = usize::MAX,
         Command::Refresh => {
             state.refreshing = true;
+            state.groups.expire();
             fx.push(Effect::Refresh);
         }
         Command::SortNext => {
@@ -104,13 +112,28 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             sort.descending = !sort.descending;
         }
         Command::ToggleInternal => state.show_internal = !state.show_internal,
-        Command::Leaders => {
-            let topic = match &state.view().screen {
-                Screen::Partitions { topic } => Some(topic.clone()),
-                Screen::Topics => selected_topic(state, snap),
-                _ => None,
+        Command::ToggleInactive => {
+            state.groups.hide_inactive = !state.groups.hide_inactive;
+            let hidden = if state.groups.hide_inactive {
+                "hidden"
+            } else {
+                "shown"
             };
-            if let Some(topic) = topic {
+            state.notice = Some(format!("Empty and Dead groups {hidden}"));
+        }
+        Command::Consumers => {
+            if let Some(topic) = current_topic(state, snap) {
+                push(state, Screen::Groups { topic: Some(topic) }, None, fx);
+            }
+        }
+        Command::Members => {
+            if let Screen::Group { group } = &state.view().screen {
+                let group = group.clone();
+                push(state, Screen::Members { group }, None, fx);
+            }
+        }
+        Command::Leaders => {
+            if let Some(topic) = current_topic(state, snap) {
                 let filter = format!("~^{} ", regex::escape(&topic));
                 push(state, Screen::Leaders, Some(&filter), fx);
             }
@@ -127,10 +150,10 @@ fn move_by(state: &mut AppState, delta: isize) {
 }
 
 fn click(state: &mut AppState, row: u16, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
-    let Some(within) = row.checked_sub(layout::TABLE_FIRST_ROW) else {
+    let Some(within) = row.checked_sub(layout::table_first_row(&state.view().screen)) else {
         return;
     };
-    if usize::from(within) >= layout::table_rows(state.height) || state.mode != Mode::Normal {
+    if usize::from(within) >= state.page() || state.mode != Mode::Normal {
         return;
     }
     let view = state.view_mut();
@@ -142,6 +165,15 @@ fn click(state: &mut AppState, row: u16, snap: &MetadataSnapshot, fx: &mut Vec<E
         select(state, snap, fx);
     } else {
         view.selected = target;
+    }
+}
+
+/// The topic on screen (Partitions) or selected (Topics).
+fn current_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
+    match &state.view().screen {
+        Screen::Partitions { topic } => Some(topic.clone()),
+        Screen::Topics => selected_topic(state, snap),
+        _ => None,
     }
 }
 
@@ -169,7 +201,27 @@ fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
                 push(state, Screen::Leaders, Some(&format!("~\\bb{id}\\b")), fx);
             }
         }
-        Screen::Partitions { .. } | Screen::Leaders => {}
+        Screen::Groups { .. } => {
+            let view = state.view();
+            let group = view
+                .rows
+                .get(view.selected)
+                .and_then(|&i| group_rows::identity(&state.groups, &view.screen, i));
+            if let Some(group) = group {
+                push(state, Screen::Group { group }, None, fx);
+            }
+        }
+        Screen::Group { group } => {
+            let view = state.view();
+            let topic = group_rows::detail(&state.groups, group)
+                .zip(view.rows.get(view.selected))
+                .and_then(|(d, &i)| d.lag.partitions.get(i))
+                .map(|p| p.topic.clone());
+            if let Some(topic) = topic {
+                push(state, Screen::Partitions { topic }, None, fx);
+            }
+        }
+        Screen::Partitions { .. } | Screen::Leaders | Screen::Members { .. } => {}
     }
 }
 

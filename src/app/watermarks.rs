@@ -5,7 +5,6 @@ use std::time::Duration;
 use crate::meta::{MetadataSnapshot, TopicPartition, Watermarks};
 
 use super::action::Effect;
-use super::layout;
 use super::screen::Screen;
 use super::state::{AppState, Link};
 
@@ -19,7 +18,7 @@ const MAX_PARTITIONS: usize = 5_000;
 /// The partitions whose watermarks the visible rows show.
 pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> {
     let view = state.view();
-    let page = layout::table_rows(state.height);
+    let page = state.page();
     let visible = view.rows.iter().skip(view.offset).take(page);
     let mut out = Vec::new();
     match &view.screen {
@@ -49,7 +48,11 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
                 }
             }
         }
-        Screen::Brokers | Screen::Leaders => {}
+        Screen::Brokers
+        | Screen::Leaders
+        | Screen::Groups { .. }
+        | Screen::Group { .. }
+        | Screen::Members { .. } => {}
     }
     out
 }

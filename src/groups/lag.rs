@@ -30,6 +30,18 @@ pub enum Lag {
     UnknownEnd,
 }
 
+impl std::fmt::Display for Lag {
+    /// The number of records, `no commit`, or `unknown` (never 0 for "no
+    /// number").
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Lag::Records(n) => write!(f, "{n}"),
+            Lag::NoCommit => f.write_str("no commit"),
+            Lag::UnknownEnd => f.write_str("unknown"),
+        }
+    }
+}
+
 impl PartitionLag {
     /// The partition's lag.
     pub fn lag(&self) -> Lag {

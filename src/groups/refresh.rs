@@ -65,6 +65,21 @@ pub struct GroupDetail {
     pub oldest_unconsumed: BTreeMap<TopicPartition, i64>,
 }
 
+impl GroupDetail {
+    /// How old the partition's oldest unconsumed record is at `now_ms`
+    /// (milliseconds since the epoch), if it was fetched.
+    pub fn oldest_unconsumed_age_ms(
+        &self,
+        topic: &str,
+        partition: i32,
+        now_ms: i64,
+    ) -> Option<i64> {
+        self.oldest_unconsumed
+            .get(&TopicPartition::new(topic, partition))
+            .map(|ts| now_ms.saturating_sub(*ts).max(0))
+    }
+}
+
 fn assigned_topics(description: &GroupDescription) -> BTreeSet<String> {
     let mut topics = BTreeSet::new();
     for member in &description.members {

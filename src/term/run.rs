@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 use crate::app::{Action, AppState, Effect, Keymap, update};
 use crate::config::cli::ConnectArgs;
 use crate::config::resolve::ResolvedContext;
+use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
 use crate::ui::{self, theme::Theme};
 
@@ -33,6 +34,7 @@ pub enum Msg {
 struct Session {
     args: ConnectArgs,
     cluster: Option<Cluster>,
+    groups: Option<GroupsClient>,
     tasks: Vec<JoinHandle<()>>,
     snap: Arc<MetadataSnapshot>,
     tx: UnboundedSender<Msg>,
@@ -78,6 +80,7 @@ fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Th
     let (keymap, problems) = Keymap::with_remaps(&context.keys);
     let mut state = AppState::new(&context.name, context.bootstrap_servers.clone(), keymap);
     state.read_only = context.read_only;
+    state.groups.interval = context.refresh.lag;
     state.contexts = crate::config::load::load(args.config.as_deref())
         .map(|loaded| loaded.file.contexts.keys().cloned().collect())
         .unwrap_or_default();
@@ -106,6 +109,7 @@ async fn run_loop(
     let mut session = Session {
         args,
         cluster: None,
+        groups: None,
         tasks: Vec::new(),
         snap: Arc::new(MetadataSnapshot::empty()),
         tx: tx.clone(),
@@ -169,6 +173,7 @@ impl Session {
             task.abort();
         }
         self.cluster = None;
+        self.groups = None;
         self.snap = Arc::new(MetadataSnapshot::empty());
         let handle = worker::connect(
             context.bootstrap_servers.clone(),
@@ -188,6 +193,7 @@ impl Session {
                 self.snap = cluster.snapshot();
                 self.tasks
                     .push(worker::follow(cluster.clone(), self.tx.clone()));
+                self.groups = Some(GroupsClient::new(cluster.clone()));
                 self.cluster = Some(cluster);
                 let _ = update(state, Action::Connected { context }, &self.snap);
                 if !earlier.is_empty() {
@@ -226,6 +232,16 @@ impl Session {
             } => {
                 if let Some(cluster) = &self.cluster {
                     worker::watermarks(cluster.clone(), request, partitions, self.tx.clone());
+                }
+            }
+            Effect::FetchGroups { request } => {
+                if let Some(groups) = &self.groups {
+                    worker::groups(groups.clone(), request, self.tx.clone());
+                }
+            }
+            Effect::FetchGroup { request, group } => {
+                if let Some(groups) = &self.groups {
+                    worker::group(groups.clone(), request, group, self.tx.clone());
                 }
             }
             Effect::SwitchContext(name) => {

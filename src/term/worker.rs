@@ -1,11 +1,13 @@
 //! The effect worker: runs what `update` asked for, answering with actions.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 use crate::app::{Action, DegradedInfo};
+use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig};
 
 use super::run::Msg;
@@ -98,5 +100,29 @@ pub fn watermarks(
             .map(|found| found.into_iter().collect())
             .map_err(|e| e.to_string());
         let _ = tx.send(Msg::Action(Action::Watermarks { request, result }));
+    });
+}
+
+/// List every group with its lag in the background.
+pub fn groups(client: GroupsClient, request: u64, tx: UnboundedSender<Msg>) {
+    tokio::spawn(async move {
+        let result = client
+            .overview()
+            .await
+            .map(Arc::new)
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Msg::Action(Action::Groups { request, result }));
+    });
+}
+
+/// Describe one group with its lag in the background.
+pub fn group(client: GroupsClient, request: u64, group: String, tx: UnboundedSender<Msg>) {
+    tokio::spawn(async move {
+        let result = client
+            .group_detail(&group)
+            .await
+            .map(Arc::new)
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Msg::Action(Action::GroupDetail { request, result }));
     });
 }

@@ -1,6 +1,7 @@
 //! Pure drawing: `view(frame, state, snapshot, theme)`. Reads, never
 //! mutates; formats only the visible rows.
 
+mod group_screens;
 pub mod rows;
 mod screens;
 pub mod theme;
@@ -31,7 +32,18 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
         Link::Connecting { attempt, error } if state.generation == 0 => {
             draw_connecting(frame, body, state, *attempt, error.as_deref(), theme);
         }
-        _ => draw_table(frame, body, state, snap, theme),
+        _ => match state.view().screen.group() {
+            Some(group) => {
+                let [panel, table] = Layout::vertical([
+                    Constraint::Length(layout::GROUP_PANEL),
+                    Constraint::Fill(1),
+                ])
+                .areas(body);
+                group_screens::draw_panel(frame, panel, state, group, theme);
+                draw_table(frame, table, state, snap, theme);
+            }
+            None => draw_table(frame, body, state, snap, theme),
+        },
     }
     draw_status(frame, status, state, snap, theme);
     draw_prompt(frame, prompt, state, theme);
@@ -114,7 +126,7 @@ fn draw_table(
     theme: &Theme,
 ) {
     let view = state.view();
-    let page = layout::table_rows(state.height);
+    let page = state.page();
     let lines = screens::visible(state, snap, theme, page);
     let sort = view.sort;
     let header = Row::new(view.screen.columns().iter().enumerate().map(|(i, name)| {
@@ -142,6 +154,9 @@ fn draw_table(
     );
     if let Some(filter) = &view.filter {
         let _ = write!(title, " filter: {}", filter.text());
+    }
+    if matches!(view.screen, Screen::Groups { .. }) {
+        title.push_str(&group_screens::list_status(state));
     }
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = state
@@ -221,8 +236,9 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         .collect();
     lines.push(Line::raw(""));
     lines.push(Line::raw(
-        "  commands: :topics :partitions TOPIC :brokers :leaders :ctx NAME :q",
+        "  commands: :topics :partitions TOPIC :groups [TOPIC] :group NAME",
     ));
+    lines.push(Line::raw("            :brokers :leaders :ctx NAME :q"));
     let height = u16::try_from(lines.len() + 2)
         .unwrap_or(u16::MAX)
         .min(area.height);

@@ -37,6 +37,9 @@ pub fn widths(screen: &Screen) -> Vec<Constraint> {
             Constraint::Fill(1),
         ],
         Screen::Leaders => vec![l(8), Constraint::Fill(1), l(9), l(18), Constraint::Fill(2)],
+        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
+            super::group_screens::widths(screen)
+        }
     }
 }
 
@@ -131,6 +134,9 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                 (row, style)
             })
             .collect(),
+        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
+            super::group_screens::visible(state, theme, page)
+        }
     }
 }
 

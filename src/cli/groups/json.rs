@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::groups::{Assignment, GroupDetail, GroupSummary, Lag, Member, PartitionLag};
-use crate::meta::offsets::TopicPartition;
 
 /// One row of `get groups -o json`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -122,15 +121,6 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// The age of a partition's oldest unconsumed record, if known.
-pub fn age_ms(detail: &GroupDetail, p: &PartitionLag, now: i64) -> Option<i64> {
-    let tp = TopicPartition::new(p.topic.clone(), p.partition);
-    detail
-        .oldest_unconsumed
-        .get(&tp)
-        .map(|ts| now.saturating_sub(*ts).max(0))
-}
-
 /// `describe group -o json`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct GroupDetailJson {
@@ -170,7 +160,10 @@ impl From<&GroupDetail> for GroupDetailJson {
                     .lag
                     .partitions
                     .iter()
-                    .map(|p| OffsetJson::new(p, age_ms(detail, p, now)))
+                    .map(|p| {
+                        let age = detail.oldest_unconsumed_age_ms(&p.topic, p.partition, now);
+                        OffsetJson::new(p, age)
+                    })
                     .collect()
             },
         }

@@ -5,8 +5,9 @@ mod table;
 
 use std::io::{self, Write};
 
-use crate::groups::{self, GroupDetail, GroupsClient, Lag, Overview};
+use crate::groups::{self, GroupDetail, GroupsClient, Overview};
 use crate::meta::Cluster;
+use crate::ui::rows::groups::member as member_cells;
 
 pub use crate::cli::args::OutputFormat;
 pub use json::{GroupDetailJson, GroupRowJson, now_ms};
@@ -158,24 +159,7 @@ pub fn render_group(
     )?;
     writeln!(out, "lag:          {}", lag_cell(detail.lag.totals.total()))?;
     writeln!(out)?;
-    let members: Vec<Vec<String>> = d
-        .members
-        .iter()
-        .map(|m| {
-            vec![
-                m.member_id.clone(),
-                m.instance_id.clone().unwrap_or_else(|| "-".to_owned()),
-                m.client_id.clone(),
-                m.client_host.clone(),
-                m.member_epoch
-                    .map_or_else(|| "-".to_owned(), |e| e.to_string()),
-                m.assignment.compact(),
-                m.target_assignment
-                    .as_ref()
-                    .map_or_else(|| "-".to_owned(), groups::Assignment::compact),
-            ]
-        })
-        .collect();
+    let members: Vec<Vec<String>> = d.members.iter().map(member_cells).collect();
     table::write_table(
         out,
         &[
@@ -190,12 +174,10 @@ pub fn render_group(
         .partitions
         .iter()
         .map(|p| {
-            let age = json::age_ms(detail, p, now).map_or_else(|| "-".to_owned(), age_text);
-            let lag = match p.lag() {
-                Lag::Records(n) => n.to_string(),
-                Lag::NoCommit => "no commit".to_owned(),
-                Lag::UnknownEnd => "unknown".to_owned(),
-            };
+            let age = detail
+                .oldest_unconsumed_age_ms(&p.topic, p.partition, now)
+                .map_or_else(|| "-".to_owned(), age_text);
+            let lag = p.lag().to_string();
             vec![
                 p.topic.clone(),
                 p.partition.to_string(),

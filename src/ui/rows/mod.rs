@@ -1,5 +1,7 @@
 //! Pure row formatters: plain values in, table cells out.
 
+pub mod groups;
+
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

@@ -1,0 +1,285 @@
+//! Consumer groups for what is on screen: the list (every group, with lag)
+//! and the detail of the group being viewed. When to ask, and what an answer
+//! changes. Only the screen showing is polled: the list while a groups list
+//! is open, one group's detail while its offsets or members are open.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::groups::{GroupDetail, LagHistory, LagSample, Overview, PartitionHistories};
+
+use super::action::Effect;
+use super::screen::Screen;
+use super::state::{AppState, Link};
+
+/// How often visible group data is re-read when the config says nothing.
+pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
+/// A request older than this is forgotten (its answer will be dropped).
+const GIVE_UP: Duration = Duration::from_secs(30);
+/// Samples kept per lag history (at the default interval: 10 minutes).
+pub const HISTORY_SAMPLES: usize = crate::groups::DEFAULT_CAPACITY;
+
+/// One kind of request's bookkeeping: what is in flight and when it left.
+#[derive(Debug, Default, Clone)]
+pub struct Poll {
+    /// The request in flight, if any.
+    pub in_flight: Option<u64>,
+    /// When the last request was sent.
+    pub last_request: Option<Instant>,
+}
+
+impl Poll {
+    /// Whether a request is due: none sent yet, the last answer is older
+    /// than `interval`, or the one in flight has been given up on.
+    fn due(&self, now: Instant, interval: Duration) -> bool {
+        let Some(sent) = self.last_request else {
+            return true;
+        };
+        let age = now.saturating_duration_since(sent);
+        if self.in_flight.is_some() {
+            age >= GIVE_UP
+        } else {
+            age >= interval
+        }
+    }
+
+    /// Ask again at the next chance, dropping the answer in flight.
+    pub fn expire(&mut self) {
+        self.in_flight = None;
+        self.last_request = None;
+    }
+}
+
+/// The group whose detail is on screen, with what is known of it.
+#[derive(Debug, Clone)]
+pub struct DetailView {
+    /// The group.
+    pub group: String,
+    /// The latest answer (kept, with its age, while the next is awaited).
+    pub detail: Option<Arc<GroupDetail>>,
+    /// When that answer landed.
+    pub at: Option<Instant>,
+    /// The latest failure, if the latest answer was one.
+    pub error: Option<String>,
+    /// Lag over time per partition, for this group only.
+    pub partitions: PartitionHistories,
+    /// Which member (index into the description's members) owns each
+    /// partition in its current assignment; built once per answer.
+    pub owners: HashMap<(String, i32), usize>,
+    /// Request bookkeeping.
+    pub poll: Poll,
+}
+
+impl DetailView {
+    fn new(group: &str) -> DetailView {
+        DetailView {
+            group: group.to_owned(),
+            detail: None,
+            at: None,
+            error: None,
+            partitions: PartitionHistories::new(HISTORY_SAMPLES),
+            owners: HashMap::new(),
+            poll: Poll::default(),
+        }
+    }
+}
+
+/// Everything the UI knows about consumer groups.
+#[derive(Debug)]
+pub struct GroupsStore {
+    /// The latest group list (kept, with its age, while the next is awaited).
+    pub overview: Option<Arc<Overview>>,
+    /// When it landed.
+    pub overview_at: Option<Instant>,
+    /// The latest list failure, if the latest answer was one.
+    pub overview_error: Option<String>,
+    /// List request bookkeeping.
+    pub list: Poll,
+    /// The group being viewed, if one is or was.
+    pub detail: Option<DetailView>,
+    /// Total lag over time per group (groups no longer listed are dropped).
+    pub histories: BTreeMap<String, LagHistory>,
+    /// How often visible data is re-read.
+    pub interval: Duration,
+    /// Empty and Dead groups are hidden from the list.
+    pub hide_inactive: bool,
+    /// Answers received (rows depend on them).
+    pub answers: u64,
+    /// Request ids handed out.
+    pub next_id: u64,
+}
+
+impl Default for GroupsStore {
+    fn default() -> Self {
+        GroupsStore {
+            overview: None,
+            overview_at: None,
+            overview_error: None,
+            list: Poll::default(),
+            detail: None,
+            histories: BTreeMap::new(),
+            interval: DEFAULT_INTERVAL,
+            hide_inactive: false,
+            answers: 0,
+            next_id: 0,
+        }
+    }
+}
+
+impl GroupsStore {
+    /// Forget the cluster's groups (another context), keeping the settings.
+    pub fn reset(&mut self) {
+        *self = GroupsStore {
+            interval: self.interval,
+            hide_inactive: self.hide_inactive,
+            next_id: self.next_id,
+            ..GroupsStore::default()
+        };
+    }
+
+    /// Ask for whatever is on screen at the next chance (the `r` key).
+    pub fn expire(&mut self) {
+        self.list.expire();
+        if let Some(detail) = &mut self.detail {
+            detail.poll.expire();
+        }
+    }
+
+    /// The detail of `group`, if it is the one held.
+    pub fn detail_of(&self, group: &str) -> Option<&DetailView> {
+        self.detail.as_ref().filter(|d| d.group == group)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+}
+
+/// Ask for the group data the screen shows, if it is due.
+pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
+    if state.link != Link::Connected {
+        return;
+    }
+    let now = state.now;
+    let store = &mut state.groups;
+    let interval = store.interval;
+    match &state.stack[state.stack.len() - 1].screen {
+        Screen::Groups { .. } => {
+            if store.list.due(now, interval) {
+                let request = store.next();
+                store.list = Poll {
+                    in_flight: Some(request),
+                    last_request: Some(now),
+                };
+                effects.push(Effect::FetchGroups { request });
+            }
+        }
+        Screen::Group { group } | Screen::Members { group } => {
+            if store.detail.as_ref().is_none_or(|d| d.group != *group) {
+                store.detail = Some(DetailView::new(group));
+            }
+            if store
+                .detail
+                .as_ref()
+                .is_some_and(|d| d.poll.due(now, interval))
+            {
+                let request = store.next();
+                if let Some(detail) = store.detail.as_mut() {
+                    detail.poll = Poll {
+                        in_flight: Some(request),
+                        last_request: Some(now),
+                    };
+                }
+                effects.push(Effect::FetchGroup {
+                    request,
+                    group: group.clone(),
+                });
+            }
+        }
+        Screen::Topics | Screen::Partitions { .. } | Screen::Brokers | Screen::Leaders => {}
+    }
+}
+
+/// Take a group list; a stale one (not the request in flight) is dropped.
+pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overview>, String>) {
+    let store = &mut state.groups;
+    if store.list.in_flight != Some(request) {
+        return;
+    }
+    store.list.in_flight = None;
+    store.answers += 1;
+    let overview = match result {
+        Ok(overview) => overview,
+        Err(error) => {
+            state.notice = Some(format!("consumer groups: {error}"));
+            store.overview_error = Some(error);
+            return;
+        }
+    };
+    let now = state.now;
+    let mut histories = std::mem::take(&mut store.histories);
+    let mut kept = BTreeMap::new();
+    for group in &overview.groups {
+        let name = &group.listing.group;
+        let mut history = histories
+            .remove(name)
+            .unwrap_or_else(|| LagHistory::new(HISTORY_SAMPLES));
+        if let Some(lag) = &group.lag {
+            history.push(LagSample::of(now, lag));
+        }
+        kept.insert(name.clone(), history);
+    }
+    store.histories = kept;
+    if let Some((broker, error)) = overview.failed_brokers.first() {
+        state.notice = Some(format!(
+            "groups on broker {broker} could not be listed: {error}"
+        ));
+    }
+    store.overview = Some(overview);
+    store.overview_at = Some(now);
+    store.overview_error = None;
+}
+
+/// Take one group's detail; a stale one is dropped.
+pub fn receive_detail(
+    state: &mut AppState,
+    request: u64,
+    result: Result<Arc<GroupDetail>, String>,
+) {
+    let now = state.now;
+    let store = &mut state.groups;
+    let Some(view) = store
+        .detail
+        .as_mut()
+        .filter(|d| d.poll.in_flight == Some(request))
+    else {
+        return;
+    };
+    view.poll.in_flight = None;
+    store.answers += 1;
+    let detail = match result {
+        Ok(detail) => detail,
+        Err(error) => {
+            state.notice = Some(format!("group '{}': {error}", view.group));
+            view.error = Some(error);
+            return;
+        }
+    };
+    view.partitions.record(now, &detail.lag);
+    view.owners.clear();
+    for (index, member) in detail.description.members.iter().enumerate() {
+        for (topic, partition) in member.assignment.partitions() {
+            view.owners.insert((topic.to_owned(), partition), index);
+        }
+    }
+    store
+        .histories
+        .entry(view.group.clone())
+        .or_insert_with(|| LagHistory::new(HISTORY_SAMPLES))
+        .push(LagSample::of(now, &detail.lag));
+    view.detail = Some(detail);
+    view.at = Some(now);
+    view.error = None;
+}

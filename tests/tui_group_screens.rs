@@ -1,0 +1,419 @@
+//! The consumer-group screens without a cluster: whole-screen snapshots of
+//! the groups list, a group's offsets and its members (narrow and wide), and
+//! `update` tests — only what is on screen is polled, stale answers are
+//! dropped, the selection follows its group, navigation in and out.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kscope::app::{Action, AppState, Code, Effect, Screen, update};
+use kscope::groups::{
+    Assignment, GroupDescription, GroupDetail, GroupLag, GroupListing, GroupState, GroupSummary,
+    GroupType, Member, Overview, PartitionLag, RequestCounts,
+};
+use kscope::meta::{MetadataSnapshot, TopicPartition};
+
+mod screens_fixture;
+
+use screens_fixture::{cluster, keys, press, render, state};
+
+fn lag(topic: &str, partitions: &[(i32, Option<i64>, i64)]) -> GroupLag {
+    GroupLag::new(
+        partitions
+            .iter()
+            .map(|&(partition, committed, end)| PartitionLag {
+                topic: topic.to_owned(),
+                partition,
+                committed,
+                end: Some(end),
+            })
+            .collect(),
+    )
+}
+
+fn summary(
+    name: &str,
+    group_type: GroupType,
+    state: GroupState,
+    members: usize,
+    lag: Option<GroupLag>,
+) -> GroupSummary {
+    let topics = lag.as_ref().map(GroupLag::topics).unwrap_or_default();
+    GroupSummary {
+        listing: GroupListing {
+            group: name.to_owned(),
+            group_type,
+            state: state.clone(),
+            protocol_type: "consumer".to_owned(),
+            coordinator: 2,
+        },
+        members: Some(members),
+        state,
+        lag,
+        topics,
+        error: None,
+    }
+}
+
+/// Four groups; `analytics` lags by `behind` on orders.
+fn overview(behind: i64) -> Overview {
+    Overview {
+        groups: vec![
+            summary(
+                "analytics",
+                GroupType::Consumer,
+                GroupState::Empty,
+                0,
+                Some(lag(
+                    "orders",
+                    &[(0, Some(100), 100 + behind), (1, None, 50)],
+                )),
+            ),
+            summary(
+                "billing",
+                GroupType::Classic,
+                GroupState::Stable,
+                2,
+                Some(lag("orders", &[(0, Some(190), 200), (1, Some(50), 50)])),
+            ),
+            summary(
+                "inventory-sync",
+                GroupType::Consumer,
+                GroupState::Reconciling,
+                3,
+                Some(lag("payments", &[(0, Some(7), 9)])),
+            ),
+            summary("old-reports", GroupType::Classic, GroupState::Dead, 0, None),
+        ],
+        failed_brokers: Vec::new(),
+        requests: RequestCounts::default(),
+    }
+}
+
+fn member(id: &str, client: &str, current: &[i32], target: &[i32]) -> Member {
+    let assignment =
+        |ps: &[i32]| Assignment(BTreeMap::from([("payments".to_owned(), ps.to_vec())]));
+    Member {
+        member_id: id.to_owned(),
+        client_id: client.to_owned(),
+        client_host: "/127.0.0.1".to_owned(),
+        member_epoch: Some(12),
+        subscribed_topics: vec!["payments".to_owned()],
+        assignment: assignment(current),
+        target_assignment: Some(assignment(target)),
+        ..Member::default()
+    }
+}
+
+/// `inventory-sync` in detail: two members, one still reconciling.
+fn detail(behind: i64) -> GroupDetail {
+    GroupDetail {
+        description: GroupDescription {
+            group: "inventory-sync".to_owned(),
+            group_type: GroupType::Consumer,
+            state: GroupState::Reconciling,
+            coordinator: 2,
+            protocol_type: String::new(),
+            assignor: "uniform".to_owned(),
+            group_epoch: Some(12),
+            assignment_epoch: Some(12),
+            members: vec![
+                member("m-a", "inventory-1", &[0], &[0]),
+                member("m-b", "inventory-2", &[1, 2], &[1]),
+            ],
+        },
+        lag: lag(
+            "payments",
+            &[(0, Some(7), 9), (1, Some(20), 20 + behind), (2, None, 4)],
+        ),
+        oldest_unconsumed: BTreeMap::from([(
+            TopicPartition::new("payments", 1),
+            1_800_000_100_000 - 95_000,
+        )]),
+    }
+}
+
+fn advance(s: &mut AppState, snap: &MetadataSnapshot, by: Duration) -> Vec<Effect> {
+    let now = s.now + by;
+    let wall = s.wall + by;
+    update(s, Action::Tick { now, wall }, snap)
+}
+
+fn list_request(effects: &[Effect]) -> Option<u64> {
+    effects.iter().find_map(|e| match e {
+        Effect::FetchGroups { request } => Some(*request),
+        _ => None,
+    })
+}
+
+fn detail_request(effects: &[Effect]) -> Option<(u64, String)> {
+    effects.iter().find_map(|e| match e {
+        Effect::FetchGroup { request, group } => Some((*request, group.clone())),
+        _ => None,
+    })
+}
+
+/// Open `:groups` and answer it `rounds` times, 5 s apart, with `analytics`
+/// falling further behind each time.
+fn open_groups(s: &mut AppState, snap: &MetadataSnapshot, rounds: i64) {
+    keys(s, snap, ":groups");
+    let mut effects = press(s, snap, Code::Enter);
+    for round in 1..=rounds {
+        let request = list_request(&effects).expect("the list is asked for");
+        let result = Ok(Arc::new(overview(round * 400)));
+        update(s, Action::Groups { request, result }, snap);
+        if round < rounds {
+            effects = advance(s, snap, Duration::from_secs(5));
+        }
+    }
+}
+
+/// From the list, open `inventory-sync` and answer its detail `rounds` times.
+fn open_detail(s: &mut AppState, snap: &MetadataSnapshot, rounds: i64) {
+    keys(s, snap, "/inventory");
+    press(s, snap, Code::Enter);
+    let mut effects = press(s, snap, Code::Enter);
+    for round in 1..=rounds {
+        let (request, group) = detail_request(&effects).expect("the detail is asked for");
+        assert_eq!(group, "inventory-sync");
+        let result = Ok(Arc::new(detail(round * 30)));
+        update(s, Action::GroupDetail { request, result }, snap);
+        if round < rounds {
+            effects = advance(s, snap, Duration::from_secs(5));
+        }
+    }
+}
+
+fn both_widths(name: &str, setup: impl Fn(&mut AppState, &MetadataSnapshot)) {
+    let snap = cluster();
+    for (label, width, height) in [("narrow", 80, 20), ("wide", 150, 20)] {
+        let mut s = state(&snap, width, height);
+        setup(&mut s, &snap);
+        insta::assert_snapshot!(format!("{name}_{label}"), render(&s, &snap));
+    }
+}
+
+#[test]
+fn groups_list_screen() {
+    both_widths("groups", |s, snap| open_groups(s, snap, 3));
+}
+
+#[test]
+fn group_offsets_screen() {
+    both_widths("group_offsets", |s, snap| {
+        open_groups(s, snap, 1);
+        open_detail(s, snap, 3);
+    });
+}
+
+#[test]
+fn group_members_screen() {
+    both_widths("group_members", |s, snap| {
+        open_groups(s, snap, 1);
+        open_detail(s, snap, 1);
+        keys(s, snap, "m");
+    });
+}
+
+#[test]
+fn only_what_is_on_screen_is_polled() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 30);
+    let idle = advance(&mut s, &snap, Duration::from_mins(1));
+    assert_eq!(
+        list_request(&idle),
+        None,
+        "topics screen: no group requests"
+    );
+
+    open_groups(&mut s, &snap, 1);
+    let soon = advance(&mut s, &snap, Duration::from_secs(2));
+    assert_eq!(list_request(&soon), None, "not due before the interval");
+    let due = advance(&mut s, &snap, Duration::from_secs(3));
+    let request = list_request(&due).expect("due after the interval");
+    let waiting = advance(&mut s, &snap, Duration::from_secs(6));
+    assert_eq!(
+        list_request(&waiting),
+        None,
+        "one request in flight at a time"
+    );
+    let result = Ok(Arc::new(overview(10)));
+    update(&mut s, Action::Groups { request, result }, &snap);
+
+    let effects = press(&mut s, &snap, Code::Esc);
+    assert!(matches!(s.view().screen, Screen::Topics));
+    let later = advance(&mut s, &snap, Duration::from_mins(1));
+    assert_eq!(list_request(&effects), None);
+    assert_eq!(
+        list_request(&later),
+        None,
+        "the list is not polled once left"
+    );
+
+    keys(&mut s, &snap, ":group billing");
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert_eq!(
+        detail_request(&effects).map(|(_, g)| g),
+        Some("billing".to_owned())
+    );
+    assert_eq!(
+        list_request(&effects),
+        None,
+        "a group's detail needs no list"
+    );
+}
+
+#[test]
+fn stale_and_failed_answers_keep_what_is_shown() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 30);
+    keys(&mut s, &snap, ":groups");
+    let effects = press(&mut s, &snap, Code::Enter);
+    let request = list_request(&effects).expect("asked");
+    let stale = Ok(Arc::new(overview(1)));
+    update(
+        &mut s,
+        Action::Groups {
+            request: request + 100,
+            result: stale,
+        },
+        &snap,
+    );
+    assert!(
+        s.groups.overview.is_none(),
+        "an answer to no request is dropped"
+    );
+    assert!(render(&s, &snap).contains("loading consumer groups"));
+
+    let result = Ok(Arc::new(overview(1)));
+    update(&mut s, Action::Groups { request, result }, &snap);
+    assert_eq!(s.view().rows.len(), 4);
+
+    let effects = press(&mut s, &snap, Code::Char('r'));
+    let request = list_request(&effects).expect("r asks again at once");
+    let result = Err("broker 2: connection refused".to_owned());
+    update(&mut s, Action::Groups { request, result }, &snap);
+    assert_eq!(s.view().rows.len(), 4, "the last list stays on screen");
+    let screen = render(&s, &snap);
+    assert!(
+        screen.contains("failed: broker 2: connection refused"),
+        "{screen}"
+    );
+    assert!(screen.contains("analytics"), "{screen}");
+}
+
+#[test]
+fn empty_and_dead_groups_toggle_and_a_topic_lists_its_consumers() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 30);
+    open_groups(&mut s, &snap, 1);
+    keys(&mut s, &snap, "e");
+    let screen = render(&s, &snap);
+    assert!(
+        !screen.contains("analytics") && !screen.contains("old-reports"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("billing") && screen.contains("Empty/Dead hidden"),
+        "{screen}"
+    );
+    keys(&mut s, &snap, "e");
+    assert_eq!(s.view().rows.len(), 4);
+
+    // Back on Topics, `c` on `payments` lists the groups consuming it.
+    press(&mut s, &snap, Code::Esc);
+    keys(&mut s, &snap, "/payments");
+    press(&mut s, &snap, Code::Enter);
+    keys(&mut s, &snap, "c");
+    assert_eq!(
+        s.view().screen,
+        Screen::Groups {
+            topic: Some("payments".to_owned())
+        }
+    );
+    let screen = render(&s, &snap);
+    assert!(
+        screen.contains("groups consuming 'payments' [1/1]"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("inventory-sync") && !screen.contains("billing"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn the_selection_follows_its_group_when_lag_reorders_the_list() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 30);
+    open_groups(&mut s, &snap, 1);
+    // Sort by lag, largest first: analytics (400) then billing (10).
+    for _ in 0..5 {
+        keys(&mut s, &snap, "s");
+    }
+    keys(&mut s, &snap, "S");
+    keys(&mut s, &snap, "j");
+    let selected = |s: &AppState| {
+        let view = s.view();
+        let overview = s.groups.overview.as_ref().expect("listed");
+        overview.groups[view.rows[view.selected]]
+            .listing
+            .group
+            .clone()
+    };
+    assert_eq!(selected(&s), "billing");
+    // analytics catches up: billing now lags most and moves to the top.
+    let effects = advance(&mut s, &snap, Duration::from_secs(5));
+    let request = list_request(&effects).expect("due");
+    let mut caught_up = overview(0);
+    caught_up.groups[0].lag = Some(lag("orders", &[(0, Some(100), 100)]));
+    let result = Ok(Arc::new(caught_up));
+    update(&mut s, Action::Groups { request, result }, &snap);
+    assert_eq!(s.view().selected, 0);
+    assert_eq!(selected(&s), "billing", "the cursor stayed on its group");
+}
+
+#[test]
+fn drill_from_group_to_members_to_a_topic_and_back() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 30);
+    open_groups(&mut s, &snap, 1);
+    open_detail(&mut s, &snap, 1);
+    keys(&mut s, &snap, "m");
+    assert_eq!(
+        s.view().screen,
+        Screen::Members {
+            group: "inventory-sync".to_owned()
+        }
+    );
+    let screen = render(&s, &snap);
+    assert!(screen.contains("1 reconciling"), "{screen}");
+    assert!(
+        screen.contains("payments:1,2") && screen.contains("payments:1 "),
+        "{screen}"
+    );
+    press(&mut s, &snap, Code::Esc);
+    keys(&mut s, &snap, "j");
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert_eq!(
+        s.view().screen,
+        Screen::Partitions {
+            topic: "payments".to_owned()
+        }
+    );
+    assert!(effects.contains(&Effect::WatchTopics(vec!["payments".to_owned()])));
+    press(&mut s, &snap, Code::Esc);
+    assert_eq!(
+        s.view().selected,
+        1,
+        "the group's offsets keep their selection"
+    );
+    press(&mut s, &snap, Code::Esc);
+    press(&mut s, &snap, Code::Esc);
+    assert_eq!(
+        s.view().screen,
+        Screen::Groups { topic: None },
+        "Esc clears the filter, then goes back"
+    );
+}
