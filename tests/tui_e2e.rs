@@ -1,8 +1,10 @@
 //! End to end: the real binary in tmux against the real cluster. Start,
 //! filter to a topic, open it, see its leaders; move a leader with the cluster
 //! script and see the Partitions view and the movement log change without a
-//! key pressed; quit cleanly.
+//! key pressed; walk the consumer groups (list, a group's offsets with exact
+//! lag, a KIP-848 member's assignment, back); quit cleanly.
 
+mod groups_fixture;
 mod support;
 
 use std::process::Command;
@@ -59,11 +61,21 @@ impl Tmux {
             .is_ok_and(|s| s.success())
     }
 
+    /// Wait until the screen passes `check`; on time-out, fail showing the
+    /// last screen seen.
     fn wait_for(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
-        support::wait_until(Duration::from_mins(1), what, || {
+        let deadline = std::time::Instant::now() + Duration::from_mins(1);
+        loop {
             let screen = self.screen();
-            check(&screen).then_some(screen)
-        })
+            if check(&screen) {
+                return screen;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out after 60s waiting for {what}; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
     }
 }
 
@@ -166,5 +178,132 @@ fn unreachable_bootstrap_says_what_was_tried_and_q_still_quits() {
     tmux.keys(&["q"]);
     support::wait_until(Duration::from_secs(10), "kscope to exit", || {
         (!tmux.alive()).then_some(())
+    });
+}
+
+/// The row of `name` on a table screen, split into cells.
+fn row_of(screen: &str, name: &str) -> Option<Vec<String>> {
+    screen.lines().find_map(|line| {
+        let cells: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        (cells.first().map(String::as_str) == Some(name)).then_some(cells)
+    })
+}
+
+#[test]
+fn walk_groups_list_offsets_members_and_back() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let topic = groups_fixture::unique("tui-groups");
+    let idle = groups_fixture::unique("tui-idle");
+    let live = groups_fixture::unique("tui-live");
+    let cluster = runtime.block_on(groups_fixture::cluster(&env));
+    runtime.block_on(groups_fixture::create_topic(&cluster, &topic, 3));
+    groups_fixture::produce(&env, &topic, 300);
+    let ends = runtime.block_on(groups_fixture::ends(&cluster, &topic, 3));
+    // The producer's sticky partitioner fills partitions unevenly: the
+    // fullest is left 7 behind, the next caught up, the last never committed.
+    let mut order: Vec<i32> = (0..3).collect();
+    order.sort_by_key(|&p| std::cmp::Reverse(ends[usize::try_from(p).expect("index")]));
+    let [behind, caught_up, uncommitted] = [order[0], order[1], order[2]];
+    let end = |p: i32| ends[usize::try_from(p).expect("index")];
+    assert!(
+        end(behind) >= 7,
+        "300 records, one partition has 7: {ends:?}"
+    );
+    runtime.block_on(groups_fixture::commit(
+        &cluster,
+        &idle,
+        &topic,
+        &[(behind, end(behind) - 7), (caught_up, end(caught_up))],
+    ));
+    let consumer = groups_fixture::LiveConsumer::start(&env, &live, &topic, "consumer");
+
+    let home = tempfile::tempdir().expect("temp home");
+    let command = format!(
+        "env HOME={home} XDG_CONFIG_HOME={home}/config XDG_STATE_HOME={home}/state {bin} -b {bootstrap}",
+        home = home.path().display(),
+        bin = env!("CARGO_BIN_EXE_kscope"),
+        bootstrap = env.bootstrap(),
+    );
+    let tmux = Tmux::start(&format!("kscope-groups-{idle}"), &command);
+    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
+    tmux.keys(&[":"]);
+    tmux.keys(&["-l", "groups"]);
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", &idle]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the idle group with its exact lag", |s| {
+        row_of(s, &idle).is_some_and(|cells| {
+            cells.get(1..3) == Some(&["classic".to_owned(), "Empty".to_owned()][..])
+                && cells.get(5).map(String::as_str) == Some("7")
+        })
+    });
+
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the group's offsets per partition", |s| {
+        // partition -> the LAG cell and what follows it
+        let lags: std::collections::BTreeMap<i32, Vec<String>> = s
+            .lines()
+            .map(|l| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+            .filter(|cells| cells.first() == Some(&topic))
+            .filter_map(|cells| Some((cells.get(1)?.parse().ok()?, cells.get(4..)?.to_vec())))
+            .collect();
+        let lag = |p: i32| lags.get(&p).and_then(|c| c.first()).map(String::as_str);
+        s.contains(&format!("offsets of group '{idle}'"))
+            && s.contains("lag 7 records (1 partition without a commit)")
+            && lags.len() == 3
+            && lag(behind) == Some("7")
+            && lag(caught_up) == Some("0")
+            && lags
+                .get(&uncommitted)
+                .is_some_and(|c| c.get(..2) == Some(&["no".to_owned(), "commit".to_owned()][..]))
+    });
+
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the list again, still filtered", |s| {
+        s.contains("consumer groups [1/1]") && s.contains(&format!("filter: {idle}"))
+    });
+    // A key sent right after Escape would arrive as Alt+key: wait first.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the filter cleared", |s| {
+        s.contains("consumer groups [") && !s.contains("filter:")
+    });
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", &live]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the live KIP-848 group, Stable with its member", |s| {
+        row_of(s, &live).is_some_and(|cells| {
+            cells.get(1..4)
+                == Some(&["consumer".to_owned(), "Stable".to_owned(), "1".to_owned()][..])
+        })
+    });
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the live group's offsets", |s| {
+        s.contains(&format!("offsets of group '{live}'")) && s.contains("consumer · Stable")
+    });
+    tmux.keys(&["m"]);
+    let assigned = format!("{topic}:0,1,2");
+    tmux.wait_for("the member's current and target assignment", |s| {
+        s.contains(&format!("members of group '{live}'"))
+            && s.lines().any(|l| l.matches(assigned.as_str()).count() == 2)
+    });
+
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the offsets again", |s| {
+        s.contains(&format!("offsets of group '{live}'"))
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("back on the list", |s| s.contains("consumer groups ["));
+    tmux.keys(&["q"]);
+    support::wait_until(Duration::from_secs(10), "kscope to exit", || {
+        (!tmux.alive()).then_some(())
+    });
+    drop(consumer);
+    runtime.block_on(async {
+        let coordinator = cluster.coordinator_for(&idle).await.unwrap_or(1);
+        groups_fixture::delete_groups(&cluster, &[(idle.clone(), coordinator)]).await;
     });
 }
