@@ -189,6 +189,32 @@ fn row_of(screen: &str, name: &str) -> Option<Vec<String>> {
     })
 }
 
+/// Whether the offsets screen of `group` shows partition `behind` 7 behind,
+/// `caught_up` at 0 and `uncommitted` without a commit.
+fn offsets_shown(
+    screen: &str,
+    topic: &str,
+    group: &str,
+    [behind, caught_up, uncommitted]: [i32; 3],
+) -> bool {
+    // partition -> the LAG cell and what follows it
+    let lags: std::collections::BTreeMap<i32, Vec<String>> = screen
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .filter(|cells| cells.first().map(String::as_str) == Some(topic))
+        .filter_map(|cells| Some((cells.get(1)?.parse().ok()?, cells.get(4..)?.to_vec())))
+        .collect();
+    let lag = |p: i32| lags.get(&p).and_then(|c| c.first()).map(String::as_str);
+    screen.contains(&format!("offsets of group '{group}'"))
+        && screen.contains("lag 7 records (1 partition without a commit)")
+        && lags.len() == 3
+        && lag(behind) == Some("7")
+        && lag(caught_up) == Some("0")
+        && lags
+            .get(&uncommitted)
+            .is_some_and(|c| c.get(..2) == Some(&["no".to_owned(), "commit".to_owned()][..]))
+}
+
 #[test]
 fn walk_groups_list_offsets_members_and_back() {
     let Some(env) = support::shared_cluster() else {
@@ -244,22 +270,7 @@ fn walk_groups_list_offsets_members_and_back() {
 
     tmux.keys(&["Enter"]);
     tmux.wait_for("the group's offsets per partition", |s| {
-        // partition -> the LAG cell and what follows it
-        let lags: std::collections::BTreeMap<i32, Vec<String>> = s
-            .lines()
-            .map(|l| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
-            .filter(|cells| cells.first() == Some(&topic))
-            .filter_map(|cells| Some((cells.get(1)?.parse().ok()?, cells.get(4..)?.to_vec())))
-            .collect();
-        let lag = |p: i32| lags.get(&p).and_then(|c| c.first()).map(String::as_str);
-        s.contains(&format!("offsets of group '{idle}'"))
-            && s.contains("lag 7 records (1 partition without a commit)")
-            && lags.len() == 3
-            && lag(behind) == Some("7")
-            && lag(caught_up) == Some("0")
-            && lags
-                .get(&uncommitted)
-                .is_some_and(|c| c.get(..2) == Some(&["no".to_owned(), "commit".to_owned()][..]))
+        offsets_shown(s, &topic, &idle, [behind, caught_up, uncommitted])
     });
 
     tmux.keys(&["Escape"]);
