@@ -72,6 +72,15 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
     let filter = view.filter.clone();
     let sort = view.sort;
     let screen = view.screen.clone();
+    // Brokers are matched on "ID HOST:PORT", live and down alike.
+    let broker_keys: Vec<String> = if matches!(screen, Screen::Brokers) {
+        (0..state.broker_rows(snap))
+            .filter_map(|i| state.broker_row(snap, i))
+            .map(|(b, _)| format!("{} {}", b.node_id, b.address()))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let scratch = &mut state.scratch;
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
     let mut rows: Vec<usize> = match &screen {
@@ -91,11 +100,10 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
                 .map(|(i, _)| i)
                 .collect()
         }),
-        Screen::Brokers => snap
-            .brokers()
+        Screen::Brokers => broker_keys
             .iter()
             .enumerate()
-            .filter(|(_, b)| keep(&format!("{} {}", b.node_id, b.address())))
+            .filter(|(_, text)| keep(text))
             .map(|(i, _)| i)
             .collect(),
         Screen::Leaders => state
@@ -234,9 +242,8 @@ fn sort_rows(
             });
         }
         Screen::Brokers => {
-            let brokers = snap.brokers();
             rows.sort_by_key(|&i| {
-                let b = brokers.get(i);
+                let b = state.broker_row(snap, i).map(|(b, _)| b);
                 let value = match column {
                     1 => b.map(crate::meta::BrokerInfo::address),
                     2 => b.and_then(|b| b.rack.clone()),

@@ -1,9 +1,9 @@
 //! The whole model of the UI.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::meta::{MovementEvent, TopicPartition, Watermarks};
+use crate::meta::{BrokerInfo, MetadataSnapshot, MovementEvent, TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
 use super::filter::Scratch;
@@ -103,8 +103,11 @@ pub struct AppState {
     pub width: u16,
     /// Terminal size.
     pub height: u16,
-    /// Every broker seen this session (to tell "down" from "never there").
-    pub known_brokers: BTreeSet<i32>,
+    /// Every broker seen this session, as last seen (to tell "down" from
+    /// "never there", and to show a down broker's address).
+    pub known_brokers: BTreeMap<i32, BrokerInfo>,
+    /// Brokers seen before and missing from the snapshot, with since when.
+    pub down_brokers: BTreeMap<i32, SystemTime>,
     /// Leader count per broker, one sample per snapshot.
     pub leader_history: BTreeMap<i32, VecDeque<u64>>,
     /// Movement events, oldest first.
@@ -163,7 +166,8 @@ impl AppState {
             wall: SystemTime::now(),
             width: 80,
             height: 24,
-            known_brokers: BTreeSet::new(),
+            known_brokers: BTreeMap::new(),
+            down_brokers: BTreeMap::new(),
             leader_history: BTreeMap::new(),
             movements: VecDeque::new(),
             movements_seen: 0,
@@ -194,6 +198,7 @@ impl AppState {
         self.generation = 0;
         self.degraded = None;
         self.known_brokers.clear();
+        self.down_brokers.clear();
         self.leader_history.clear();
         self.movements.clear();
         self.movements_seen = 0;
@@ -210,6 +215,26 @@ impl AppState {
     /// How many table rows fit on the screen on top of the stack.
     pub fn page(&self) -> usize {
         super::layout::table_rows(&self.view().screen, self.height)
+    }
+
+    /// Row `index` of the Brokers screen: the snapshot's brokers, then the
+    /// down ones as last seen, with since when they are down.
+    pub fn broker_row<'a>(
+        &'a self,
+        snap: &'a MetadataSnapshot,
+        index: usize,
+    ) -> Option<(&'a BrokerInfo, Option<SystemTime>)> {
+        let live = snap.brokers();
+        if let Some(broker) = live.get(index) {
+            return Some((broker, None));
+        }
+        let (id, since) = self.down_brokers.iter().nth(index - live.len())?;
+        Some((self.known_brokers.get(id)?, Some(*since)))
+    }
+
+    /// How many rows the Brokers screen has (live and down).
+    pub fn broker_rows(&self, snap: &MetadataSnapshot) -> usize {
+        snap.brokers().len() + self.down_brokers.len()
     }
 
     /// Whether the partition changed leader recently.

@@ -195,8 +195,8 @@ fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
             let broker = view
                 .rows
                 .get(view.selected)
-                .and_then(|&i| snap.brokers().get(i))
-                .map(|b| b.node_id);
+                .and_then(|&i| state.broker_row(snap, i))
+                .map(|(b, _)| b.node_id);
             if let Some(id) = broker {
                 push(state, Screen::Leaders, Some(&format!("~\\bb{id}\\b")), fx);
             }
@@ -262,9 +262,15 @@ fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
     state.refreshing = false;
     state.link = Link::Connected;
     for broker in snap.brokers() {
-        state.known_brokers.insert(broker.node_id);
+        state.known_brokers.insert(broker.node_id, broker.clone());
+        state.down_brokers.remove(&broker.node_id);
     }
-    for &id in &state.known_brokers {
+    for &id in state.known_brokers.keys() {
+        if snap.broker(id).is_none() {
+            state.down_brokers.entry(id).or_insert(state.wall);
+        }
+    }
+    for &id in state.known_brokers.keys() {
         let count = if snap.broker(id).is_some() {
             snap.leader_count(id) as u64
         } else {

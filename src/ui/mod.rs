@@ -59,7 +59,7 @@ fn draw_header(
     snap: &MetadataSnapshot,
     theme: &Theme,
 ) {
-    let down = screens::down_brokers(state, snap);
+    let down: Vec<i32> = state.down_brokers.keys().copied().collect();
     let total = snap.brokers().len() + down.len();
     let controller = snap
         .controller_id()

@@ -91,27 +91,36 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                 .collect()
         }
         Screen::Brokers => window
-            .filter_map(|i| snap.brokers().get(i))
-            .map(|b| {
-                let role = if snap.controller_id() == Some(b.node_id) {
-                    "controller"
-                } else {
-                    "broker"
+            .filter_map(|i| state.broker_row(snap, i))
+            .map(|(b, down_since)| {
+                let role = match down_since {
+                    Some(since) => {
+                        let down_for = state.wall.duration_since(since).unwrap_or_default();
+                        format!("DOWN {}", rows::age(down_for))
+                    }
+                    None if snap.controller_id() == Some(b.node_id) => "controller".to_owned(),
+                    None => "broker".to_owned(),
                 };
                 let history: Vec<u64> = state
                     .leader_history
                     .get(&b.node_id)
                     .map(|h| h.iter().copied().collect())
                     .unwrap_or_default();
+                let leaders = down_since.is_none().then(|| snap.leader_count(b.node_id));
                 let row = rows::broker(
                     b.node_id,
                     &b.address(),
                     b.rack.as_deref(),
-                    role,
-                    Some(snap.leader_count(b.node_id)),
+                    &role,
+                    leaders,
                     &history,
                 );
-                (row, Style::new())
+                let style = if down_since.is_some() {
+                    theme.problem
+                } else {
+                    Style::new()
+                };
+                (row, style)
             })
             .collect(),
         Screen::Leaders => window
@@ -138,14 +147,4 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
             super::group_screens::visible(state, theme, page)
         }
     }
-}
-
-/// Brokers seen this session that the snapshot no longer lists, as extra rows.
-pub fn down_brokers(state: &AppState, snap: &MetadataSnapshot) -> Vec<i32> {
-    state
-        .known_brokers
-        .iter()
-        .copied()
-        .filter(|id| snap.broker(*id).is_none())
-        .collect()
 }
