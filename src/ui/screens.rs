@@ -4,7 +4,9 @@ use ratatui::layout::Constraint;
 use ratatui::style::Style;
 
 use crate::app::{AppState, Screen};
-use crate::meta::{MetadataSnapshot, TopicPartition};
+use std::time::SystemTime;
+
+use crate::meta::{BrokerInfo, MetadataSnapshot, TopicPartition};
 
 use super::rows;
 use super::theme::Theme;
@@ -92,36 +94,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         }
         Screen::Brokers => window
             .filter_map(|i| state.broker_row(snap, i))
-            .map(|(b, down_since)| {
-                let role = match down_since {
-                    Some(since) => {
-                        let down_for = state.wall.duration_since(since).unwrap_or_default();
-                        format!("DOWN {}", rows::age(down_for))
-                    }
-                    None if snap.controller_id() == Some(b.node_id) => "controller".to_owned(),
-                    None => "broker".to_owned(),
-                };
-                let history: Vec<u64> = state
-                    .leader_history
-                    .get(&b.node_id)
-                    .map(|h| h.iter().copied().collect())
-                    .unwrap_or_default();
-                let leaders = down_since.is_none().then(|| snap.leader_count(b.node_id));
-                let row = rows::broker(
-                    b.node_id,
-                    &b.address(),
-                    b.rack.as_deref(),
-                    &role,
-                    leaders,
-                    &history,
-                );
-                let style = if down_since.is_some() {
-                    theme.problem
-                } else {
-                    Style::new()
-                };
-                (row, style)
-            })
+            .map(|(b, down_since)| broker_line(state, snap, theme, b, down_since))
             .collect(),
         Screen::Leaders => window
             .filter_map(|i| state.movements.get(i))
@@ -147,4 +120,42 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
             super::group_screens::visible(state, theme, page)
         }
     }
+}
+
+/// A Brokers row: a live broker, or a down one (`down_since`) as last seen.
+fn broker_line(
+    state: &AppState,
+    snap: &MetadataSnapshot,
+    theme: &Theme,
+    b: &BrokerInfo,
+    down_since: Option<SystemTime>,
+) -> Line {
+    let role = match down_since {
+        Some(since) => {
+            let down_for = state.wall.duration_since(since).unwrap_or_default();
+            format!("DOWN {}", rows::age(down_for))
+        }
+        None if snap.controller_id() == Some(b.node_id) => "controller".to_owned(),
+        None => "broker".to_owned(),
+    };
+    let history: Vec<u64> = state
+        .leader_history
+        .get(&b.node_id)
+        .map(|h| h.iter().copied().collect())
+        .unwrap_or_default();
+    let leaders = down_since.is_none().then(|| snap.leader_count(b.node_id));
+    let row = rows::broker(
+        b.node_id,
+        &b.address(),
+        b.rack.as_deref(),
+        &role,
+        leaders,
+        &history,
+    );
+    let style = if down_since.is_some() {
+        theme.problem
+    } else {
+        Style::new()
+    };
+    (row, style)
 }
