@@ -1,10 +1,20 @@
 //! Frame time over `TestBackend` as the cluster grows (it must stay flat:
-//! only visible rows are built), and a filter keystroke at 10k topics.
+//! only visible rows are built), a filter keystroke at 10k topics, the groups
+//! list at 1k and 10k groups, and a 10k-group answer landing (history,
+//! re-sort by lag, frame). Group data is fabricated here (no cluster): a
+//! benchmark harness, labelled as such.
 
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use kscope::app::{Action, AppState, Code, Key, Keymap, update};
+use std::sync::Arc;
+use std::time::Duration;
+
+use kscope::app::{Action, AppState, Code, Effect, Key, Keymap, update};
+use kscope::groups::{
+    GroupLag, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
+    RequestCounts,
+};
 use kscope::meta::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo};
 use kscope::ui::{self, theme::Theme};
 use ratatui::{Terminal, backend::TestBackend};
@@ -108,5 +118,123 @@ fn frames(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, frames);
+/// `groups` fabricated groups, 3 partitions each, lag growing with `round`.
+fn overview(groups: usize, round: i64) -> Arc<Overview> {
+    let groups = (0..groups)
+        .map(|i| {
+            let topic = format!("topic-{:04}", i % 1000);
+            let lag = GroupLag::new(
+                (0..3)
+                    .map(|p| PartitionLag {
+                        topic: topic.clone(),
+                        partition: p,
+                        committed: Some(1_000),
+                        end: Some(1_000 + i64::try_from(i % 97).unwrap_or(0) * round),
+                    })
+                    .collect(),
+            );
+            GroupSummary {
+                listing: GroupListing {
+                    group: format!("group-{i:06}"),
+                    group_type: if i % 2 == 0 {
+                        GroupType::Consumer
+                    } else {
+                        GroupType::Classic
+                    },
+                    state: GroupState::Stable,
+                    protocol_type: "consumer".into(),
+                    coordinator: i32::try_from(i % 3).unwrap_or(0) + 1,
+                },
+                members: Some(2),
+                state: GroupState::Stable,
+                topics: vec![topic],
+                lag: Some(lag),
+                error: None,
+            }
+        })
+        .collect();
+    Arc::new(Overview {
+        groups,
+        failed_brokers: Vec::new(),
+        requests: RequestCounts::default(),
+    })
+}
+
+fn fetch_request(effects: &[Effect]) -> Option<u64> {
+    effects.iter().find_map(|e| match e {
+        Effect::FetchGroups { request } => Some(*request),
+        _ => None,
+    })
+}
+
+/// Answer the list request due after `by`, returning the effects of the answer.
+fn answer(state: &mut AppState, snap: &MetadataSnapshot, list: Arc<Overview>) {
+    let now = state.now + Duration::from_secs(5);
+    let wall = state.wall + Duration::from_secs(5);
+    let effects = update(state, Action::Tick { now, wall }, snap);
+    if let Some(request) = fetch_request(&effects) {
+        update(
+            state,
+            Action::Groups {
+                request,
+                result: Ok(list),
+            },
+            snap,
+        );
+    }
+}
+
+fn group_frames(c: &mut Criterion) {
+    let theme = Theme::mono();
+    let snap = cluster(100, 3);
+    let mut group = c.benchmark_group("tui_frame_groups");
+    for groups in [1_000, 10_000] {
+        let mut state = ready(&snap);
+        for c in ":groups".chars() {
+            update(&mut state, Action::Key(Key::char(c)), &snap);
+        }
+        update(&mut state, Action::Key(Key::plain(Code::Enter)), &snap);
+        for round in 1..=20 {
+            answer(&mut state, &snap, overview(groups, round));
+        }
+        let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+        group.bench_with_input(BenchmarkId::from_parameter(groups), &groups, |b, _| {
+            b.iter(|| {
+                terminal
+                    .draw(|f| ui::view(f, black_box(&state), &snap, &theme))
+                    .map(|_| ())
+            });
+        });
+    }
+    group.finish();
+
+    // An answer for 10k groups landing: a history sample per group, the list
+    // re-sorted by lag (largest first), one frame.
+    let mut state = ready(&snap);
+    for c in ":groups".chars() {
+        update(&mut state, Action::Key(Key::char(c)), &snap);
+    }
+    update(&mut state, Action::Key(Key::plain(Code::Enter)), &snap);
+    for c in "sssssS".chars() {
+        update(&mut state, Action::Key(Key::char(c)), &snap);
+    }
+    let answers: Vec<Arc<Overview>> = (1..=4).map(|r| overview(10_000, r)).collect();
+    let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+    let mut round = 0_usize;
+    c.bench_function("tui_groups_answer_10k_sorted_by_lag", |b| {
+        b.iter(|| {
+            round += 1;
+            answer(
+                &mut state,
+                &snap,
+                Arc::clone(&answers[round % answers.len()]),
+            );
+            terminal
+                .draw(|f| ui::view(f, &state, &snap, &theme))
+                .map(|_| ())
+        });
+    });
+}
+
+criterion_group!(benches, frames, group_frames);
 criterion_main!(benches);

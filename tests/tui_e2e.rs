@@ -46,6 +46,22 @@ impl Tmux {
         assert!(status.success());
     }
 
+    /// A left click at the 0-based terminal cell (`column`, `row`), sent as
+    /// the SGR mouse sequences (press, release) a terminal would send.
+    fn click(&self, column: u16, row: u16) {
+        for end in ['M', 'm'] {
+            let sequence = format!("\x1b[<0;{};{}{end}", column + 1, row + 1);
+            let hex: Vec<String> = sequence.bytes().map(|b| format!("{b:02x}")).collect();
+            let mut args = vec!["send-keys", "-t", self.name.as_str(), "-H"];
+            args.extend(hex.iter().map(String::as_str));
+            let status = Command::new("tmux")
+                .args(&args)
+                .status()
+                .expect("tmux send-keys -H");
+            assert!(status.success());
+        }
+    }
+
     fn screen(&self) -> String {
         let out = Command::new("tmux")
             .args(["capture-pane", "-p", "-t", &self.name])
@@ -87,6 +103,17 @@ impl Drop for Tmux {
     }
 }
 
+/// The shell command running kscope with `args`, its home, config and state
+/// directories inside `home` (nothing of the user's is read or written), and
+/// `vars` (`NAME=VALUE ...`) in its environment.
+fn kscope_command(home: &std::path::Path, vars: &str, args: &str) -> String {
+    format!(
+        "env HOME={home} XDG_CONFIG_HOME={home}/config XDG_STATE_HOME={home}/state {vars} {bin} {args}",
+        home = home.display(),
+        bin = env!("CARGO_BIN_EXE_kscope"),
+    )
+}
+
 /// The leader column of partition 0 on the Partitions screen.
 fn leader_of_partition_zero(screen: &str) -> Option<i32> {
     screen.lines().find_map(|line| {
@@ -118,12 +145,7 @@ fn filter_open_watch_a_leader_move_and_quit() {
         "3",
     ]);
     let home = tempfile::tempdir().expect("temp home");
-    let command = format!(
-        "env HOME={home} XDG_CONFIG_HOME={home}/config XDG_STATE_HOME={home}/state {bin} -b {bootstrap}",
-        home = home.path().display(),
-        bin = env!("CARGO_BIN_EXE_kscope"),
-        bootstrap = env.bootstrap(),
-    );
+    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
     let tmux = Tmux::start(&format!("kscope-e2e-{unique}"), &command);
     tmux.wait_for("the topics screen", |s| s.contains("topics ["));
 
@@ -166,11 +188,7 @@ fn unreachable_bootstrap_says_what_was_tried_and_q_still_quits() {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() % 1_000_000_000);
     let home = tempfile::tempdir().expect("temp home");
-    let command = format!(
-        "env HOME={home} XDG_CONFIG_HOME={home}/config XDG_STATE_HOME={home}/state {bin} -b 127.0.0.1:1",
-        home = home.path().display(),
-        bin = env!("CARGO_BIN_EXE_kscope"),
-    );
+    let command = kscope_command(home.path(), "", "-b 127.0.0.1:1");
     let tmux = Tmux::start(&format!("kscope-unreachable-{unique}"), &command);
     tmux.wait_for("the connecting screen with the failure", |s| {
         s.contains("tried: 127.0.0.1:1") && s.contains("failed (attempt") && s.contains("q quits")
@@ -247,12 +265,7 @@ fn walk_groups_list_offsets_members_and_back() {
     let consumer = groups_fixture::LiveConsumer::start(&env, &live, &topic, "consumer");
 
     let home = tempfile::tempdir().expect("temp home");
-    let command = format!(
-        "env HOME={home} XDG_CONFIG_HOME={home}/config XDG_STATE_HOME={home}/state {bin} -b {bootstrap}",
-        home = home.path().display(),
-        bin = env!("CARGO_BIN_EXE_kscope"),
-        bootstrap = env.bootstrap(),
-    );
+    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
     let tmux = Tmux::start(&format!("kscope-groups-{idle}"), &command);
     tmux.wait_for("the topics screen", |s| s.contains("topics ["));
     tmux.keys(&[":"]);
@@ -316,5 +329,83 @@ fn walk_groups_list_offsets_members_and_back() {
     runtime.block_on(async {
         let coordinator = cluster.coordinator_for(&idle).await.unwrap_or(1);
         groups_fixture::delete_groups(&cluster, &[(idle.clone(), coordinator)]).await;
+    });
+}
+
+#[test]
+fn switch_context_live_and_open_a_topic_with_the_mouse() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("temp home");
+    let config = home.path().join("kscope.toml");
+    // The cluster over SASL_SSL with SCRAM (the password from the
+    // environment), and a context nobody listens on.
+    let sasl_ssl: Vec<String> = env
+        .get("KSCOPE_BOOTSTRAP_SASL_SSL")
+        .split(',')
+        .map(|a| format!("\"{a}\""))
+        .collect();
+    std::fs::write(
+        &config,
+        format!(
+            "default_context = \"secure\"\n\
+             [contexts.secure]\nbootstrap_servers = [{}]\n\
+             [contexts.secure.tls]\nca_file = \"{}\"\n\
+             [contexts.secure.sasl]\nmechanism = \"SCRAM-SHA-512\"\nusername = \"{}\"\n\
+             password = \"${{env:E2E_KAFKA_PASSWORD}}\"\n\
+             [contexts.nowhere]\nbootstrap_servers = [\"127.0.0.1:1\"]\n",
+            sasl_ssl.join(", "),
+            env.get("KSCOPE_CA"),
+            env.get("KSCOPE_SCRAM_USER"),
+        ),
+    )
+    .expect("config written");
+    let command = kscope_command(
+        home.path(),
+        &format!("E2E_KAFKA_PASSWORD={}", env.get("KSCOPE_SCRAM_PASSWORD")),
+        &format!("--config {}", config.display()),
+    );
+    let unique = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() % 1_000_000_000);
+    let tmux = Tmux::start(&format!("kscope-ctx-{unique}"), &command);
+    tmux.wait_for("the topics over SASL_SSL", |s| {
+        s.contains("context: secure") && s.contains("topics [1/")
+    });
+
+    // Rows start under two header lines, the table's border and its header.
+    tmux.click(2, 5);
+    let screen = tmux.wait_for("the second row selected by a click", |s| {
+        s.contains("topics [2/")
+    });
+    let topic = screen
+        .lines()
+        .nth(5)
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a topic on the second row")
+        .to_owned();
+    tmux.click(2, 5);
+    tmux.wait_for("its partitions opened by a second click", |s| {
+        s.contains(&format!("partitions of '{topic}'"))
+    });
+
+    tmux.keys(&[":"]);
+    tmux.keys(&["-l", "ctx nowhere"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the other context, unreachable, said so", |s| {
+        s.contains("context: nowhere")
+            && s.contains("tried: 127.0.0.1:1")
+            && s.contains("failed (attempt")
+    });
+    tmux.keys(&[":"]);
+    tmux.keys(&["-l", "ctx secure"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("back on the first context's topics", |s| {
+        s.contains("context: secure") && s.contains("topics [1/")
+    });
+    tmux.keys(&["q"]);
+    support::wait_until(Duration::from_secs(10), "kscope to exit", || {
+        (!tmux.alive()).then_some(())
     });
 }

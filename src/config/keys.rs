@@ -22,6 +22,9 @@ pub const ACTIONS: &[&str] = &[
     "bottom",
     "refresh",
     "pause",
+    "consumers",
+    "members",
+    "inactive",
 ];
 
 const NAMED: &[&str] = &[

@@ -4,10 +4,11 @@ mod json;
 mod table;
 
 use std::io::{self, Write};
+use std::time::Duration;
 
 use crate::groups::{self, GroupDetail, GroupsClient, Overview};
 use crate::meta::Cluster;
-use crate::ui::rows::groups::member as member_cells;
+use crate::ui::rows::groups::{member as member_cells, offset as offset_cells};
 
 pub use crate::cli::args::OutputFormat;
 pub use json::{GroupDetailJson, GroupRowJson, now_ms};
@@ -115,17 +116,6 @@ pub fn render_groups(
     Ok(())
 }
 
-/// `950ms`, `12s`, `5m03s`, `2h07m`.
-fn age_text(ms: i64) -> String {
-    let secs = ms / 1000;
-    match secs {
-        0 => format!("{ms}ms"),
-        1..60 => format!("{secs}s"),
-        60..3600 => format!("{}m{:02}s", secs / 60, secs % 60),
-        _ => format!("{}h{:02}m", secs / 3600, secs % 3600 / 60),
-    }
-}
-
 /// Render one group.
 pub fn render_group(
     detail: &GroupDetail,
@@ -176,17 +166,10 @@ pub fn render_group(
         .map(|p| {
             let age = detail
                 .oldest_unconsumed_age_ms(&p.topic, p.partition, now)
-                .map_or_else(|| "-".to_owned(), age_text);
-            let lag = p.lag().to_string();
-            vec![
-                p.topic.clone(),
-                p.partition.to_string(),
-                p.committed
-                    .map_or_else(|| "-".to_owned(), |c| c.to_string()),
-                p.end.map_or_else(|| "-".to_owned(), |e| e.to_string()),
-                lag,
-                age,
-            ]
+                .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
+            let mut cells = offset_cells(p, age, None, None);
+            cells.truncate(6);
+            cells
         })
         .collect();
     table::write_table(
@@ -291,7 +274,5 @@ mod tests {
         );
         assert!(text.contains("orders:0,1"), "{text}");
         assert!(text.contains("5m0"), "{text}");
-        assert_eq!(age_text(950), "950ms");
-        assert_eq!(age_text(7_260_000), "2h01m");
     }
 }
