@@ -5,10 +5,14 @@
     kafka-probe.py replicas BOOTSTRAP TOPIC PART  the partition's replicas, comma separated
     kafka-probe.py leader BOOTSTRAP TOPIC PART    the partition's leader (-1 if none)
     kafka-probe.py port-open HOST:PORT            exit 0 if something accepts connections
+    kafka-probe.py create-topics BOOTSTRAP PREFIX COUNT PARTITIONS RF
+                                                  create PREFIX-01..PREFIX-COUNT in one request
+                                                  (topics that already exist are left alone)
 
 Metadata v8 (the newest non-flexible version) with allow_auto_topic_creation=false, so
-asking about a topic never creates it. BOOTSTRAP is a comma-separated host:port list; the
-first address that answers is used.
+asking about a topic never creates it. CreateTopics v4 (non-flexible), sent to any broker
+(KRaft brokers forward it to the controller): one request instead of one JVM per topic.
+BOOTSTRAP is a comma-separated host:port list; the first address that answers is used.
 """
 import socket
 import struct
@@ -43,23 +47,51 @@ class Reader:
         return [self.take(">i") for _ in range(max(self.take(">i"), 0))]
 
 
-def metadata(bootstrap, topics):
-    body = struct.pack(">i", len(topics)) + b"".join(encode_string(t) for t in topics)
-    body += b"\x00\x00\x00"  # allow_auto_topic_creation, cluster ops, topic ops: all false
-    header = struct.pack(">hhi", 3, 8, 1) + encode_string("kscope-probe")
+def request(bootstrap, api_key, version, body, what, timeout=5):
+    """Send one request to the first broker that answers; return the response body."""
+    header = struct.pack(">hhi", api_key, version, 1) + encode_string("kscope-probe")
     frame = header + body
     last_error = None
     for address in bootstrap.split(","):
         host, port = address.rsplit(":", 1)
         try:
             with socket.create_connection((host, int(port)), timeout=3) as sock:
-                sock.settimeout(5)
+                sock.settimeout(timeout)
                 sock.sendall(struct.pack(">i", len(frame)) + frame)
                 size = struct.unpack(">i", recv_exact(sock, 4))[0]
-                return parse(Reader(recv_exact(sock, size)))
+                return Reader(recv_exact(sock, size))
         except (OSError, struct.error) as error:
             last_error = error
-    raise SystemExit(f"no broker in {bootstrap} answered Metadata: {last_error}")
+    raise SystemExit(f"no broker in {bootstrap} answered {what}: {last_error}")
+
+
+def metadata(bootstrap, topics):
+    body = struct.pack(">i", len(topics)) + b"".join(encode_string(t) for t in topics)
+    body += b"\x00\x00\x00"  # allow_auto_topic_creation, cluster ops, topic ops: all false
+    return parse(request(bootstrap, 3, 8, body, "Metadata"))
+
+
+TOPIC_ALREADY_EXISTS = 36
+
+
+def create_topics(bootstrap, names, partitions, replication_factor):
+    """CreateTopics v4; returns {name: (error_code, message)} for the failures."""
+    body = struct.pack(">i", len(names))
+    for name in names:
+        body += encode_string(name) + struct.pack(">ih", partitions, replication_factor)
+        body += struct.pack(">ii", 0, 0)  # no manual assignments, no configs
+    body += struct.pack(">ib", 60000, 0)  # timeout_ms, validate_only=false
+    r = request(bootstrap, 19, 4, body, "CreateTopics", timeout=90)
+    r.take(">i")  # correlation id
+    r.take(">i")  # throttle time
+    failed = {}
+    for _ in range(r.take(">i")):
+        name = r.string()
+        error = r.take(">h")
+        message = r.string()
+        if error not in (0, TOPIC_ALREADY_EXISTS):
+            failed[name] = (error, message)
+    return failed
 
 
 def recv_exact(sock, size):
@@ -130,6 +162,14 @@ def main(argv):
         print(",".join(str(r) for r in partition_of(argv[2], argv[3], argv[4])[1]))
     elif command == "leader":
         print(partition_of(argv[2], argv[3], argv[4])[0])
+    elif command == "create-topics":
+        prefix, count = argv[3], int(argv[4])
+        width = max(2, len(str(count)))
+        names = [f"{prefix}-{i:0{width}d}" for i in range(1, count + 1)]
+        failed = create_topics(argv[2], names, int(argv[5]), int(argv[6]))
+        for name, (error, message) in sorted(failed.items()):
+            print(f"topic '{name}': error {error}: {message}", file=sys.stderr)
+        return 1 if failed else 0
     else:
         raise SystemExit(__doc__)
     return 0

@@ -1,12 +1,15 @@
 //! What every integration test shares: finding the real Kafka cluster the test
 //! command started, starting throwaway clusters for destructive tests, driving
-//! `scripts/kafka-cluster`, and waiting for a condition with a deadline.
+//! `scripts/kafka-cluster`, and waiting for a condition with a deadline;
+//! [`tmux`] drives the real binary in a terminal for end-to-end tests.
 //!
 //! The test command (`scripts/test`) starts a shared 3-node cluster with auth
 //! listeners and exports `KSCOPE_TEST_CLUSTER`, the path of its `cluster.env`.
 //! With `CI=true` a missing cluster fails the test; elsewhere the test says
 //! loudly that it skipped.
 #![allow(dead_code, clippy::unwrap_used, clippy::panic, clippy::expect_used)]
+
+pub mod tmux;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
