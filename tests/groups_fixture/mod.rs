@@ -108,6 +108,8 @@ pub async fn commit(cluster: &Cluster, group: &str, topic: &str, offsets: &[(i32
         ]);
     // A fresh coordinator answers COORDINATOR_LOAD_IN_PROGRESS / NOT_COORDINATOR
     // inside a successful response: re-ask after forgetting the coordinator.
+    // A topic created a moment ago may not have reached the coordinator's
+    // metadata yet (UNKNOWN_TOPIC_OR_PARTITION): re-ask the same broker.
     support::wait_until_async(
         Duration::from_mins(1),
         "an accepted offset commit",
@@ -124,6 +126,9 @@ pub async fn commit(cluster: &Cluster, group: &str, topic: &str, offsets: &[(i32
                 .collect();
             if codes.iter().any(|c| [14, 15, 16].contains(c)) {
                 cluster.invalidate_coordinator(CoordinatorKind::Group, group);
+                return None;
+            }
+            if codes.contains(&3) {
                 return None;
             }
             assert!(
