@@ -454,3 +454,54 @@ async fn dropping_the_last_cluster_stops_the_background_task() {
         .expect("the refresher stops when the last cluster is dropped");
     assert!(!probe.is_running());
 }
+
+/// Kafka's own answer to "who is the active controller", from
+/// `MetadataQuorumCommand describe --status` (`LeaderId:`).
+fn quorum_leader(env: &support::ClusterEnv) -> i32 {
+    let out = env.script(&[
+        "tool",
+        "org.apache.kafka.tools.MetadataQuorumCommand",
+        "--bootstrap-server",
+        env.bootstrap(),
+        "describe",
+        "--status",
+    ]);
+    out.lines()
+        .find_map(|line| line.strip_prefix("LeaderId:"))
+        .and_then(|id| id.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no LeaderId in:\n{out}"))
+}
+
+#[tokio::test]
+async fn the_controller_is_the_quorum_leader_and_does_not_flap_between_refreshes() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let cluster = connect(&env, ClusterConfig::default()).await;
+    let expected = quorum_leader(&env);
+    // A KRaft broker's Metadata names a random live broker as controller on
+    // every answer: over a dozen refreshes of a 3-broker cluster that would
+    // change (all equal by chance: (1/3)^11).
+    let mut seen = Vec::new();
+    for _ in 0..12 {
+        let snapshot = cluster.refresh().await.expect("full refresh");
+        seen.push(snapshot.controller_id());
+    }
+    assert!(
+        seen.iter().all(|id| *id == Some(expected)),
+        "controller per refresh {seen:?}, quorum leader {expected}"
+    );
+    let flaps: Vec<_> = cluster
+        .movements()
+        .into_iter()
+        .filter(|e| matches!(e.kind, MovementKind::ControllerChanged { .. }))
+        .filter(|e| {
+            e.kind
+                != MovementKind::ControllerChanged {
+                    from: None,
+                    to: Some(expected),
+                }
+        })
+        .collect();
+    assert!(flaps.is_empty(), "controller_changed events: {flaps:?}");
+}

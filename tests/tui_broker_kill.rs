@@ -210,9 +210,8 @@ fn see_the_movement_log(pane: &Tmux, watched: usize, new_leader: i32) {
     pane.keys(&["-l", "leaders"]);
     pane.keys(&["Enter"]);
     pane.wait_for("the movement log", |s| s.contains("leader movement ["));
-    // In KRaft, Metadata names a random live broker as the controller, so
-    // kscope logs a `controller_changed` on most refreshes; hide those so they
-    // cannot push the kill's events out of the window.
+    // The inverse filter form: killing the active controller also logs a
+    // `controller_changed`, which is not what this step looks for.
     pane.keys(&["/"]);
     pane.keys(&["-l", "!~controller_changed"]);
     pane.keys(&["Enter"]);

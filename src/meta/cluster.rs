@@ -321,8 +321,15 @@ impl Cluster {
             Target::Any => self.inner.pool.any().await,
             Target::Node(node_id) => self.inner.pool.get(*node_id).await,
             Target::Controller => {
+                // KRaft brokers forward controller-bound requests, and a
+                // dedicated controller is not reachable on a broker listener:
+                // a controller that is no broker means any broker.
                 let controller = self.controller().await?;
-                self.inner.pool.get(controller).await
+                if self.snapshot().broker(controller).is_some() {
+                    self.inner.pool.get(controller).await
+                } else {
+                    self.inner.pool.any().await
+                }
             }
             Target::Coordinator(kind, key) => {
                 let node = self.coordinator(*kind, key).await?;

@@ -19,6 +19,7 @@ pub mod movement;
 pub mod movement_log;
 pub mod offsets;
 pub mod pool;
+mod quorum;
 mod refresh;
 pub mod retry;
 pub mod routing;

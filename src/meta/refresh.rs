@@ -214,6 +214,8 @@ impl Cluster {
     async fn fetch_full(&self) -> Result<MetadataSnapshot> {
         let response = self.fetch(all_topics_request).await?;
         let snapshot = decode_metadata(response);
+        let controller = self.active_controller(snapshot.controller_id()).await;
+        let snapshot = snapshot.with_controller_id(controller);
         if snapshot.brokers().is_empty() {
             // Never install a cluster without brokers: nothing could be routed.
             return Err(Error::InvalidRequest(

@@ -278,9 +278,19 @@ impl MetadataSnapshot {
         self.leader_counts.get(&node_id).copied().unwrap_or(0)
     }
 
-    /// The active controller (in `KRaft`: the broker the cluster names as such).
+    /// The active controller: in `KRaft` the leader of the metadata quorum
+    /// (a full refresh asks `DescribeQuorum`, see `quorum.rs`; a dedicated
+    /// controller's id names no broker), on a `ZooKeeper` cluster the one the
+    /// Metadata response names.
     pub fn controller_id(&self) -> Option<i32> {
         self.controller_id
+    }
+
+    /// The same snapshot naming another active controller.
+    #[must_use]
+    pub fn with_controller_id(mut self, controller_id: Option<i32>) -> Self {
+        self.controller_id = controller_id;
+        self
     }
 
     /// The cluster id.
