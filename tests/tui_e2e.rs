@@ -7,112 +7,9 @@
 mod groups_fixture;
 mod support;
 
-use std::process::Command;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-struct Tmux {
-    name: String,
-}
-
-impl Tmux {
-    fn start(name: &str, command: &str) -> Tmux {
-        let status = Command::new("tmux")
-            .args([
-                "new-session",
-                "-d",
-                "-x",
-                "160",
-                "-y",
-                "45",
-                "-s",
-                name,
-                command,
-            ])
-            .status()
-            .expect("tmux runs");
-        assert!(status.success(), "tmux new-session");
-        Tmux {
-            name: name.to_owned(),
-        }
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", self.name.as_str()];
-        args.extend(keys);
-        let status = Command::new("tmux")
-            .args(&args)
-            .status()
-            .expect("tmux send-keys");
-        assert!(status.success());
-    }
-
-    /// A left click at the 0-based terminal cell (`column`, `row`), sent as
-    /// the SGR mouse sequences (press, release) a terminal would send.
-    fn click(&self, column: u16, row: u16) {
-        for end in ['M', 'm'] {
-            let sequence = format!("\x1b[<0;{};{}{end}", column + 1, row + 1);
-            let hex: Vec<String> = sequence.bytes().map(|b| format!("{b:02x}")).collect();
-            let mut args = vec!["send-keys", "-t", self.name.as_str(), "-H"];
-            args.extend(hex.iter().map(String::as_str));
-            let status = Command::new("tmux")
-                .args(&args)
-                .status()
-                .expect("tmux send-keys -H");
-            assert!(status.success());
-        }
-    }
-
-    fn screen(&self) -> String {
-        let out = Command::new("tmux")
-            .args(["capture-pane", "-p", "-t", &self.name])
-            .output()
-            .expect("tmux capture-pane");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn alive(&self) -> bool {
-        Command::new("tmux")
-            .args(["has-session", "-t", &self.name])
-            .status()
-            .is_ok_and(|s| s.success())
-    }
-
-    /// Wait until the screen passes `check`; on time-out, fail showing the
-    /// last screen seen.
-    fn wait_for(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
-        let deadline = std::time::Instant::now() + Duration::from_mins(1);
-        loop {
-            let screen = self.screen();
-            if check(&screen) {
-                return screen;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "timed out after 60s waiting for {what}; the screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.name])
-            .status();
-    }
-}
-
-/// The shell command running kscope with `args`, its home, config and state
-/// directories inside `home` (nothing of the user's is read or written), and
-/// `vars` (`NAME=VALUE ...`) in its environment.
-fn kscope_command(home: &std::path::Path, vars: &str, args: &str) -> String {
-    format!(
-        "env HOME={home} XDG_CONFIG_HOME={home}/config XDG_STATE_HOME={home}/state {vars} {bin} {args}",
-        home = home.display(),
-        bin = env!("CARGO_BIN_EXE_kscope"),
-    )
-}
+use support::tmux::{self, Tmux, kscope_command};
 
 /// The leader column of partition 0 on the Partitions screen.
 fn leader_of_partition_zero(screen: &str) -> Option<i32> {
@@ -127,10 +24,7 @@ fn filter_open_watch_a_leader_move_and_quit() {
     let Some(env) = support::shared_cluster() else {
         return;
     };
-    let unique = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() % 1_000_000_000);
-    let topic = format!("tui-e2e-{unique}");
+    let topic = groups_fixture::unique("tui-e2e");
     env.script(&[
         "tool",
         "org.apache.kafka.tools.TopicCommand",
@@ -146,7 +40,7 @@ fn filter_open_watch_a_leader_move_and_quit() {
     ]);
     let home = tempfile::tempdir().expect("temp home");
     let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
-    let tmux = Tmux::start(&format!("kscope-e2e-{unique}"), &command);
+    let tmux = Tmux::start(&tmux::unique_name("kscope-e2e"), &command);
     tmux.wait_for("the topics screen", |s| s.contains("topics ["));
 
     tmux.keys(&["/"]);
@@ -174,29 +68,20 @@ fn filter_open_watch_a_leader_move_and_quit() {
     });
 
     tmux.keys(&["q"]);
-    support::wait_until(Duration::from_secs(10), "kscope to exit", || {
-        (!tmux.alive()).then_some(())
-    });
+    tmux.wait_for_exit(Duration::from_secs(10));
 }
 
 #[test]
 fn unreachable_bootstrap_says_what_was_tried_and_q_still_quits() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        return;
-    }
-    let unique = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() % 1_000_000_000);
+    assert!(tmux::available(), "this test needs tmux");
     let home = tempfile::tempdir().expect("temp home");
     let command = kscope_command(home.path(), "", "-b 127.0.0.1:1");
-    let tmux = Tmux::start(&format!("kscope-unreachable-{unique}"), &command);
+    let tmux = Tmux::start(&tmux::unique_name("kscope-unreachable"), &command);
     tmux.wait_for("the connecting screen with the failure", |s| {
         s.contains("tried: 127.0.0.1:1") && s.contains("failed (attempt") && s.contains("q quits")
     });
     tmux.keys(&["q"]);
-    support::wait_until(Duration::from_secs(10), "kscope to exit", || {
-        (!tmux.alive()).then_some(())
-    });
+    tmux.wait_for_exit(Duration::from_secs(10));
 }
 
 /// The row of `name` on a table screen, split into cells.
@@ -322,9 +207,7 @@ fn walk_groups_list_offsets_members_and_back() {
     tmux.keys(&["Escape"]);
     tmux.wait_for("back on the list", |s| s.contains("consumer groups ["));
     tmux.keys(&["q"]);
-    support::wait_until(Duration::from_secs(10), "kscope to exit", || {
-        (!tmux.alive()).then_some(())
-    });
+    tmux.wait_for_exit(Duration::from_secs(10));
     drop(consumer);
     runtime.block_on(async {
         let coordinator = cluster.coordinator_for(&idle).await.unwrap_or(1);
@@ -366,10 +249,7 @@ fn switch_context_live_and_open_a_topic_with_the_mouse() {
         &format!("E2E_KAFKA_PASSWORD={}", env.get("KSCOPE_SCRAM_PASSWORD")),
         &format!("--config {}", config.display()),
     );
-    let unique = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() % 1_000_000_000);
-    let tmux = Tmux::start(&format!("kscope-ctx-{unique}"), &command);
+    let tmux = Tmux::start(&tmux::unique_name("kscope-ctx"), &command);
     tmux.wait_for("the topics over SASL_SSL", |s| {
         s.contains("context: secure") && s.contains("topics [1/")
     });
@@ -405,7 +285,5 @@ fn switch_context_live_and_open_a_topic_with_the_mouse() {
         s.contains("context: secure") && s.contains("topics [1/")
     });
     tmux.keys(&["q"]);
-    support::wait_until(Duration::from_secs(10), "kscope to exit", || {
-        (!tmux.alive()).then_some(())
-    });
+    tmux.wait_for_exit(Duration::from_secs(10));
 }

@@ -2,6 +2,7 @@
 //! depends on, so that `view` only ever indexes into it.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::meta::{MetadataSnapshot, MovementEvent, TopicPartition};
@@ -43,9 +44,19 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
                 group_rows::identity(&state.groups, &screen, i).as_ref() == Some(&kept)
             })
         });
+        let kinds = if matches!(screen, Screen::Leaders) {
+            let mut kinds = BTreeMap::new();
+            for event in rows.iter().filter_map(|&i| state.movements.get(i)) {
+                *kinds.entry(event.kind.name()).or_insert(0) += 1;
+            }
+            kinds
+        } else {
+            BTreeMap::new()
+        };
         let view = state.view_mut();
         view.rows = rows;
         view.built_for = Some(key);
+        view.kinds = kinds;
         if let Some(position) = found {
             view.selected = position;
         }

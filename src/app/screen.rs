@@ -1,6 +1,7 @@
 //! The screens and one entry of the navigation stack.
 
 use super::filter::Filter;
+use std::collections::BTreeMap;
 
 /// What is on screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,6 +144,9 @@ pub struct View {
     pub rows: Vec<usize>,
     /// What `rows` was built from; rebuilt when it differs.
     pub built_for: Option<RowsKey>,
+    /// How many of `rows` there are of each movement kind (the movement
+    /// log's title counts what the filter lets through); empty elsewhere.
+    pub kinds: BTreeMap<&'static str, usize>,
 }
 
 /// What a cached row list depends on.
@@ -181,6 +185,7 @@ impl View {
             sort,
             rows: Vec::new(),
             built_for: None,
+            kinds: BTreeMap::new(),
         }
     }
 }

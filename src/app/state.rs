@@ -114,8 +114,6 @@ pub struct AppState {
     pub movements: VecDeque<MovementEvent>,
     /// Movement events received in all (also those dropped from the front).
     pub movements_seen: u64,
-    /// How many of the kept events there are of each kind.
-    pub movement_counts: BTreeMap<&'static str, usize>,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
     /// Watermarks.
@@ -171,7 +169,6 @@ impl AppState {
             leader_history: BTreeMap::new(),
             movements: VecDeque::new(),
             movements_seen: 0,
-            movement_counts: BTreeMap::new(),
             moved_at: HashMap::new(),
             watermarks: WatermarkStore::default(),
             groups: GroupsStore::default(),
@@ -202,7 +199,6 @@ impl AppState {
         self.leader_history.clear();
         self.movements.clear();
         self.movements_seen = 0;
-        self.movement_counts.clear();
         self.moved_at.clear();
         self.watermarks = WatermarkStore::default();
         self.groups.reset();

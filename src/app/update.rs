@@ -296,14 +296,10 @@ fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
         {
             state.moved_at.insert((topic.clone(), partition), state.now);
         }
-        *state.movement_counts.entry(event.kind.name()).or_insert(0) += 1;
         state.movements_seen += 1;
         state.movements.push_back(event);
-        if state.movements.len() > MOVEMENTS_KEPT
-            && let Some(old) = state.movements.pop_front()
-            && let Some(count) = state.movement_counts.get_mut(old.kind.name())
-        {
-            *count = count.saturating_sub(1);
+        if state.movements.len() > MOVEMENTS_KEPT {
+            state.movements.pop_front();
         }
     }
 }

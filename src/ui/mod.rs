@@ -159,8 +159,8 @@ fn draw_table(
         title.push_str(&group_screens::list_status(state));
     }
     if matches!(view.screen, Screen::Leaders) {
-        let counts: Vec<String> = state
-            .movement_counts
+        let counts: Vec<String> = view
+            .kinds
             .iter()
             .filter(|(_, n)| **n > 0)
             .map(|(k, n)| format!("{k} {n}"))

@@ -3,6 +3,7 @@
 //! the screen to show something. The session is killed on drop, so a failed
 //! test leaves no process behind.
 
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -28,6 +29,17 @@ pub fn unique_name(prefix: &str) -> String {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() % 1_000_000_000);
     format!("{prefix}-{}-{nanos}", std::process::id())
+}
+
+/// The shell command running the kscope under test with `args`, its home,
+/// config and state directories inside `home` (nothing of the user's is read
+/// or written), and `vars` (`NAME=VALUE ...`) in its environment.
+pub fn kscope_command(home: &Path, vars: &str, args: &str) -> String {
+    format!(
+        "env HOME={home} XDG_CONFIG_HOME={home}/config XDG_STATE_HOME={home}/state {vars} {bin} {args}",
+        home = home.display(),
+        bin = env!("CARGO_BIN_EXE_kscope"),
+    )
 }
 
 /// One detached tmux session running one shell command.
@@ -74,6 +86,22 @@ impl Tmux {
             .status()
             .expect("tmux send-keys");
         assert!(status.success(), "tmux send-keys {keys:?}");
+    }
+
+    /// A left click at the 0-based terminal cell (`column`, `row`), sent as
+    /// the SGR mouse sequences (press, release) a terminal would send.
+    pub fn click(&self, column: u16, row: u16) {
+        for end in ['M', 'm'] {
+            let sequence = format!("\x1b[<0;{};{}{end}", column + 1, row + 1);
+            let hex: Vec<String> = sequence.bytes().map(|b| format!("{b:02x}")).collect();
+            let mut args = vec!["send-keys", "-t", self.name.as_str(), "-H"];
+            args.extend(hex.iter().map(String::as_str));
+            let status = Command::new("tmux")
+                .args(&args)
+                .status()
+                .expect("tmux send-keys -H");
+            assert!(status.success(), "tmux send-keys -H {sequence:?}");
+        }
     }
 
     /// The visible screen, one line per row.

@@ -140,6 +140,9 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             write!(out, "no leader (was {from}, epoch {epoch})")
         }
         MovementKind::PartitionOnline { to, epoch } => write!(out, "leader {to} (epoch {epoch})"),
+        MovementKind::IsrShrank { isr, removed } if isr.is_empty() => {
+            write!(out, "isr empty (-{})", ids(removed))
+        }
         MovementKind::IsrShrank { isr, removed } => {
             write!(out, "isr {} (-{})", ids(isr), ids(removed))
         }
@@ -175,6 +178,14 @@ mod tests {
     fn formatters() {
         assert_eq!(ids(&[1, 2, 3]), "1,2,3");
         assert_eq!(ids(&[]), "");
+        let shrank = |isr: Vec<i32>| {
+            movement_detail(&MovementKind::IsrShrank {
+                isr,
+                removed: vec![2],
+            })
+        };
+        assert_eq!(shrank(vec![1, 3]), "isr 1,3 (-2)");
+        assert_eq!(shrank(vec![]), "isr empty (-2)");
         assert_eq!(sparkline(&[0, 5, 10], 10), "▁▄█");
         assert_eq!(sparkline(&[0, 0], 10), "▁▁");
         assert_eq!(sparkline(&[1, 2, 3, 4], 2), "▆█");
