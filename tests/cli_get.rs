@@ -33,30 +33,16 @@ fn json(env: &support::ClusterEnv, args: &[&str]) -> Vec<Value> {
         .clone()
 }
 
-fn topic_command(env: &support::ClusterEnv, args: &[&str]) -> String {
-    let mut all = vec![
-        "tool",
-        "org.apache.kafka.tools.TopicCommand",
-        "--bootstrap-server",
-        env.bootstrap(),
-    ];
-    all.extend(args);
-    env.script(&all)
-}
-
 fn create(env: &support::ClusterEnv, topic: &str, partitions: &str) {
-    topic_command(
-        env,
-        &[
-            "--create",
-            "--topic",
-            topic,
-            "--partitions",
-            partitions,
-            "--replication-factor",
-            "3",
-        ],
-    );
+    env.topic_command(&[
+        "--create",
+        "--topic",
+        topic,
+        "--partitions",
+        partitions,
+        "--replication-factor",
+        "3",
+    ]);
     support::wait_until(Duration::from_secs(30), "the topic's leaders", || {
         // A broker that has not yet applied the creation answers "does not
         // exist"; that is a reason to ask again, not a failure.
@@ -154,7 +140,7 @@ fn get_topics_and_partitions_describe_a_new_topic() {
         (Some(3), Some(3))
     );
     assert_eq!(row["internal"], false);
-    let described = topic_command(&env, &["--describe", "--topic", &topic]);
+    let described = env.topic_command(&["--describe", "--topic", &topic]);
     assert!(
         described.contains(&format!("TopicId: {}", row["id"].as_str().unwrap())),
         "{described}"
@@ -211,7 +197,7 @@ fn an_unknown_topic_is_one_line_on_stderr_and_is_never_created() {
         );
         assert!(output.stdout.is_empty());
     }
-    let listed = topic_command(&env, &["--list"]);
+    let listed = env.topic_command(&["--list"]);
     assert!(
         !listed.lines().any(|l| l == missing),
         "the topic was auto-created"

@@ -53,16 +53,7 @@ fn parse_describe(output: &str) -> BTreeMap<i32, Described> {
 }
 
 fn describe(env: &ClusterEnv, topic: &str) -> BTreeMap<i32, Described> {
-    let output = env.script(&[
-        "tool",
-        "org.apache.kafka.tools.TopicCommand",
-        "--bootstrap-server",
-        env.bootstrap(),
-        "--describe",
-        "--topic",
-        topic,
-    ]);
-    parse_describe(&output)
+    parse_describe(&env.topic_command(&["--describe", "--topic", topic]))
 }
 
 #[test]
@@ -97,19 +88,7 @@ fn leaders_move_off_a_killed_broker_and_it_rejoins_the_isr() {
     assert_eq!(String::from_utf8_lossy(&brokers.stdout).trim(), "1 2 3");
 
     let topic = "harness-rf3";
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.TopicCommand",
-        "--bootstrap-server",
-        env.bootstrap(),
-        "--create",
-        "--topic",
-        topic,
-        "--partitions",
-        "6",
-        "--replication-factor",
-        "3",
-    ]);
+    env.create_topic_with_kafka(topic, &["--partitions", "6", "--replication-factor", "3"]);
     let before = wait_until(
         Duration::from_mins(1),
         "every partition led, full ISR",

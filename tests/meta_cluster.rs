@@ -36,15 +36,7 @@ fn ids(text: &str) -> Vec<i32> {
 
 /// Kafka's own view of a topic, from `TopicCommand --describe`.
 fn describe(env: &support::ClusterEnv, topic: &str) -> BTreeMap<i32, Described> {
-    let out = env.script(&[
-        "tool",
-        "org.apache.kafka.tools.TopicCommand",
-        "--bootstrap-server",
-        env.bootstrap(),
-        "--describe",
-        "--topic",
-        topic,
-    ]);
+    let out = env.topic_command(&["--describe", "--topic", topic]);
     out.lines()
         .filter(|line| line.contains("Partition: "))
         .map(|line| {
@@ -72,16 +64,10 @@ fn describe(env: &support::ClusterEnv, topic: &str) -> BTreeMap<i32, Described> 
 }
 
 fn list_topics(env: &support::ClusterEnv) -> Vec<String> {
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.TopicCommand",
-        "--bootstrap-server",
-        env.bootstrap(),
-        "--list",
-    ])
-    .lines()
-    .map(str::to_owned)
-    .collect()
+    env.topic_command(&["--list"])
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Create a topic with kscope's own `CreateTopics` (routed to the controller).

@@ -23,21 +23,6 @@ const SOLO: &str = "tui-kill-solo";
 /// connection attempt of any refresh is not the dead one).
 const VICTIM: i32 = 2;
 
-/// `scripts/kafka-cluster tool TopicCommand --create ...` on `env`.
-fn create_topic(env: &support::ClusterEnv, topic: &str, layout: &[&str]) {
-    let mut args = vec![
-        "tool",
-        "org.apache.kafka.tools.TopicCommand",
-        "--bootstrap-server",
-        env.bootstrap(),
-        "--create",
-        "--topic",
-        topic,
-    ];
-    args.extend(layout);
-    env.script(&args);
-}
-
 /// Partition → leader (`None` for `none`) from the Partitions screen's rows.
 fn leaders(screen: &str) -> Vec<(usize, Option<i32>)> {
     screen
@@ -110,12 +95,11 @@ fn a_broker_killed_under_the_tui_shows_down_moves_the_leader_and_quits_cleanly()
     assert!(tmux::available(), "this test needs tmux");
     let env = cluster.env();
     let partitions = SPREAD_PARTITIONS.to_string();
-    create_topic(
-        env,
+    env.create_topic_with_kafka(
         SPREAD,
         &["--partitions", &partitions, "--replication-factor", "3"],
     );
-    create_topic(env, SOLO, &["--replica-assignment", &VICTIM.to_string()]);
+    env.create_topic_with_kafka(SOLO, &["--replica-assignment", &VICTIM.to_string()]);
 
     let home = tempfile::tempdir().expect("temp home");
     let script = write_pane_script(home.path(), env.bootstrap());

@@ -25,19 +25,7 @@ fn filter_open_watch_a_leader_move_and_quit() {
         return;
     };
     let topic = groups_fixture::unique("tui-e2e");
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.TopicCommand",
-        "--bootstrap-server",
-        env.bootstrap(),
-        "--create",
-        "--topic",
-        &topic,
-        "--partitions",
-        "3",
-        "--replication-factor",
-        "3",
-    ]);
+    env.create_topic_with_kafka(&topic, &["--partitions", "3", "--replication-factor", "3"]);
     let home = tempfile::tempdir().expect("temp home");
     let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
     let tmux = Tmux::start(&tmux::unique_name("kscope-e2e"), &command);

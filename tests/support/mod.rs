@@ -72,6 +72,27 @@ impl ClusterEnv {
         assert_success(&output, &format!("scripts/kafka-cluster {}", all.join(" ")));
         String::from_utf8_lossy(&output.stdout).into_owned()
     }
+
+    /// Kafka's own `TopicCommand` against this cluster with `args`; its stdout.
+    pub fn topic_command(&self, args: &[&str]) -> String {
+        let mut all = vec![
+            "tool",
+            "org.apache.kafka.tools.TopicCommand",
+            "--bootstrap-server",
+            self.bootstrap(),
+        ];
+        all.extend(args);
+        self.script(&all)
+    }
+
+    /// Create `topic` with `TopicCommand --create`; `layout` is the rest of
+    /// its arguments (`--partitions 3 --replication-factor 3`, or
+    /// `--replica-assignment 1:2,2:3`).
+    pub fn create_topic_with_kafka(&self, topic: &str, layout: &[&str]) {
+        let mut args = vec!["--create", "--topic", topic];
+        args.extend(layout);
+        self.topic_command(&args);
+    }
 }
 
 /// The shared cluster, or `None` (with a loud message) outside CI when there is none.
