@@ -6,11 +6,11 @@ mod support;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use kscope::conn::ErrorCode;
 use kscope::conn::protocol::StrBytes;
 use kscope::conn::protocol::messages::create_topics_request::CreatableTopic;
 use kscope::conn::protocol::messages::{CreateTopicsRequest, TopicName};
-use kscope::conn::{Error, ErrorCode};
-use kscope::meta::{Cluster, ClusterConfig, MovementKind, TopicPartition};
+use kscope::meta::{Cluster, ClusterConfig, Error, MovementKind, TopicPartition};
 
 /// Serializes `scripts/kafka-cluster move-leader` within this test binary.
 static MOVES: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -420,7 +420,10 @@ async fn send_routed_refuses_what_needs_a_key() {
         .send_routed(request)
         .await
         .expect_err("needs a leader");
-    assert!(matches!(error, Error::InvalidRequest(_)), "{error}");
+    assert!(
+        matches!(error, Error::Unroutable { .. }) && error.to_string().contains("send_to_leader"),
+        "{error}"
+    );
 }
 
 #[tokio::test]

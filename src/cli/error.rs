@@ -1,6 +1,6 @@
 //! The headless CLI's error: what goes on the one stderr line.
 
-use crate::conn;
+use crate::{conn, meta};
 
 /// Why a headless command failed.
 #[derive(Debug, thiserror::Error)]
@@ -16,7 +16,7 @@ pub enum Error {
     UnknownTopic(String),
     /// Talking to Kafka failed.
     #[error(transparent)]
-    Kafka(#[from] conn::Error),
+    Kafka(#[from] meta::Error),
     /// Writing the output failed.
     #[error("writing output: {0}")]
     Output(#[from] std::io::Error),
@@ -29,6 +29,12 @@ pub enum Error {
     /// The async runtime could not start.
     #[error("starting the runtime: {0}")]
     Runtime(std::io::Error),
+}
+
+impl From<conn::Error> for Error {
+    fn from(error: conn::Error) -> Self {
+        Error::Kafka(error.into())
+    }
 }
 
 impl Error {

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use tokio::task::JoinSet;
 
 use crate::conn::{self, Rpc};
-use crate::meta::Cluster;
 use crate::meta::routing::CoordinatorKind;
+use crate::meta::{self, Cluster};
 
 use super::counter::{RequestCounter, RequestCounts};
 use super::error::{Error, Result};
@@ -60,13 +60,13 @@ impl GroupsClient {
         &self,
         node: i32,
         request: R,
-    ) -> conn::Result<R::Response> {
+    ) -> meta::Result<R::Response> {
         self.counter.bump(R::API_KEY);
         self.cluster.send_to_node(node, request).await
     }
 
     /// The group's coordinator (cached by the cluster), counted.
-    pub(super) async fn coordinator_for(&self, group: &str) -> conn::Result<i32> {
+    pub(super) async fn coordinator_for(&self, group: &str) -> meta::Result<i32> {
         self.counter.bump(conn::ApiKey::FindCoordinator);
         self.cluster.coordinator_for(group).await
     }

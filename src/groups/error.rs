@@ -1,7 +1,9 @@
-//! The groups layer's error: one enum, wrapping the connection layer's, with
-//! the group (and topic, partition) it was about in the message.
+//! The groups layer's error: one enum, wrapping the metadata layer's (which
+//! wraps the connection layer's), with the group (and topic, partition) it
+//! was about in the message.
 
 use crate::conn::{self, ErrorCode};
+use crate::meta;
 
 /// Shorthand for results of this layer.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -12,7 +14,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     /// Talking to the cluster failed.
     #[error(transparent)]
-    Conn(#[from] conn::Error),
+    Meta(#[from] meta::Error),
 
     /// The broker answered, but with an error code for one group.
     #[error("group '{group}': {code}")]
@@ -23,14 +25,14 @@ pub enum Error {
         code: ErrorCode,
     },
 
-    /// A group's request failed on the wire (context added to a `conn` error).
+    /// A group's request failed on the wire (context added to a `meta` error).
     #[error("group '{group}': {source}")]
     GroupRequest {
         /// The group.
         group: String,
         /// What failed.
         #[source]
-        source: conn::Error,
+        source: meta::Error,
     },
 
     /// The broker answered, but with an error code for one partition.
@@ -62,19 +64,25 @@ pub enum Error {
     Task(String),
 }
 
+impl From<conn::Error> for Error {
+    fn from(error: conn::Error) -> Self {
+        Error::Meta(error.into())
+    }
+}
+
 impl Error {
-    /// Wrap a connection error with the group it was about.
-    pub fn for_group(group: &str, source: conn::Error) -> Error {
+    /// Wrap a request's error with the group it was about.
+    pub fn for_group(group: &str, source: impl Into<meta::Error>) -> Error {
         Error::GroupRequest {
             group: group.to_owned(),
-            source,
+            source: source.into(),
         }
     }
 
     /// The Kafka error code, where there is one.
     pub fn code(&self) -> Option<ErrorCode> {
         match self {
-            Error::Conn(error) | Error::GroupRequest { source: error, .. } => error.code(),
+            Error::Meta(error) | Error::GroupRequest { source: error, .. } => error.code(),
             Error::Group { code, .. } | Error::Partition { code, .. } => Some(*code),
             _ => None,
         }

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::conn::ErrorCode;
 use crate::conn::protocol::messages::{ConsumerGroupDescribeRequest, OffsetFetchRequest};
-use crate::conn::{self, ErrorCode};
 
 use super::client::GroupsClient;
 use super::description::{self, GroupDescription};
@@ -31,13 +31,7 @@ fn falls_back(error: &Error) -> bool {
     matches!(
         error.code(),
         Some(ErrorCode::GroupIdNotFound | ErrorCode::UnsupportedVersion)
-    ) || matches!(
-        error,
-        Error::GroupRequest {
-            source: conn::Error::UnsupportedVersion { .. },
-            ..
-        }
-    )
+    ) || matches!(error, Error::GroupRequest { source, .. } if source.is_unsupported_version())
 }
 
 impl GroupsClient {
@@ -153,9 +147,9 @@ mod tests {
         assert!(falls_back(&not_consumer));
         let unsupported = Error::for_group(
             "g",
-            conn::Error::UnsupportedVersion {
+            crate::conn::Error::UnsupportedVersion {
                 broker: "broker 1".to_owned(),
-                api: conn::ApiKey::ConsumerGroupDescribe,
+                api: crate::conn::ApiKey::ConsumerGroupDescribe,
                 ours: "v0-v1".to_owned(),
                 theirs: "none".to_owned(),
             },

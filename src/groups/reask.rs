@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use tokio::task::JoinSet;
 
-use crate::conn::{self, ErrorCode};
+use crate::conn::ErrorCode;
+use crate::meta;
 
 use super::client::GroupsClient;
 use super::error::{Error, Result};
@@ -39,7 +40,7 @@ impl GroupsClient {
     where
         T: Send + 'static,
         F: Fn(GroupsClient, i32, Vec<String>) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = conn::Result<Answers<T>>> + Send + 'static,
+        Fut: Future<Output = meta::Result<Answers<T>>> + Send + 'static,
     {
         let send = Arc::new(send);
         let policy = self.cluster().config().retry;
@@ -71,7 +72,7 @@ impl GroupsClient {
     where
         T: Send + 'static,
         F: Fn(GroupsClient, i32, Vec<String>) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = conn::Result<Answers<T>>> + Send + 'static,
+        Fut: Future<Output = meta::Result<Answers<T>>> + Send + 'static,
     {
         let mut requests = JoinSet::new();
         for (node, batch) in batches(&pending, self.batch()) {

@@ -19,7 +19,8 @@ use arc_swap::{ArcSwap, ArcSwapOption};
 use tokio::sync::{Mutex as AsyncMutex, Notify, watch};
 use tokio::task::AbortHandle;
 
-use crate::conn::{Connection, ConnectionConfig, Error, ErrorCode, Result, Rpc};
+use super::error::{Error, Result};
+use crate::conn::{Connection, ConnectionConfig, ErrorCode, Rpc};
 
 use super::movement_log::{DEFAULT_CAPACITY, MovementLog};
 use super::pool::BrokerPool;
@@ -161,7 +162,7 @@ impl Cluster {
     /// v12 and by uuid from v13 — and the codec rejects a field set outside
     /// its own range rather than ignoring it.
     pub async fn negotiated_for<R: Rpc>(&self) -> Result<i16> {
-        self.inner.pool.any().await?.negotiated_for::<R>()
+        Ok(self.inner.pool.any().await?.negotiated_for::<R>()?)
     }
 
     /// The leader of a partition, refreshing if the snapshot does not know.
@@ -244,20 +245,18 @@ impl Cluster {
         match routing(R::API_KEY) {
             Routing::Any => self.send_any(request).await,
             Routing::Controller => self.send_to_controller(request).await,
-            Routing::Coordinator(kind) => Err(Error::InvalidRequest(format!(
-                "{} is routed to a {kind:?} coordinator; use send_to_coordinator",
-                R::API_KEY
-            ))),
-            Routing::Specific(BrokerSelector::Caller) => Err(Error::InvalidRequest(format!(
-                "{} is routed to one broker; use send_to_node",
-                R::API_KEY
-            ))),
-            Routing::Specific(BrokerSelector::PartitionLeader) => {
-                Err(Error::InvalidRequest(format!(
-                    "{} is routed to a partition leader; use send_to_leader",
-                    R::API_KEY
-                )))
-            }
+            Routing::Coordinator(_) => Err(Error::Unroutable {
+                api: R::API_KEY,
+                how: "is routed to a coordinator; use send_to_coordinator",
+            }),
+            Routing::Specific(BrokerSelector::Caller) => Err(Error::Unroutable {
+                api: R::API_KEY,
+                how: "is routed to one broker; use send_to_node",
+            }),
+            Routing::Specific(BrokerSelector::PartitionLeader) => Err(Error::Unroutable {
+                api: R::API_KEY,
+                how: "is routed to a partition leader; use send_to_leader",
+            }),
         }
     }
 
@@ -313,7 +312,7 @@ impl Cluster {
 
     async fn attempt<R: Rpc + Clone>(&self, target: &Target, request: R) -> Result<R::Response> {
         let connection = self.resolve(target).await?;
-        connection.send(request).await
+        Ok(connection.send(request).await?)
     }
 
     async fn resolve(&self, target: &Target) -> Result<Connection> {

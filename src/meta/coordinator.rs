@@ -1,8 +1,9 @@
 //! Finding group and transaction coordinators, cached.
 
+use super::error::{Error, Result};
+use crate::conn::ErrorCode;
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::FindCoordinatorRequest;
-use crate::conn::{Error, ErrorCode, Result};
 
 use super::cluster::Cluster;
 use super::routing::CoordinatorKind;

@@ -12,6 +12,7 @@
 mod cluster;
 mod coordinator;
 mod epochs;
+mod error;
 #[cfg(test)]
 mod fixtures;
 mod metadata_request;
@@ -28,6 +29,7 @@ mod topic_id;
 mod watermarks;
 
 pub use cluster::{Cluster, ClusterConfig};
+pub use error::{Error, Result};
 pub use metadata_request::{decode_metadata, decode_topics};
 pub use movement::{MovementEvent, MovementKind, diff};
 pub use movement_log::MovementLog;

@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Mutex as AsyncMutex;
 
-use crate::conn::{Connection, ConnectionConfig, Error, Result};
+use super::error::{Error, Result};
+use crate::conn::{Connection, ConnectionConfig};
 
 use super::retry::RetryPolicy;
 
@@ -83,7 +84,7 @@ impl BrokerPool {
                 }
             }
         }
-        Err(last.unwrap_or_else(|| Error::InvalidRequest("no bootstrap servers given".to_owned())))
+        Err(last.unwrap_or(Error::NoBootstrap))
     }
 
     /// A connection to one broker by node id.
@@ -93,9 +94,7 @@ impl BrokerPool {
             .lock()
             .ok()
             .and_then(|map| map.get(&node_id).map(|(address, _)| address.clone()))
-            .ok_or_else(|| {
-                Error::InvalidRequest(format!("broker {node_id} is not in the cluster metadata"))
-            })?;
+            .ok_or(Error::UnknownBroker(node_id))?;
         self.connect(&address, Some(node_id)).await
     }
 
@@ -145,7 +144,7 @@ impl BrokerPool {
     async fn connect(&self, address: &str, node_id: Option<i32>) -> Result<Connection> {
         let slot = self
             .slot(address)
-            .ok_or_else(|| Error::InvalidRequest("connection pool lock poisoned".to_owned()))?;
+            .ok_or(Error::Poisoned("connection pool"))?;
         let mut held = slot.lock().await;
         if let Some(connection) = held.as_ref().filter(|c| !c.is_broken()) {
             return Ok(connection.clone());
@@ -178,9 +177,9 @@ mod tests {
         let unknown = pool.get(7).await.expect_err("never known");
         assert_eq!(
             unknown.to_string(),
-            "invalid request: broker 7 is not in the cluster metadata"
+            "broker 7 is not in the cluster metadata"
         );
         let none = pool.any().await.expect_err("no candidates");
-        assert!(matches!(none, Error::InvalidRequest(_)), "{none}");
+        assert!(matches!(none, Error::NoBootstrap), "{none}");
     }
 }

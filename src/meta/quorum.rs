@@ -10,10 +10,10 @@
 //! `ZooKeeper`-era brokers lack `DescribeQuorum`; there the Metadata answer is
 //! the real controller and stays.
 
+use super::error::{Error, Result};
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::describe_quorum_request::{PartitionData, TopicData};
 use crate::conn::protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse, TopicName};
-use crate::conn::{Error, Result};
 
 use super::cluster::Cluster;
 
@@ -55,7 +55,7 @@ fn quorum_leader(response: &DescribeQuorumResponse) -> Option<i32> {
 fn choose(asked: &Result<Option<i32>>, claimed: Option<i32>, held: Option<i32>) -> Option<i32> {
     match asked {
         Ok(Some(leader)) => Some(*leader),
-        Err(Error::UnsupportedVersion { .. }) => claimed,
+        Err(error) if error.is_unsupported_version() => claimed,
         Ok(None) | Err(_) => held,
     }
 }
@@ -68,7 +68,8 @@ impl Cluster {
             Ok(connection) => connection
                 .send(quorum_request())
                 .await
-                .map(|r| quorum_leader(&r)),
+                .map(|r| quorum_leader(&r))
+                .map_err(Error::from),
             Err(error) => Err(error),
         };
         if let Err(error) = &asked {
@@ -115,12 +116,12 @@ mod tests {
             None,
         ));
         assert_eq!(choose(&denied, Some(1), None), None);
-        let absent = Err(Error::UnsupportedVersion {
+        let absent = Err(Error::Conn(crate::conn::Error::UnsupportedVersion {
             broker: "broker 1 (localhost:9092)".to_owned(),
             api: crate::conn::ApiKey::DescribeQuorum,
             ours: "v0-v2".to_owned(),
             theirs: "none".to_owned(),
-        });
+        }));
         assert_eq!(choose(&absent, Some(1), Some(2)), Some(1));
     }
 }

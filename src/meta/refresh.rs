@@ -9,8 +9,9 @@ use std::time::SystemTime;
 use tokio::sync::{broadcast, watch};
 use tokio::time::Instant;
 
+use super::error::{Error, Result};
+use crate::conn::ErrorCode;
 use crate::conn::protocol::messages::{MetadataRequest, MetadataResponse};
-use crate::conn::{Error, ErrorCode, Result};
 
 use super::cluster::Cluster;
 use super::metadata_request::{all_topics_request, decode_metadata, decode_topics, topics_request};
@@ -218,9 +219,7 @@ impl Cluster {
         let snapshot = snapshot.with_controller_id(controller);
         if snapshot.brokers().is_empty() {
             // Never install a cluster without brokers: nothing could be routed.
-            return Err(Error::InvalidRequest(
-                "metadata response named no brokers".to_owned(),
-            ));
+            return Err(Error::NoBrokers);
         }
         self.inner.invalidated.store(false, Ordering::Release);
         Ok(snapshot)
@@ -241,7 +240,10 @@ impl Cluster {
                 tokio::time::sleep(delay).await;
             }
             let outcome = match self.inner.pool.any().await {
-                Ok(connection) => connection.send(build(&connection)).await,
+                Ok(connection) => connection
+                    .send(build(&connection))
+                    .await
+                    .map_err(Error::from),
                 Err(error) => Err(error),
             };
             match outcome {

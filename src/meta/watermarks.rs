@@ -4,7 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tokio::task::JoinSet;
 
-use crate::conn::{Error, ErrorCode, Result};
+use super::error::{Error, Result};
+use crate::conn::ErrorCode;
 
 use super::cluster::Cluster;
 use super::offsets::{self, OffsetSpec, TopicPartition, Watermarks};
@@ -85,8 +86,10 @@ impl Cluster {
             }
         }
         while let Some(joined) = requests.join_next().await {
-            let (spec, response) = joined
-                .map_err(|e| Error::InvalidRequest(format!("list offsets task failed: {e}")))?;
+            let (spec, response) = joined.map_err(|e| Error::Task {
+                what: "list offsets",
+                message: e.to_string(),
+            })?;
             let response = match response {
                 Ok(response) => response,
                 Err(error) if error.retriable() && !last => continue,
