@@ -1,6 +1,8 @@
 //! Decode + build + install a metadata snapshot for 10k, 100k and 1M
 //! partitions, from synthetic `MetadataResponse`s encoded with kafka-protocol;
-//! and the heap a snapshot retains per partition.
+//! and the heap a snapshot retains per partition; and a topic-scoped refresh
+//! (one topic of 100 partitions merged into the held snapshot, diffed for
+//! that topic only), which the Partitions screen does every 2 s.
 //!
 //! "Install" is what `Cluster` does with a full refresh besides the swap:
 //! guard leader epochs against the held snapshot, diff into movement events,
@@ -87,6 +89,14 @@ fn decode(bytes: &Bytes) -> MetadataSnapshot {
     decode_metadata(MetadataResponse::decode(&mut buffer, VERSION).expect("decode"))
 }
 
+/// What `Cluster::refresh_topics` does with its answer: merge the fresh
+/// topic into the held snapshot and diff that topic.
+fn merge_one(held: &MetadataSnapshot, fresh: &kscope::meta::TopicInfo) -> usize {
+    let scope = [fresh.name.clone()];
+    let merged = held.with_topics_merged(vec![fresh.clone()]);
+    diff(held, &merged, Some(&scope), SystemTime::now()).len() + merged.partition_count()
+}
+
 fn install(held: &ArcSwap<MetadataSnapshot>, fresh: MetadataSnapshot) -> usize {
     let previous = held.load_full();
     let (guarded, _) = previous.guard_epochs(fresh);
@@ -154,6 +164,19 @@ fn bench(c: &mut Criterion) {
             &bytes,
             |b, bytes| {
                 b.iter(|| black_box(install(&held, decode(bytes))));
+            },
+        );
+        let snapshot = held.load_full();
+        let mut fresh =
+            kscope::meta::TopicInfo::clone(&snapshot.topics()[snapshot.topics().len() / 2]);
+        for partition in &mut fresh.partitions {
+            partition.leader_epoch += 1;
+        }
+        group.bench_with_input(
+            BenchmarkId::new("topic_scoped_merge", partitions),
+            &fresh,
+            |b, fresh| {
+                b.iter(|| black_box(merge_one(&snapshot, fresh)));
             },
         );
     }

@@ -104,7 +104,8 @@ fn selected<'a>(
     snapshot
         .topics()
         .iter()
-        .filter(move |t| topic.is_none_or(|name| t.name == name))
+        .map(AsRef::as_ref)
+        .filter(move |t: &&TopicInfo| topic.is_none_or(|name| t.name == name))
 }
 
 fn emit<R: Serialize>(

@@ -5,6 +5,7 @@
 //! topics it fetched.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use serde::Serialize;
@@ -196,7 +197,7 @@ impl Diff {
         }
     }
 
-    fn all_topics(&mut self, before: &[TopicInfo], after: &[TopicInfo]) {
+    fn all_topics(&mut self, before: &[Arc<TopicInfo>], after: &[Arc<TopicInfo>]) {
         let (mut b, mut a) = (before.iter().peekable(), after.iter().peekable());
         loop {
             let order = match (b.peek(), a.peek()) {
@@ -206,9 +207,13 @@ impl Diff {
                 (Some(x), Some(y)) => x.name.cmp(&y.name),
             };
             match order {
-                Ordering::Less => self.topic(b.next(), None),
-                Ordering::Greater => self.topic(None, a.next()),
-                Ordering::Equal => self.topic(b.next(), a.next()),
+                Ordering::Less => self.topic(b.next().map(AsRef::as_ref), None),
+                Ordering::Greater => self.topic(None, a.next().map(AsRef::as_ref)),
+                Ordering::Equal => match (b.next(), a.next()) {
+                    // A topic shared by both snapshots did not change.
+                    (Some(old), Some(new)) if Arc::ptr_eq(old, new) => {}
+                    (old, new) => self.topic(old.map(AsRef::as_ref), new.map(AsRef::as_ref)),
+                },
             }
         }
     }

@@ -7,6 +7,7 @@
 //! here, once, so reading it is O(1) on the render path.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::conn::ErrorCode;
@@ -152,7 +153,9 @@ impl TopicStats {
 #[derive(Debug, Clone)]
 pub struct MetadataSnapshot {
     brokers: Vec<BrokerInfo>,
-    topics: Vec<TopicInfo>,
+    /// Shared between snapshots: a topic-scoped refresh replaces the topics
+    /// it fetched and shares every other one with the snapshot it replaces.
+    topics: Vec<Arc<TopicInfo>>,
     stats: Vec<TopicStats>,
     leader_counts: BTreeMap<i32, usize>,
     controller_id: Option<i32>,
@@ -189,24 +192,21 @@ impl MetadataSnapshot {
         for topic in &mut topics {
             topic.partitions.sort_by_key(|p| p.partition);
         }
+        let topics = topics.into_iter().map(Arc::new).collect();
         Self::derive(brokers, topics, controller_id, cluster_id, Instant::now())
     }
 
     fn derive(
         brokers: Vec<BrokerInfo>,
-        topics: Vec<TopicInfo>,
+        topics: Vec<Arc<TopicInfo>>,
         controller_id: Option<i32>,
         cluster_id: Option<String>,
         fetched_at: Instant,
     ) -> Self {
-        let stats = topics.iter().map(TopicStats::of).collect();
+        let stats = topics.iter().map(|t| TopicStats::of(t)).collect();
         let mut leader_counts = BTreeMap::new();
-        for leader in topics
-            .iter()
-            .flat_map(|t| &t.partitions)
-            .filter_map(|p| p.leader)
-        {
-            *leader_counts.entry(leader).or_insert(0) += 1;
+        for topic in &topics {
+            tally_leaders(&mut leader_counts, topic, true);
         }
         Self {
             brokers,
@@ -243,7 +243,7 @@ impl MetadataSnapshot {
     }
 
     /// Every topic, by name.
-    pub fn topics(&self) -> &[TopicInfo] {
+    pub fn topics(&self) -> &[Arc<TopicInfo>] {
         &self.topics
     }
 
@@ -255,6 +255,12 @@ impl MetadataSnapshot {
 
     /// One topic by name.
     pub fn topic(&self, name: &str) -> Option<&TopicInfo> {
+        self.topic_index(name)
+            .and_then(|i| self.topics.get(i))
+            .map(AsRef::as_ref)
+    }
+
+    fn shared_topic(&self, name: &str) -> Option<&Arc<TopicInfo>> {
         self.topic_index(name).and_then(|i| self.topics.get(i))
     }
 
@@ -312,38 +318,53 @@ impl MetadataSnapshot {
     /// broker answered) unless the topic id changed (it was recreated).
     /// The snapshot's age stays that of its last full refresh.
     #[must_use]
+    ///
+    /// Costs what the fetched topics cost, not what the cluster does: every
+    /// other topic (and its stats) is shared with this snapshot, and the
+    /// leader counts are adjusted rather than recounted.
     pub fn with_topics_merged(&self, fresh: Vec<TopicInfo>) -> MetadataSnapshot {
         let mut topics = self.topics.clone();
+        let mut stats = self.stats.clone();
+        let mut leader_counts = self.leader_counts.clone();
         for topic in fresh {
             let held = topics
                 .binary_search_by(|t| t.name.as_str().cmp(&topic.name))
                 .ok();
             match (held, topic.error) {
                 (Some(i), Some(ErrorCode::UnknownTopicOrPartition)) => {
-                    topics.remove(i);
+                    let gone = topics.remove(i);
+                    stats.remove(i);
+                    tally_leaders(&mut leader_counts, &gone, false);
                 }
                 (_, Some(_)) if topic.partitions.is_empty() => {}
                 (Some(i), _) => {
-                    if let Some(slot) = topics.get_mut(i) {
+                    if let (Some(slot), Some(stat)) = (topics.get_mut(i), stats.get_mut(i)) {
                         let merged = epochs::merge_topic(slot, topic);
-                        *slot = merged;
+                        tally_leaders(&mut leader_counts, slot, false);
+                        tally_leaders(&mut leader_counts, &merged, true);
+                        *stat = TopicStats::of(&merged);
+                        *slot = Arc::new(merged);
                     }
                 }
                 (None, _) => {
                     let mut topic = topic;
                     topic.partitions.sort_by_key(|p| p.partition);
                     let at = topics.partition_point(|t| t.name < topic.name);
-                    topics.insert(at, topic);
+                    tally_leaders(&mut leader_counts, &topic, true);
+                    stats.insert(at, TopicStats::of(&topic));
+                    topics.insert(at, Arc::new(topic));
                 }
             }
         }
-        Self::derive(
-            self.brokers.clone(),
+        MetadataSnapshot {
+            brokers: self.brokers.clone(),
             topics,
-            self.controller_id,
-            self.cluster_id.clone(),
-            self.fetched_at,
-        )
+            stats,
+            leader_counts,
+            controller_id: self.controller_id,
+            cluster_id: self.cluster_id.clone(),
+            fetched_at: self.fetched_at,
+        }
     }
 
     /// A freshly fetched full snapshot, with every partition whose leader
@@ -363,16 +384,32 @@ impl MetadataSnapshot {
         let mut refused = 0;
         let topics = topics
             .into_iter()
-            .map(|topic| match self.topic(&topic.name) {
-                Some(held) => {
-                    refused += epochs::refused_partitions(held, &topic);
-                    epochs::merge_topic(held, topic)
-                }
-                None => topic,
+            .map(|topic| {
+                let Some(held) = self.shared_topic(&topic.name) else {
+                    return topic;
+                };
+                refused += epochs::refused_partitions(held, &topic);
+                let fresh = Arc::try_unwrap(topic).unwrap_or_else(|shared| (*shared).clone());
+                Arc::new(epochs::merge_topic(held, fresh))
             })
             .collect();
         let guarded = Self::derive(brokers, topics, controller_id, cluster_id, fetched_at);
         (guarded, refused)
+    }
+}
+
+/// Add (or take away) a topic's partitions to the per-broker leader counts;
+/// a broker that leads nothing has no entry.
+fn tally_leaders(counts: &mut BTreeMap<i32, usize>, topic: &TopicInfo, add: bool) {
+    for leader in topic.partitions.iter().filter_map(|p| p.leader) {
+        if add {
+            *counts.entry(leader).or_insert(0) += 1;
+        } else if let Some(count) = counts.get_mut(&leader) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                counts.remove(&leader);
+            }
+        }
     }
 }
 
@@ -457,6 +494,63 @@ mod tests {
         assert_eq!(merged.leader_for("orders", 0), Some(3));
         assert_eq!(merged.leader_count(3), 1);
         assert_eq!(merged.fetched_at(), snapshot.fetched_at());
+    }
+
+    /// Stats and leader counts a snapshot built from scratch would have.
+    fn recounted(snapshot: &MetadataSnapshot) -> MetadataSnapshot {
+        let topics = snapshot
+            .topics()
+            .iter()
+            .map(|t| TopicInfo::clone(t))
+            .collect();
+        MetadataSnapshot::new(snapshot.brokers().to_vec(), topics, None, None)
+    }
+
+    #[test]
+    fn a_merge_shares_untouched_topics_and_adjusts_the_derived_numbers() {
+        let snapshot = MetadataSnapshot::new(
+            vec![broker(1), broker(2), broker(3)],
+            vec![
+                topic("a", 1, vec![partition(0, 1, 1, &[1, 2])]),
+                topic(
+                    "b",
+                    2,
+                    vec![partition(0, 2, 1, &[2, 3]), partition(1, 3, 1, &[3, 1])],
+                ),
+                topic("c", 3, vec![partition(0, 3, 1, &[3, 1])]),
+            ],
+            None,
+            None,
+        );
+        let mut gone = topic("c", 3, Vec::new());
+        gone.error = Some(ErrorCode::UnknownTopicOrPartition);
+        let merged = snapshot.with_topics_merged(vec![
+            topic(
+                "b",
+                2,
+                vec![partition(0, 3, 2, &[2, 3]), partition(1, -1, 2, &[3, 1])],
+            ),
+            topic("d", 4, vec![partition(0, 2, 0, &[2])]),
+            gone,
+        ]);
+        assert!(
+            Arc::ptr_eq(&snapshot.topics()[0], &merged.topics()[0]),
+            "'a' is shared"
+        );
+        let fresh = recounted(&merged);
+        for name in ["a", "b", "d"] {
+            assert_eq!(merged.topic_stats(name), fresh.topic_stats(name), "{name}");
+        }
+        assert!(merged.topic_stats("c").is_none());
+        for broker in 1..=3 {
+            assert_eq!(
+                merged.leader_count(broker),
+                fresh.leader_count(broker),
+                "broker {broker}"
+            );
+        }
+        assert_eq!((merged.leader_count(1), merged.leader_count(3)), (1, 1));
+        assert_eq!(merged.partition_count(), 4);
     }
 
     #[test]
