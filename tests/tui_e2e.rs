@@ -2,7 +2,9 @@
 //! filter to a topic, open it, see its leaders; move a leader with the cluster
 //! script and see the Partitions view and the movement log change without a
 //! key pressed; walk the consumer groups (list, a group's offsets with exact
-//! lag, a KIP-848 member's assignment, back); quit cleanly.
+//! lag, a KIP-848 member's assignment, back); quit cleanly. Also: an
+//! unreachable bootstrap, a wrong password (shown whole, not retried until
+//! `r`), a live `:ctx` switch and mouse clicks.
 
 mod groups_fixture;
 mod support;
@@ -67,6 +69,43 @@ fn unreachable_bootstrap_says_what_was_tried_and_q_still_quits() {
     let tmux = Tmux::start(&tmux::unique_name("kscope-unreachable"), &command);
     tmux.wait_for("the connecting screen with the failure", |s| {
         s.contains("tried: 127.0.0.1:1") && s.contains("failed (attempt") && s.contains("q quits")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
+}
+
+#[test]
+fn a_wrong_password_is_shown_whole_and_not_retried_until_asked() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let bootstrap = env.get("KSCOPE_BOOTSTRAP_SASL_PLAINTEXT").to_owned();
+    let home = tempfile::tempdir().expect("temp home");
+    let args = format!(
+        "-b {bootstrap} -X security.protocol=SASL_PLAINTEXT -X sasl.mechanism=SCRAM-SHA-512 \
+         -X sasl.username={} -X sasl.password=not-the-password",
+        env.get("KSCOPE_SCRAM_USER"),
+    );
+    let command = kscope_command(home.path(), "", &args);
+    let tmux = Tmux::start(&tmux::unique_name("kscope-denied"), &command);
+    let screen = tmux.wait_for("the failure and that kscope gave up", |s| {
+        s.contains("failed (attempt 1)") && s.contains("not retrying")
+    });
+    assert!(
+        screen.contains("invalid credentials") && screen.contains("r tries again"),
+        "the broker's reason, wrapped, and what to do:\n{screen}"
+    );
+    assert!(
+        screen.contains("not connected") && !screen.contains("snapshot"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("not-the-password"),
+        "the password appears nowhere:\n{screen}"
+    );
+    tmux.keys(&["r"]);
+    tmux.wait_for("a second attempt after r", |s| {
+        s.contains("failed (attempt 2)") && s.contains("not retrying")
     });
     tmux.keys(&["q"]);
     tmux.wait_for_exit(Duration::from_secs(10));

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use kscope::app::{Action, AppState, Code, Effect, Keymap, Mode, Screen, update};
+use kscope::app::{Action, AppState, Code, Effect, Keymap, Link, Mode, Screen, update};
 use kscope::meta::{MetadataSnapshot, MovementKind, TopicPartition, Watermarks};
 
 mod screens_fixture;
@@ -140,6 +140,7 @@ fn connecting_screen_says_what_was_tried() {
         Action::ConnectFailed {
             attempt: 2,
             error: "connection refused".to_owned(),
+            retrying: true,
         },
         &snap,
     );
@@ -151,6 +152,43 @@ fn connecting_screen_says_what_was_tried() {
     assert!(
         screen.contains("failed (attempt 2): connection refused"),
         "{screen}"
+    );
+    assert!(screen.contains("retrying in the background"), "{screen}");
+    assert!(screen.contains("not connected"), "{screen}");
+
+    // Wrong credentials: the worker gives up; the whole error is shown
+    // (wrapped, not cut at the border) with what to do; `r` tries again.
+    let denied = "sasl SCRAM-SHA-512 authentication with broker 10.0.0.1:9092 failed: \
+                  Authentication failed during authentication due to invalid credentials";
+    update(
+        &mut s,
+        Action::Resize {
+            width: 80,
+            height: 16,
+        },
+        &snap,
+    );
+    update(
+        &mut s,
+        Action::ConnectFailed {
+            attempt: 1,
+            error: denied.to_owned(),
+            retrying: false,
+        },
+        &snap,
+    );
+    let screen = render(&s, &snap);
+    assert!(
+        screen.contains("│invalid credentials "),
+        "wrapped:\n{screen}"
+    );
+    assert!(screen.contains("│not retrying"), "{screen}");
+    assert!(screen.contains("r tries again"), "{screen}");
+    assert_eq!(keys(&mut s, &snap, "r"), vec![Effect::Refresh]);
+    assert!(
+        matches!(s.link, Link::Connecting { retrying: true, .. }),
+        "{:?}",
+        s.link
     );
     assert_eq!(keys(&mut s, &snap, "q"), vec![Effect::Quit]);
 }

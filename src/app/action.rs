@@ -66,12 +66,14 @@ pub enum Action {
     },
     /// Whether metadata refreshes are failing.
     Degraded(Option<DegradedInfo>),
-    /// Connecting failed (still retrying).
+    /// Connecting failed.
     ConnectFailed {
         /// How many attempts so far.
         attempt: u32,
         /// What failed.
         error: String,
+        /// Whether the worker tries again by itself.
+        retrying: bool,
     },
     /// Connected to the context named.
     Connected {

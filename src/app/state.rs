@@ -32,12 +32,16 @@ pub enum Mode {
 /// Where the connection stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Link {
-    /// Not connected yet; retrying.
+    /// Not connected yet.
     Connecting {
         /// Attempts so far.
         attempt: u32,
         /// The latest failure, if any.
         error: Option<String>,
+        /// Whether another attempt will come by itself; false after a
+        /// failure only a change to the context can fix (credentials,
+        /// certificates), which `r` or `:ctx` tries again.
+        retrying: bool,
     },
     /// Connected: the snapshot is live.
     Connected,
@@ -154,6 +158,7 @@ impl AppState {
             link: Link::Connecting {
                 attempt: 0,
                 error: None,
+                retrying: true,
             },
             partition_total: 0,
             generation: 0,
@@ -205,6 +210,7 @@ impl AppState {
         self.link = Link::Connecting {
             attempt: 0,
             error: None,
+            retrying: true,
         };
     }
 

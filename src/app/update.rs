@@ -53,10 +53,15 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             }
             state.degraded = degraded;
         }
-        Action::ConnectFailed { attempt, error } => {
+        Action::ConnectFailed {
+            attempt,
+            error,
+            retrying,
+        } => {
             state.link = Link::Connecting {
                 attempt,
                 error: Some(error),
+                retrying,
             };
         }
         Action::Connected { context } => {
@@ -98,6 +103,11 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         Command::Top => state.view_mut().selected = 0,
         Command::Bottom => state.view_mut().selected = usize::MAX,
         Command::Refresh => {
+            if let Link::Connecting { retrying, .. } = &mut state.link {
+                // Not connected: `r` is "try again now" (the session
+                // restarts the connect loop, also after it gave up).
+                *retrying = true;
+            }
             state.refreshing = true;
             state.groups.expire();
             fx.push(Effect::Refresh);

@@ -91,6 +91,14 @@ impl Error {
         self.conn().and_then(conn::Error::code)
     }
 
+    /// Whether only a change to the context can fix this: failed
+    /// authentication or a TLS failure (an untrusted or mismatched
+    /// certificate). Asking again with the same settings fails the same way.
+    pub fn needs_user_action(&self) -> bool {
+        self.conn()
+            .is_some_and(|e| e.is_authentication() || matches!(e, conn::Error::Tls { .. }))
+    }
+
     /// Whether the broker lacks the API (or every version kscope speaks).
     pub fn is_unsupported_version(&self) -> bool {
         matches!(self, Error::Conn(conn::Error::UnsupportedVersion { .. }))

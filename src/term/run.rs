@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
 use tokio::task::JoinHandle;
 
-use crate::app::{Action, AppState, Effect, Keymap, update};
+use crate::app::{Action, AppState, Effect, Keymap, Link, update};
 use crate::config::cli::ConnectArgs;
 use crate::config::resolve::ResolvedContext;
 use crate::groups::GroupsClient;
@@ -33,6 +33,8 @@ pub enum Msg {
 
 struct Session {
     args: ConnectArgs,
+    /// The context connected to (or being connected to).
+    context: Option<ResolvedContext>,
     cluster: Option<Cluster>,
     groups: Option<GroupsClient>,
     tasks: Vec<JoinHandle<()>>,
@@ -108,13 +110,14 @@ async fn run_loop(
     let size = tui.size()?;
     let mut session = Session {
         args,
+        context: None,
         cluster: None,
         groups: None,
         tasks: Vec::new(),
         snap: Arc::new(MetadataSnapshot::empty()),
         tx: tx.clone(),
     };
-    session.start(context);
+    session.start(context, 0);
     input::spawn(tx.clone());
     let mut effects = update(
         &mut state,
@@ -168,7 +171,9 @@ async fn run_loop(
 }
 
 impl Session {
-    fn start(&mut self, context: &ResolvedContext) {
+    /// Connect to `context` (dropping any cluster held); the attempts count
+    /// on from `attempts_before`.
+    fn start(&mut self, context: &ResolvedContext, attempts_before: u32) {
         for task in self.tasks.drain(..) {
             task.abort();
         }
@@ -178,10 +183,11 @@ impl Session {
         let handle = worker::connect(
             context.bootstrap_servers.clone(),
             cluster_config(context),
-            context.name.clone(),
+            (context.name.clone(), attempts_before),
             self.tx.clone(),
         );
         self.tasks.push(handle);
+        self.context = Some(context.clone());
     }
 
     /// Turn a message into an action (installing a cluster or snapshot first).
@@ -216,11 +222,18 @@ impl Session {
     fn run(&mut self, effect: Effect, state: &mut AppState) -> bool {
         match effect {
             Effect::Quit => return true,
-            Effect::Refresh => {
-                if let Some(cluster) = &self.cluster {
-                    cluster.invalidate();
+            Effect::Refresh => match (&self.cluster, self.context.clone()) {
+                (Some(cluster), _) => cluster.invalidate(),
+                // Not connected (yet, or given up): try again now.
+                (None, Some(context)) => {
+                    let attempts = match state.link {
+                        Link::Connecting { attempt, .. } => attempt,
+                        Link::Connected => 0,
+                    };
+                    self.start(&context, attempts);
                 }
-            }
+                (None, None) => {}
+            },
             Effect::WatchTopics(topics) => {
                 if let Some(cluster) = &self.cluster {
                     cluster.watch_topics(topics);
@@ -254,7 +267,7 @@ impl Session {
                         state.context.clone_from(&context.name);
                         state.bootstrap.clone_from(&context.bootstrap_servers);
                         state.read_only = context.read_only;
-                        self.start(&context);
+                        self.start(&context, 0);
                     }
                     Err(error) => state.notice = Some(error.to_string()),
                 }

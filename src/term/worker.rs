@@ -12,15 +12,17 @@ use crate::meta::{Cluster, ClusterConfig};
 
 use super::run::Msg;
 
-/// Try to connect until it works, reporting each failure.
+/// Try to connect until it works, reporting each failure; give up after a
+/// failure only a change to the context can fix (wrong credentials, an
+/// untrusted certificate), which trying again would only repeat.
 pub fn connect(
     bootstrap: Vec<String>,
     config: ClusterConfig,
-    context: String,
+    (context, attempts_before): (String, u32),
     tx: UnboundedSender<Msg>,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
-        let mut attempt: u32 = 0;
+        let mut attempt = attempts_before;
         loop {
             attempt = attempt.saturating_add(1);
             match Cluster::connect(bootstrap.clone(), config.clone()).await {
@@ -29,16 +31,19 @@ pub fn connect(
                     return;
                 }
                 Err(error) => {
+                    let retrying = !error.needs_user_action();
                     let action = Action::ConnectFailed {
                         attempt,
                         error: error.to_string(),
+                        retrying,
                     };
-                    if tx.send(Msg::Action(action)).is_err() {
+                    if tx.send(Msg::Action(action)).is_err() || !retrying {
                         return;
                     }
                 }
             }
-            let wait = Duration::from_secs(u64::from(attempt.min(5)) * 2);
+            let wait =
+                Duration::from_secs(u64::from(attempt.saturating_sub(attempts_before).min(5)) * 2);
             tokio::time::sleep(wait).await;
         }
     })

@@ -12,7 +12,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row, Table, Wrap};
 
 use crate::app::{AppState, Link, Mode, Screen, layout};
 use crate::meta::MetadataSnapshot;
@@ -29,8 +29,19 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
     .areas(frame.area());
     draw_header(frame, header, state, snap, theme);
     match &state.link {
-        Link::Connecting { attempt, error } if state.generation == 0 => {
-            draw_connecting(frame, body, state, *attempt, error.as_deref(), theme);
+        Link::Connecting {
+            attempt,
+            error,
+            retrying,
+        } if state.generation == 0 => {
+            draw_connecting(
+                frame,
+                body,
+                state,
+                (*attempt, *retrying),
+                error.as_deref(),
+                theme,
+            );
         }
         _ => match state.view().screen.group() {
             Some(group) => {
@@ -93,7 +104,7 @@ fn draw_connecting(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,
-    attempt: u32,
+    (attempt, retrying): (u32, bool),
     error: Option<&str>,
     theme: &Theme,
 ) {
@@ -110,12 +121,21 @@ fn draw_connecting(
             format!("failed (attempt {attempt}): {error}"),
             theme.problem,
         ));
-        lines.push(Line::raw("retrying in the background; q quits"));
+        lines.push(Line::raw(""));
+        lines.push(Line::raw(if retrying {
+            "retrying in the background; q quits"
+        } else {
+            "not retrying: this needs a change to the context (credentials, certificates); \
+             r tries again, :ctx NAME switches context, q quits"
+        }));
     }
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border);
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    let text = Paragraph::new(lines)
+        .block(block)
+        .wrap(Wrap { trim: false });
+    frame.render_widget(text, area);
 }
 
 fn draw_table(
@@ -189,8 +209,13 @@ fn draw_status(
     theme: &Theme,
 ) {
     let age = state.now.saturating_duration_since(snap.fetched_at());
+    let connected = !matches!(state.link, Link::Connecting { .. }) || state.generation > 0;
     let mut spans = vec![Span::styled(
-        format!("snapshot {} old", rows::age(age)),
+        if connected {
+            format!("snapshot {} old", rows::age(age))
+        } else {
+            "not connected".to_owned()
+        },
         theme.dim,
     )];
     if state.refreshing {
