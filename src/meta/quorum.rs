@@ -10,7 +10,7 @@
 //! `ZooKeeper`-era brokers lack `DescribeQuorum`; there the Metadata answer is
 //! the real controller and stays.
 
-use super::error::{Error, Result};
+use super::error::Result;
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::describe_quorum_request::{PartitionData, TopicData};
 use crate::conn::protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse, TopicName};
@@ -61,21 +61,25 @@ fn choose(asked: &Result<Option<i32>>, claimed: Option<i32>, held: Option<i32>) 
 }
 
 impl Cluster {
-    /// The active controller, asked of the quorum on a full refresh.
-    /// `claimed` is what the Metadata response named.
-    pub(super) async fn active_controller(&self, claimed: Option<i32>) -> Option<i32> {
-        let asked = match self.inner.pool.any().await {
-            Ok(connection) => connection
-                .send(quorum_request())
-                .await
-                .map(|r| quorum_leader(&r))
-                .map_err(Error::from),
-            Err(error) => Err(error),
-        };
-        if let Err(error) = &asked {
+    /// Ask the quorum for its leader (sent beside a full refresh's
+    /// Metadata request, on the same connection, so it adds no round trip).
+    pub(super) async fn ask_quorum(&self) -> Result<Option<i32>> {
+        let connection = self.inner.pool.any().await?;
+        let response = connection.send(quorum_request()).await?;
+        Ok(quorum_leader(&response))
+    }
+
+    /// The active controller from the quorum's answer (`asked`) and what
+    /// the Metadata response named (`claimed`); see [`choose`].
+    pub(super) fn active_controller(
+        &self,
+        asked: &Result<Option<i32>>,
+        claimed: Option<i32>,
+    ) -> Option<i32> {
+        if let Err(error) = asked {
             tracing::debug!(%error, "DescribeQuorum for the active controller");
         }
-        choose(&asked, claimed, self.snapshot().controller_id())
+        choose(asked, claimed, self.snapshot().controller_id())
     }
 }
 
@@ -84,6 +88,7 @@ mod tests {
     use super::*;
     use crate::conn::protocol::messages::BrokerId;
     use crate::conn::protocol::messages::describe_quorum_response;
+    use crate::meta::Error;
 
     fn answer(error: i16, leader: i32) -> DescribeQuorumResponse {
         DescribeQuorumResponse::default().with_topics(vec![

@@ -213,9 +213,9 @@ impl Cluster {
     }
 
     async fn fetch_full(&self) -> Result<MetadataSnapshot> {
-        let response = self.fetch(all_topics_request).await?;
-        let snapshot = decode_metadata(response);
-        let controller = self.active_controller(snapshot.controller_id()).await;
+        let (response, asked) = tokio::join!(self.fetch(all_topics_request), self.ask_quorum());
+        let snapshot = decode_metadata(response?);
+        let controller = self.active_controller(&asked, snapshot.controller_id());
         let snapshot = snapshot.with_controller_id(controller);
         if snapshot.brokers().is_empty() {
             // Never install a cluster without brokers: nothing could be routed.
