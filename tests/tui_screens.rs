@@ -154,7 +154,10 @@ fn connecting_screen_says_what_was_tried() {
         "{screen}"
     );
     assert!(screen.contains("retrying in the background"), "{screen}");
-    assert!(screen.contains("not connected"), "{screen}");
+    assert!(
+        screen.contains("not connected") && !screen.contains("brokers: 0/0"),
+        "no made-up cluster numbers before there is a cluster:\n{screen}"
+    );
 
     // Wrong credentials: the worker gives up; the whole error is shown
     // (wrapped, not cut at the border) with what to do; `r` tries again.

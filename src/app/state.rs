@@ -214,6 +214,12 @@ impl AppState {
         };
     }
 
+    /// Whether there is a cluster to show: connected now, or a snapshot of
+    /// this context arrived before (a later reconnect keeps showing it).
+    pub fn has_cluster(&self) -> bool {
+        !matches!(self.link, Link::Connecting { .. }) || self.generation > 0
+    }
+
     /// How many table rows fit on the screen on top of the stack.
     pub fn page(&self) -> usize {
         super::layout::table_rows(&self.view().screen, self.height)

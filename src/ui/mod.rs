@@ -33,7 +33,7 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
             attempt,
             error,
             retrying,
-        } if state.generation == 0 => {
+        } if !state.has_cluster() => {
             draw_connecting(
                 frame,
                 body,
@@ -83,13 +83,17 @@ fn draw_header(
         ),
         Span::raw(format!("   cluster: {}", snap.cluster_id().unwrap_or("-"))),
     ]);
-    let mut second = vec![Span::raw(format!(
-        "brokers: {}/{} up   controller: {controller}   topics: {}   partitions: {}",
-        snap.brokers().len(),
-        total,
-        snap.topics().len(),
-        state.partition_total
-    ))];
+    let mut second = vec![Span::raw(if state.has_cluster() {
+        format!(
+            "brokers: {}/{} up   controller: {controller}   topics: {}   partitions: {}",
+            snap.brokers().len(),
+            total,
+            snap.topics().len(),
+            state.partition_total
+        )
+    } else {
+        "not connected".to_owned()
+    })];
     if !down.is_empty() {
         let ids: Vec<String> = down.iter().map(ToString::to_string).collect();
         second.push(Span::styled(
@@ -209,9 +213,8 @@ fn draw_status(
     theme: &Theme,
 ) {
     let age = state.now.saturating_duration_since(snap.fetched_at());
-    let connected = !matches!(state.link, Link::Connecting { .. }) || state.generation > 0;
     let mut spans = vec![Span::styled(
-        if connected {
+        if state.has_cluster() {
             format!("snapshot {} old", rows::age(age))
         } else {
             "not connected".to_owned()
