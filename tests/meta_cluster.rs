@@ -480,6 +480,8 @@ async fn the_controller_is_the_quorum_leader_and_does_not_flap_between_refreshes
         seen.iter().all(|id| *id == Some(expected)),
         "controller per refresh {seen:?}, quorum leader {expected}"
     );
+    // The test cluster runs three combined broker+controller nodes.
+    assert_eq!(cluster.snapshot().quorum_voters(), [1, 2, 3]);
     let flaps: Vec<_> = cluster
         .movements()
         .into_iter()

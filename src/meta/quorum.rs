@@ -29,57 +29,83 @@ fn quorum_request() -> DescribeQuorumRequest {
     ])
 }
 
-/// The quorum leader in an answer, if one is elected and nothing failed.
-fn quorum_leader(response: &DescribeQuorumResponse) -> Option<i32> {
+/// What the quorum said about itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Quorum {
+    /// The leader: the active controller.
+    leader: i32,
+    /// Every voter (the leader included), by id.
+    voters: Vec<i32>,
+}
+
+/// The quorum in an answer, if a leader is elected and nothing failed.
+fn read_quorum(response: &DescribeQuorumResponse) -> Option<Quorum> {
     if response.error_code != 0 {
         return None;
     }
-    response
+    let partition = response
         .topics
         .iter()
         .filter(|t| t.topic_name.0.as_str() == METADATA_TOPIC)
         .flat_map(|t| &t.partitions)
         .find(|p| p.partition_index == 0 && p.error_code == 0)
-        .map(|p| p.leader_id.0)
-        .filter(|id| *id >= 0)
+        .filter(|p| p.leader_id.0 >= 0)?;
+    let mut voters: Vec<i32> = partition
+        .current_voters
+        .iter()
+        .map(|v| v.replica_id.0)
+        .collect();
+    voters.sort_unstable();
+    voters.dedup();
+    Some(Quorum {
+        leader: partition.leader_id.0,
+        voters,
+    })
 }
 
-/// What to show as the controller, given the quorum's answer, the
-/// Metadata response's claim and the controller shown until now.
+/// What to show as the controller and the quorum's voters, given the
+/// quorum's answer, the Metadata response's claim and what was shown until
+/// now (`held`).
 ///
-/// - the quorum answered with a leader: that leader;
+/// - the quorum answered with a leader: that leader and its voters;
 /// - the broker lacks `DescribeQuorum` (a `ZooKeeper` cluster): the Metadata
-///   claim, which is true there;
+///   claim, which is true there, and no voters;
 /// - anything else (denied, election in progress, a transport error): keep
 ///   what was shown, rather than invent a change from a random broker id.
-fn choose(asked: &Result<Option<i32>>, claimed: Option<i32>, held: Option<i32>) -> Option<i32> {
+fn choose(
+    asked: &Result<Option<Quorum>>,
+    claimed: Option<i32>,
+    held: (Option<i32>, &[i32]),
+) -> (Option<i32>, Vec<i32>) {
     match asked {
-        Ok(Some(leader)) => Some(*leader),
-        Err(error) if error.is_unsupported_version() => claimed,
-        Ok(None) | Err(_) => held,
+        Ok(Some(quorum)) => (Some(quorum.leader), quorum.voters.clone()),
+        Err(error) if error.is_unsupported_version() => (claimed, Vec::new()),
+        Ok(None) | Err(_) => (held.0, held.1.to_vec()),
     }
 }
 
 impl Cluster {
     /// Ask the quorum for its leader (sent beside a full refresh's
     /// Metadata request, on the same connection, so it adds no round trip).
-    pub(super) async fn ask_quorum(&self) -> Result<Option<i32>> {
+    pub(super) async fn ask_quorum(&self) -> Result<Option<Quorum>> {
         let connection = self.inner.pool.any().await?;
         let response = connection.send(quorum_request()).await?;
-        Ok(quorum_leader(&response))
+        Ok(read_quorum(&response))
     }
 
-    /// The active controller from the quorum's answer (`asked`) and what
-    /// the Metadata response named (`claimed`); see [`choose`].
+    /// The active controller and the voters, from the quorum's answer
+    /// (`asked`) and what the Metadata response named (`claimed`); see
+    /// [`choose`].
     pub(super) fn active_controller(
         &self,
-        asked: &Result<Option<i32>>,
+        asked: &Result<Option<Quorum>>,
         claimed: Option<i32>,
-    ) -> Option<i32> {
+    ) -> (Option<i32>, Vec<i32>) {
         if let Err(error) = asked {
             tracing::debug!(%error, "DescribeQuorum for the active controller");
         }
-        choose(asked, claimed, self.snapshot().controller_id())
+        let held = self.snapshot();
+        choose(asked, claimed, (held.controller_id(), held.quorum_voters()))
     }
 }
 
@@ -91,6 +117,9 @@ mod tests {
     use crate::meta::Error;
 
     fn answer(error: i16, leader: i32) -> DescribeQuorumResponse {
+        let voters = [3, 1, 2].map(|id| {
+            describe_quorum_response::ReplicaState::default().with_replica_id(BrokerId(id))
+        });
         DescribeQuorumResponse::default().with_topics(vec![
             describe_quorum_response::TopicData::default()
                 .with_topic_name(TopicName(StrBytes::from_static_str(METADATA_TOPIC)))
@@ -98,35 +127,47 @@ mod tests {
                     describe_quorum_response::PartitionData::default()
                         .with_partition_index(0)
                         .with_error_code(error)
-                        .with_leader_id(BrokerId(leader)),
+                        .with_leader_id(BrokerId(leader))
+                        .with_current_voters(voters.to_vec()),
                 ]),
         ])
     }
 
+    fn quorum(leader: i32) -> Quorum {
+        Quorum {
+            leader,
+            voters: vec![1, 2, 3],
+        }
+    }
+
     #[test]
     fn the_leader_of_the_metadata_partition_is_the_controller() {
-        assert_eq!(quorum_leader(&answer(0, 2)), Some(2));
-        assert_eq!(quorum_leader(&answer(0, -1)), None, "no leader elected");
-        assert_eq!(quorum_leader(&answer(6, 2)), None, "partition error");
+        assert_eq!(read_quorum(&answer(0, 2)), Some(quorum(2)), "voters sorted");
+        assert_eq!(read_quorum(&answer(0, -1)), None, "no leader elected");
+        assert_eq!(read_quorum(&answer(6, 2)), None, "partition error");
         let denied = answer(0, 2).with_error_code(31);
-        assert_eq!(quorum_leader(&denied), None, "top-level error");
+        assert_eq!(read_quorum(&denied), None, "top-level error");
     }
 
     #[test]
     fn a_failed_ask_keeps_what_was_shown_and_zookeeper_clusters_keep_the_claim() {
-        assert_eq!(choose(&Ok(Some(3)), Some(1), Some(2)), Some(3));
-        assert_eq!(choose(&Ok(None), Some(1), Some(2)), Some(2));
+        let held: (Option<i32>, &[i32]) = (Some(2), &[1, 2]);
+        assert_eq!(
+            choose(&Ok(Some(quorum(3))), Some(1), held),
+            (Some(3), vec![1, 2, 3])
+        );
+        assert_eq!(choose(&Ok(None), Some(1), held), (Some(2), vec![1, 2]));
         let denied = Err(Error::from_code(
             crate::conn::ErrorCode::ClusterAuthorizationFailed,
             None,
         ));
-        assert_eq!(choose(&denied, Some(1), None), None);
+        assert_eq!(choose(&denied, Some(1), (None, &[])), (None, vec![]));
         let absent = Err(Error::Conn(crate::conn::Error::UnsupportedVersion {
             broker: "broker 1 (localhost:9092)".to_owned(),
             api: crate::conn::ApiKey::DescribeQuorum,
             ours: "v0-v2".to_owned(),
             theirs: "none".to_owned(),
         }));
-        assert_eq!(choose(&absent, Some(1), Some(2)), Some(1));
+        assert_eq!(choose(&absent, Some(1), held), (Some(1), vec![]));
     }
 }

@@ -215,8 +215,8 @@ impl Cluster {
     async fn fetch_full(&self) -> Result<MetadataSnapshot> {
         let (response, asked) = tokio::join!(self.fetch(all_topics_request), self.ask_quorum());
         let snapshot = decode_metadata(response?);
-        let controller = self.active_controller(&asked, snapshot.controller_id());
-        let snapshot = snapshot.with_controller_id(controller);
+        let (controller, voters) = self.active_controller(&asked, snapshot.controller_id());
+        let snapshot = snapshot.with_quorum(controller, voters);
         if snapshot.brokers().is_empty() {
             // Never install a cluster without brokers: nothing could be routed.
             return Err(Error::NoBrokers);

@@ -26,6 +26,7 @@ pub struct MetadataSnapshot {
     stats: Vec<TopicStats>,
     leader_counts: BTreeMap<i32, usize>,
     controller_id: Option<i32>,
+    quorum_voters: Vec<i32>,
     cluster_id: Option<String>,
     fetched_at: Instant,
 }
@@ -81,6 +82,7 @@ impl MetadataSnapshot {
             stats,
             leader_counts,
             controller_id,
+            quorum_voters: Vec::new(),
             cluster_id,
             fetched_at,
         }
@@ -159,10 +161,18 @@ impl MetadataSnapshot {
         self.controller_id
     }
 
-    /// The same snapshot naming another active controller.
+    /// The `KRaft` controller quorum's voters by id, the active controller
+    /// among them (empty where unknown: a `ZooKeeper` cluster, or the quorum
+    /// could not be asked). In combined mode they are brokers too.
+    pub fn quorum_voters(&self) -> &[i32] {
+        &self.quorum_voters
+    }
+
+    /// The same snapshot naming another active controller and quorum.
     #[must_use]
-    pub fn with_controller_id(mut self, controller_id: Option<i32>) -> Self {
+    pub fn with_quorum(mut self, controller_id: Option<i32>, voters: Vec<i32>) -> Self {
         self.controller_id = controller_id;
+        self.quorum_voters = voters;
         self
     }
 
@@ -229,6 +239,7 @@ impl MetadataSnapshot {
             stats,
             leader_counts,
             controller_id: self.controller_id,
+            quorum_voters: self.quorum_voters.clone(),
             cluster_id: self.cluster_id.clone(),
             fetched_at: self.fetched_at,
         }
@@ -244,6 +255,7 @@ impl MetadataSnapshot {
             brokers,
             topics,
             controller_id,
+            quorum_voters,
             cluster_id,
             fetched_at,
             ..
@@ -260,7 +272,8 @@ impl MetadataSnapshot {
                 Arc::new(epochs::merge_topic(held, fresh))
             })
             .collect();
-        let guarded = Self::derive(brokers, topics, controller_id, cluster_id, fetched_at);
+        let guarded = Self::derive(brokers, topics, controller_id, cluster_id, fetched_at)
+            .with_quorum(controller_id, quorum_voters);
         (guarded, refused)
     }
 }

@@ -136,6 +136,7 @@ fn broker_line(
             format!("DOWN {}", rows::age(down_for))
         }
         None if snap.controller_id() == Some(b.node_id) => "controller".to_owned(),
+        None if snap.quorum_voters().contains(&b.node_id) => "voter".to_owned(),
         None => "broker".to_owned(),
     };
     let history: Vec<u64> = state

@@ -71,6 +71,7 @@ pub fn cluster() -> MetadataSnapshot {
         Some(2),
         Some("test-cluster-id".to_owned()),
     )
+    .with_quorum(Some(2), vec![1, 2])
 }
 
 pub fn event(topic: &str, partition: i32, kind: MovementKind, secs: u64) -> MovementEvent {
