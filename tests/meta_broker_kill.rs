@@ -37,14 +37,16 @@ fn latest_offset_request(partition: i32) -> ListOffsetsRequest {
 }
 
 async fn events_until(
-    feed: &mut tokio::sync::broadcast::Receiver<MovementEvent>,
+    feed: &mut kscope::meta::movement_log::MovementFeed,
     seen: &mut Vec<MovementEvent>,
     what: &str,
     done: impl Fn(&[MovementEvent]) -> bool,
 ) {
     tokio::time::timeout(Duration::from_secs(90), async {
         while !done(seen) {
-            seen.push(feed.recv().await.expect("movement feed"));
+            let received = feed.recv().await.expect("movement feed");
+            assert_eq!(received.missed, 0, "no movement event was skipped");
+            seen.extend(received.events.iter().cloned());
         }
     })
     .await

@@ -267,11 +267,12 @@ async fn leader_move_is_exactly_one_leader_changed_event(env: &support::ClusterE
     };
     let event = tokio::time::timeout(Duration::from_secs(90), async {
         loop {
-            let event = feed.recv().await.expect("movement feed");
-            if event.topic.as_deref() == Some(topic.as_str())
-                && matches!(event.kind, MovementKind::LeaderChanged { .. })
-            {
-                return event;
+            let received = feed.recv().await.expect("movement feed");
+            if let Some(event) = received.events.iter().find(|event| {
+                event.topic.as_deref() == Some(topic.as_str())
+                    && matches!(event.kind, MovementKind::LeaderChanged { .. })
+            }) {
+                return event.clone();
             }
         }
     })

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::SystemTime;
 
-use tokio::sync::{broadcast, watch};
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::error::{Error, Result};
@@ -16,6 +16,7 @@ use crate::conn::protocol::messages::{MetadataRequest, MetadataResponse};
 use super::cluster::Cluster;
 use super::metadata_request::{all_topics_request, decode_metadata, decode_topics, topics_request};
 use super::movement::{MovementEvent, diff};
+use super::movement_log::MovementFeed;
 use super::snapshot::MetadataSnapshot;
 
 /// Refreshes are failing; the snapshot shown is the last good one.
@@ -172,7 +173,7 @@ impl Cluster {
     }
 
     /// Follow movement events as they are observed.
-    pub fn subscribe_movements(&self) -> broadcast::Receiver<MovementEvent> {
+    pub fn subscribe_movements(&self) -> MovementFeed {
         self.inner.movements.subscribe()
     }
 

@@ -62,16 +62,19 @@ pub fn follow(cluster: Cluster, tx: UnboundedSender<Msg>) -> JoinHandle<()> {
                     if changed.is_err() { return; }
                     Msg::Generation
                 }
-                event = moves.recv() => match event {
-                    Ok(event) => {
-                        let mut batch = vec![event];
-                        while let Ok(more) = moves.try_recv() { batch.push(more); }
-                        Msg::Action(Action::Movements(batch))
+                received = moves.recv() => {
+                    let Some(received) = received else { return };
+                    let mut missed = received.missed;
+                    let mut batch = received.events.to_vec();
+                    while let Some(more) = moves.try_recv() {
+                        missed += more.missed;
+                        batch.extend(more.events.iter().cloned());
                     }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
-                        Msg::Action(Action::Notice(format!("{n} movement events were missed")))
+                    if missed > 0 {
+                        let notice = format!("{missed} movement events were missed");
+                        if tx.send(Msg::Action(Action::Notice(notice))).is_err() { return; }
                     }
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                    Msg::Action(Action::Movements(batch))
                 },
                 _ = degraded_every.tick() => {
                     let now = cluster.degraded().map(|d| DegradedInfo {
