@@ -21,6 +21,7 @@ pub mod movement_log;
 pub mod offsets;
 pub mod pool;
 mod quorum;
+mod race;
 mod records;
 mod refresh;
 pub mod retry;

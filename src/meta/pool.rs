@@ -2,13 +2,20 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::sync::Mutex as AsyncMutex;
 
 use super::error::{Error, Result};
 use crate::conn::{Connection, ConnectionConfig};
 
+use super::race;
 use super::retry::RetryPolicy;
+
+/// How long a connection attempt has before the next candidate is tried
+/// beside it: longer than a healthy handshake (ApiVersions on loopback or a
+/// LAN takes milliseconds), short enough that a hung broker is not noticed.
+pub const CONNECT_STAGGER: Duration = Duration::from_millis(200);
 
 /// One address's connection; the async lock makes connecting single-flight
 /// per address, without one slow broker holding up the others.
@@ -53,7 +60,10 @@ impl BrokerPool {
     }
 
     /// A connection to any broker: a live one if there is one, otherwise the
-    /// first that accepts, trying known brokers and then the bootstrap list.
+    /// first to finish the handshake in a staggered race of the known brokers
+    /// and then the bootstrap list (see [`race::staggered`]): a hung broker
+    /// costs [`CONNECT_STAGGER`], not the connect timeout. An authentication
+    /// or TLS failure ends the race (other brokers would refuse the same).
     pub async fn any(&self) -> Result<Connection> {
         if let Some(live) = self.live_connection() {
             return Ok(live);
@@ -74,17 +84,20 @@ impl BrokerPool {
                 candidates.push((None, address.clone()));
             }
         }
-        let mut last = None;
-        for (node_id, address) in candidates {
-            match self.connect(&address, node_id).await {
-                Ok(connection) => return Ok(connection),
-                Err(error) => {
+        let raced = race::staggered(
+            candidates,
+            CONNECT_STAGGER,
+            |(node_id, address)| async move {
+                let outcome = self.connect(&address, node_id).await;
+                if let Err(error) = &outcome {
                     tracing::debug!(%address, %error, "broker unreachable, trying the next");
-                    last = Some(error);
                 }
-            }
-        }
-        Err(last.unwrap_or(Error::NoBootstrap))
+                outcome
+            },
+            Error::needs_user_action,
+        )
+        .await;
+        raced.map_err(|last| last.unwrap_or(Error::NoBootstrap))
     }
 
     /// A connection to one broker by node id.

@@ -10,12 +10,19 @@
 //! `ZooKeeper`-era brokers lack `DescribeQuorum`; there the Metadata answer is
 //! the real controller and stays.
 
-use super::error::Result;
+use std::time::Duration;
+
+use super::error::{Error, Result};
+use crate::conn;
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::describe_quorum_request::{PartitionData, TopicData};
 use crate::conn::protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse, TopicName};
 
 use super::cluster::Cluster;
+
+/// How long the quorum has to answer: a healthy quorum answers in
+/// milliseconds (the request is forwarded to the active controller once).
+pub(super) const QUORUM_DEADLINE: Duration = Duration::from_secs(1);
 
 /// The Raft topic whose leader is the active controller.
 const METADATA_TOPIC: &str = "__cluster_metadata";
@@ -87,10 +94,22 @@ fn choose(
 impl Cluster {
     /// Ask the quorum for its leader (sent beside a full refresh's
     /// Metadata request, on the same connection, so it adds no round trip).
+    ///
+    /// Bounded by [`QUORUM_DEADLINE`]: the broker forwards the request to the
+    /// active controller, and while that controller is hung or the quorum
+    /// has lost its majority the answer waits for an election that may never
+    /// come; the Metadata answer beside it must not wait too. A late answer
+    /// counts as a transport failure (what was shown is kept).
     pub(super) async fn ask_quorum(&self) -> Result<Option<Quorum>> {
         let connection = self.inner.pool.any().await?;
-        let response = connection.send(quorum_request()).await?;
-        Ok(read_quorum(&response))
+        match tokio::time::timeout(QUORUM_DEADLINE, connection.send(quorum_request())).await {
+            Ok(response) => Ok(read_quorum(&response?)),
+            Err(_) => Err(Error::Conn(conn::Error::Timeout {
+                broker: connection.describe(),
+                what: "DescribeQuorum".to_owned(),
+                after: QUORUM_DEADLINE,
+            })),
+        }
     }
 
     /// The active controller and the voters, from the quorum's answer
@@ -114,7 +133,6 @@ mod tests {
     use super::*;
     use crate::conn::protocol::messages::BrokerId;
     use crate::conn::protocol::messages::describe_quorum_response;
-    use crate::meta::Error;
 
     fn answer(error: i16, leader: i32) -> DescribeQuorumResponse {
         let voters = [3, 1, 2].map(|id| {
