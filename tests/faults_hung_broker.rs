@@ -83,7 +83,10 @@ fn a_frozen_first_bootstrap_broker_does_not_stop_get_topics() {
     let home = tempfile::tempdir().expect("a home directory");
     // Node 1 first: the frozen one.
     let bootstrap = env.bootstrap_list();
-    assert!(bootstrap[0].ends_with(&format!(":{PORT_BASE}")), "{bootstrap:?}");
+    assert!(
+        bootstrap[0].ends_with(&format!(":{PORT_BASE}")),
+        "{bootstrap:?}"
+    );
     let config = write_config(home.path(), &bootstrap);
     env.create_topic_with_kafka(TOPIC, &["--partitions", "3", "--replication-factor", "3"]);
     support::wait_until(Duration::from_secs(30), "the topic listed", || {
@@ -99,6 +102,10 @@ fn a_frozen_first_bootstrap_broker_does_not_stop_get_topics() {
     let table = kscope(home.path(), &config, &["get", "brokers"]);
     support::assert_success(&table, "kscope get brokers with node 1 frozen");
     let text = String::from_utf8(table.stdout).expect("utf-8");
-    assert_eq!(text.lines().count(), 4, "a header and three brokers:\n{text}");
+    assert_eq!(
+        text.lines().count(),
+        4,
+        "a header and three brokers:\n{text}"
+    );
     env.script(&["thaw", "1"]);
 }

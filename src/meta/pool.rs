@@ -13,7 +13,7 @@ use super::race;
 use super::retry::RetryPolicy;
 
 /// How long a connection attempt has before the next candidate is tried
-/// beside it: longer than a healthy handshake (ApiVersions on loopback or a
+/// beside it: longer than a healthy handshake (`ApiVersions` on loopback or a
 /// LAN takes milliseconds), short enough that a hung broker is not noticed.
 pub const CONNECT_STAGGER: Duration = Duration::from_millis(200);
 

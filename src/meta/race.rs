@@ -1,6 +1,6 @@
 //! A staggered race of attempts (happy eyeballs, RFC 8305, for brokers).
 //!
-//! A hung broker is worse than a dead one: a SIGSTOPped JVM, or one deep in
+//! A hung broker is worse than a dead one: a stopped (`SIGSTOP`) JVM, or one deep in
 //! a GC pause or stalled on a disk, still has a kernel that accepts the TCP
 //! connection, and then nothing answers `ApiVersions` until the connect
 //! timeout. Trying candidates one after another makes a hung first bootstrap
