@@ -171,6 +171,7 @@ impl Connection {
     /// Send at an explicit version (the handshake, before negotiation).
     pub(crate) async fn send_at<R: Rpc>(&self, request: R, version: i16) -> Result<R::Response> {
         self.guard::<R>()?;
+        self.guard_request(&request, version)?;
         request.check().map_err(Error::InvalidRequest)?;
         let frame = self.round_trip(&request, version).await?;
         self.decode::<R>(frame, version)
@@ -199,6 +200,24 @@ impl Connection {
             return Err(Error::ReadOnly { api: R::API_KEY });
         }
         Ok(())
+    }
+
+    /// The read-only guard's second half: a request of an allowed API that
+    /// would still change the cluster at this version.
+    fn guard_request<R: Rpc>(&self, request: &R, version: i16) -> Result<()> {
+        if !self.inner.read_only {
+            return Ok(());
+        }
+        match request.writes_at(version) {
+            Some(what) => {
+                tracing::debug!(api = %R::API_KEY, version, broker = %self.inner.peer, "refused by read-only guard: {what}");
+                Err(Error::ReadOnlyRequest {
+                    api: R::API_KEY,
+                    what,
+                })
+            }
+            None => Ok(()),
+        }
     }
 
     /// Write one request and wait for its raw response frame.

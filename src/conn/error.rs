@@ -122,6 +122,17 @@ pub enum Error {
         /// The refused API.
         api: ApiKey,
     },
+
+    /// The API only reads, but this particular request would change the
+    /// cluster (a Metadata request allowing topic auto-creation), and this
+    /// context is read-only.
+    #[error("refused {what}: this cluster context is read-only")]
+    ReadOnlyRequest {
+        /// The refused API.
+        api: ApiKey,
+        /// What about the request would change the cluster.
+        what: &'static str,
+    },
 }
 
 fn kafka_message(code: ErrorCode, context: Option<&str>) -> String {

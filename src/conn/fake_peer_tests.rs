@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::api_versions_response::ApiVersion;
+use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
     ApiKey, ApiVersionsResponse, CreateTopicsRequest, FetchRequest, MetadataRequest,
     MetadataResponse, RequestHeader, ResponseHeader, SaslAuthenticateResponse,
-    SaslHandshakeResponse,
+    SaslHandshakeResponse, TopicName,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
 use tokio::io::{AsyncWriteExt, DuplexStream};
@@ -113,6 +114,24 @@ async fn connected(config: &ConnectionConfig) -> (Connection, FakeBroker) {
     let (connection, ()) = tokio::join!(
         Connection::from_stream(ours, "fake:9092", Some(7), config),
         broker.handshake()
+    );
+    (connection.expect("handshake"), broker)
+}
+
+/// A handshaken connection to a fake broker advertising only `ranges`
+/// (plus `ApiVersions`).
+async fn connected_with(
+    config: &ConnectionConfig,
+    ranges: &[(ApiKey, i16, i16)],
+) -> (Connection, FakeBroker) {
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let mut broker = FakeBroker { stream: theirs };
+    let mut ranges = ranges.to_vec();
+    let versions = supported_versions(ApiKey::ApiVersions);
+    ranges.push((ApiKey::ApiVersions, versions.min, versions.max));
+    let (connection, ()) = tokio::join!(
+        Connection::from_stream(ours, "fake:9092", Some(7), config),
+        broker.handshake_with(&ranges)
     );
     (connection.expect("handshake"), broker)
 }
@@ -398,11 +417,80 @@ async fn read_only_refuses_writes_before_they_reach_the_socket() {
         "{error:?}"
     );
     // The next thing on the wire is the read that follows, not the refused write.
-    let (result, ()) = tokio::join!(connection.send(MetadataRequest::default()), async {
+    let read = MetadataRequest::default().with_allow_auto_topic_creation(false);
+    let (result, ()) = tokio::join!(connection.send(read), async {
         let (header, _) = broker.request().await;
         assert_eq!(header.request_api_key, ApiKey::Metadata as i16);
         broker.reply(&header, &metadata_answer("c")).await;
     });
+    result.unwrap();
+}
+
+#[tokio::test]
+async fn read_only_refuses_metadata_that_may_auto_create_topics() {
+    let read_only = ConnectionConfig {
+        read_only: true,
+        ..config()
+    };
+    let named = || {
+        Some(vec![MetadataRequestTopic::default().with_name(Some(
+            TopicName(StrBytes::from_static_str("typo")),
+        ))])
+    };
+    // v4 and later: the flag decides, whether or not topics are named.
+    let (connection, mut broker) = connected(&read_only).await;
+    for request in [
+        MetadataRequest::default(),
+        MetadataRequest::default().with_topics(named()),
+    ] {
+        let error = connection.send(request).await.unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Error::ReadOnlyRequest {
+                    api: ApiKey::Metadata,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains("auto-creation"), "{error}");
+    }
+    // Below v4 there is no flag: naming a topic is enough to create it.
+    let (old, mut old_broker) = connected_with(&read_only, &[(ApiKey::Metadata, 0, 3)]).await;
+    let safe_named = MetadataRequest::default()
+        .with_allow_auto_topic_creation(false)
+        .with_topics(named());
+    let error = old.send(safe_named.clone()).await.unwrap_err();
+    assert!(matches!(error, Error::ReadOnlyRequest { .. }), "{error:?}");
+    assert!(error.to_string().contains("below v4"), "{error}");
+    // Nothing refused reached either socket: the next request on the wire is
+    // the allowed one (all topics below v4; named topics, flag off, from v4).
+    let (result, ()) = tokio::join!(
+        old.send(MetadataRequest::default().with_topics(None)),
+        async {
+            let (header, _) = old_broker.request().await;
+            assert_eq!(header.request_api_version, 3);
+            old_broker.reply(&header, &metadata_answer("old")).await;
+        }
+    );
+    result.unwrap();
+    let (result, ()) = tokio::join!(connection.send(safe_named), async {
+        let (header, _) = broker.request().await;
+        assert!(header.request_api_version >= 4);
+        broker.reply(&header, &metadata_answer("new")).await;
+    });
+    result.unwrap();
+    // A writable context sends what it is asked to send.
+    let (writable, mut writable_broker) =
+        connected_with(&config(), &[(ApiKey::Metadata, 0, 3)]).await;
+    let (result, ()) = tokio::join!(
+        writable.send(MetadataRequest::default().with_topics(named())),
+        async {
+            let (header, _) = writable_broker.request().await;
+            writable_broker.reply(&header, &metadata_answer("w")).await;
+        }
+    );
     result.unwrap();
 }
 

@@ -13,7 +13,9 @@
 //!   length-driven allocation by the bytes actually present
 //!   (`vendor/kafka-protocol/KSCOPE-PATCH.md`).
 //! - A read-only context refuses every API not on an explicit allow-list
-//!   before anything is written ([`rpc::is_read_only_api`]).
+//!   before anything is written ([`rpc::is_read_only_api`]), and a request of
+//!   an allowed API that would still write: a Metadata request that may
+//!   auto-create topics ([`Rpc::writes_at`]).
 
 mod config;
 mod connection;

@@ -47,6 +47,15 @@ pub trait Rpc: Message + Encodable + HeaderVersion + Send + 'static {
     fn check(&self) -> Result<(), String> {
         Ok(())
     }
+
+    /// Why this particular request would change the cluster even though its
+    /// API is on the read-only allow-list, if it would; `None` when it only reads.
+    ///
+    /// The read-only guard asks this after the API key passed, at the
+    /// version the request is about to be sent at.
+    fn writes_at(&self, _version: i16) -> Option<&'static str> {
+        None
+    }
 }
 
 macro_rules! rpcs {
@@ -64,6 +73,7 @@ macro_rules! rpcs {
             match key {
                 $(ApiKey::$key => <$request as Message>::VERSIONS,)*
                 ApiKey::Produce => <ProduceRequest as Message>::VERSIONS,
+                ApiKey::Metadata => <MetadataRequest as Message>::VERSIONS,
                 other => other.valid_versions(),
             }
         }
@@ -74,7 +84,6 @@ rpcs! {
     ApiVersionsRequest => ApiVersionsResponse, ApiVersions;
     SaslHandshakeRequest => SaslHandshakeResponse, SaslHandshake;
     SaslAuthenticateRequest => SaslAuthenticateResponse, SaslAuthenticate;
-    MetadataRequest => MetadataResponse, Metadata;
     DescribeClusterRequest => DescribeClusterResponse, DescribeCluster;
     DescribeTopicPartitionsRequest => DescribeTopicPartitionsResponse, DescribeTopicPartitions;
     FindCoordinatorRequest => FindCoordinatorResponse, FindCoordinator;
@@ -119,6 +128,30 @@ impl Rpc for ProduceRequest {
             return Err("produce with acks=0 gets no response; use acks=1 or acks=-1".to_owned());
         }
         Ok(())
+    }
+}
+
+impl Rpc for MetadataRequest {
+    const API_KEY: ApiKey = ApiKey::Metadata;
+    type Response = MetadataResponse;
+
+    /// A Metadata request creates the topics it names when the broker has
+    /// `auto.create.topics.enable=true` and the request allows it: from v4 by
+    /// its `allow_auto_topic_creation` flag, below v4 always (the flag does
+    /// not exist there, so naming a topic is enough).
+    fn writes_at(&self, version: i16) -> Option<&'static str> {
+        if version >= 4 {
+            self.allow_auto_topic_creation
+                .then_some("a Metadata request that allows topic auto-creation")
+        } else {
+            let names_topics = self
+                .topics
+                .as_ref()
+                .is_some_and(|topics| !topics.is_empty());
+            names_topics.then_some(
+                "a Metadata request below v4 that names topics (which may auto-create them)",
+            )
+        }
     }
 }
 
@@ -219,6 +252,49 @@ mod tests {
         ] {
             assert!(!is_read_only_api(write), "{write:?} should be refused");
         }
+    }
+
+    #[test]
+    fn a_metadata_request_writes_when_it_may_auto_create_topics() {
+        use kafka_protocol::messages::TopicName;
+        use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
+        use kafka_protocol::protocol::StrBytes;
+        let named =
+            Some(vec![MetadataRequestTopic::default().with_name(Some(
+                TopicName(StrBytes::from_static_str("orders")),
+            ))]);
+        let dangerous = MetadataRequest::default();
+        let safe = MetadataRequest::default().with_allow_auto_topic_creation(false);
+        for version in 4..=12 {
+            assert!(dangerous.writes_at(version).is_some(), "v{version}");
+            assert!(
+                dangerous
+                    .clone()
+                    .with_topics(None)
+                    .writes_at(version)
+                    .is_some(),
+                "v{version}: the flag alone is refused"
+            );
+            assert!(safe.writes_at(version).is_none(), "v{version}");
+            assert!(
+                safe.clone()
+                    .with_topics(named.clone())
+                    .writes_at(version)
+                    .is_none()
+            );
+        }
+        for version in 0..4 {
+            let naming = safe.clone().with_topics(named.clone());
+            assert!(naming.writes_at(version).is_some(), "v{version}");
+            assert!(safe.clone().with_topics(None).writes_at(version).is_none());
+            assert!(
+                safe.clone()
+                    .with_topics(Some(Vec::new()))
+                    .writes_at(version)
+                    .is_none()
+            );
+        }
+        assert!(CreateTopicsRequest::default().writes_at(7).is_none());
     }
 
     #[test]
