@@ -223,6 +223,7 @@ fn synthetic(groups: usize) {
                         partition: *p,
                         committed: Some(*c),
                         end: Some(150),
+                        start: None,
                     })
                     .collect(),
             );

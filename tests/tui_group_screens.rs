@@ -27,6 +27,7 @@ fn lag(topic: &str, partitions: &[(i32, Option<i64>, i64)]) -> GroupLag {
                 partition,
                 committed,
                 end: Some(end),
+                start: None,
             })
             .collect(),
     )
@@ -131,6 +132,7 @@ fn detail(behind: i64) -> GroupDetail {
             TopicPartition::new("payments", 1),
             1_800_000_100_000 - 95_000,
         )]),
+        oldest_unconsumed_left_out: 0,
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::groups::{GroupDetail, LagHistory, LagSample, Overview, PartitionHistories};
+use crate::groups::{GroupDetail, LagHistory, Overview, PartitionHistories};
 
 use super::action::Effect;
 use super::screen::Screen;
@@ -227,7 +227,7 @@ pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overv
             .remove(name)
             .unwrap_or_else(|| LagHistory::new(HISTORY_SAMPLES));
         if let Some(lag) = &group.lag {
-            history.push(LagSample::of(now, lag));
+            history.record(now, lag);
         }
         kept.insert(name.clone(), history);
     }
@@ -278,7 +278,7 @@ pub fn receive_detail(
         .histories
         .entry(view.group.clone())
         .or_insert_with(|| LagHistory::new(HISTORY_SAMPLES))
-        .push(LagSample::of(now, &detail.lag));
+        .record(now, &detail.lag);
     view.detail = Some(detail);
     view.at = Some(now);
     view.error = None;

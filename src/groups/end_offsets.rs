@@ -1,5 +1,6 @@
-//! End offsets (high watermarks) for many partitions: one `ListOffsets` per
-//! leader broker (`replica_id` -1, read-uncommitted), all in flight at once.
+//! End offsets (high watermarks) and log start offsets for many partitions:
+//! one `ListOffsets` per leader broker and kind (`replica_id` -1,
+//! read-uncommitted), all in flight at once.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,20 +11,36 @@ use crate::meta::offsets::{self, OffsetSpec, TopicPartition};
 use super::client::GroupsClient;
 use super::error::{Error, Result};
 
-/// End offsets found, and partitions that had none (with why).
+/// Offsets found (end offsets or log start offsets), and partitions that had
+/// none (with why).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EndOffsets {
-    /// Partition → high watermark.
+    /// Partition → offset (high watermark, or log start offset).
     pub offsets: BTreeMap<TopicPartition, i64>,
     /// Partitions whose end offset could not be read.
     pub failed: BTreeMap<TopicPartition, String>,
 }
 
 impl GroupsClient {
-    /// End offsets of `partitions`. Leaderless partitions and retriable
+    /// End offsets (high watermarks) of `partitions`.
+    pub async fn end_offsets(&self, partitions: &[TopicPartition]) -> Result<EndOffsets> {
+        self.offsets_at(partitions, OffsetSpec::Latest).await
+    }
+
+    /// Log start offsets of `partitions`: below them, records were deleted
+    /// by retention.
+    pub async fn start_offsets(&self, partitions: &[TopicPartition]) -> Result<EndOffsets> {
+        self.offsets_at(partitions, OffsetSpec::Earliest).await
+    }
+
+    /// `spec` offsets of `partitions`. Leaderless partitions and retriable
     /// per-partition errors (a leader that moved) are re-planned after a
     /// topic-scoped metadata refresh, within the retry policy's attempts.
-    pub async fn end_offsets(&self, partitions: &[TopicPartition]) -> Result<EndOffsets> {
+    async fn offsets_at(
+        &self,
+        partitions: &[TopicPartition],
+        spec: OffsetSpec,
+    ) -> Result<EndOffsets> {
         let policy = self.cluster().config().retry;
         let mut found = EndOffsets::default();
         let mut pending: Vec<TopicPartition> = partitions.to_vec();
@@ -40,7 +57,7 @@ impl GroupsClient {
             for (leader, tps) in plan.by_leader {
                 let client = self.clone();
                 requests.spawn(async move {
-                    let request = offsets::request(&tps, OffsetSpec::Latest);
+                    let request = offsets::request(&tps, spec);
                     (tps, client.send_to_node(leader, request).await)
                 });
             }

@@ -2,10 +2,14 @@
 //! for the group being viewed), and what it says — production and
 //! consumption rates, the trend, and how long until the group catches up.
 //!
-//! A sample stores the sums of committed and end offsets over the
-//! partitions that had a lag number, so rates come straight from offset
-//! deltas: production = Δend/Δt, consumption = Δcommitted/Δt. Memory is
-//! bounded by `capacity` samples per history; the oldest is dropped.
+//! A group's samples are taken with [`LagHistory::record`], which works
+//! per partition: each refresh adds, for every partition seen in this
+//! refresh and the one before, how far its end and committed offsets moved
+//! (never backwards) to two running totals. Rates come from those totals
+//! (production = Δproduced/Δt, consumption = Δconsumed/Δt), so they do not
+//! jump when a partition joins or leaves the group's sum. Memory is bounded
+//! by `capacity` samples per history (the oldest is dropped) plus the
+//! previous refresh's offsets (24 bytes a partition).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -22,29 +26,31 @@ pub struct LagSample {
     pub at: Instant,
     /// Total lag in records.
     pub lag: i64,
-    /// Sum of committed offsets over the partitions counted.
+    /// A running total of records consumed (committed past); only its
+    /// change between samples means anything.
     pub committed: i64,
-    /// Sum of end offsets over the partitions counted.
+    /// A running total of records produced; only its change between
+    /// samples means anything.
     pub end: i64,
 }
 
-impl LagSample {
-    /// A sample of a group's lag.
-    pub fn of(at: Instant, lag: &GroupLag) -> LagSample {
-        let (mut committed, mut end) = (0i64, 0i64);
-        for p in &lag.partitions {
-            if let (Some(c), Some(e)) = (p.committed, p.end) {
-                committed = committed.saturating_add(c);
-                end = end.saturating_add(e);
-            }
-        }
-        LagSample {
-            at,
-            lag: lag.totals.records,
-            committed,
-            end,
-        }
-    }
+/// A partition's offsets at the previous refresh, keyed by a hash of its
+/// topic and number (a collision only merges two partitions' deltas).
+type Offsets = (u64, i64, i64);
+
+fn offsets_of(lag: &GroupLag) -> Vec<Offsets> {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    let hasher = BuildHasherDefault::<DefaultHasher>::default();
+    let mut out: Vec<Offsets> = lag
+        .partitions
+        .iter()
+        .filter_map(|p| {
+            let (committed, end) = (p.committed?, p.end?);
+            Some((hasher.hash_one((&p.topic, p.partition)), committed, end))
+        })
+        .collect();
+    out.sort_unstable_by_key(|(key, _, _)| *key);
+    out
 }
 
 /// Where lag is heading.
@@ -77,6 +83,8 @@ impl Trend {
 pub struct LagHistory {
     samples: VecDeque<LagSample>,
     capacity: usize,
+    /// The offsets of the last refresh recorded, sorted by key.
+    last: Vec<Offsets>,
 }
 
 impl Default for LagHistory {
@@ -97,7 +105,39 @@ impl LagHistory {
         LagHistory {
             samples: VecDeque::with_capacity(capacity.max(2)),
             capacity: capacity.max(2),
+            last: Vec::new(),
         }
+    }
+
+    /// Record one refresh of a group's lag, per partition (see the module
+    /// docs): a partition counts towards the rates from its second refresh
+    /// on, and one that leaves takes nothing with it. A refresh older than
+    /// the newest sample is ignored.
+    pub fn record(&mut self, at: Instant, lag: &GroupLag) {
+        if self.samples.back().is_some_and(|last| at < last.at) {
+            return;
+        }
+        let now = offsets_of(lag);
+        let (mut consumed, mut produced) = self
+            .samples
+            .back()
+            .map_or((0, 0), |last| (last.committed, last.end));
+        let mut before = self.last.iter().peekable();
+        for &(key, committed, end) in &now {
+            while before.next_if(|(k, _, _)| *k < key).is_some() {}
+            if let Some(&&(_, was_committed, was_end)) = before.peek().filter(|(k, _, _)| *k == key)
+            {
+                consumed = consumed.saturating_add((committed - was_committed).max(0));
+                produced = produced.saturating_add((end - was_end).max(0));
+            }
+        }
+        self.last = now;
+        self.push(LagSample {
+            at,
+            lag: lag.totals.records,
+            committed: consumed,
+            end: produced,
+        });
     }
 
     /// Add a sample, dropping the oldest when full. A sample older than the
@@ -258,6 +298,42 @@ mod tests {
         assert_eq!(history.trend(), Trend::Steady);
     }
 
+    fn part(partition: i32, committed: i64, end: i64) -> PartitionLag {
+        PartitionLag {
+            topic: "t".into(),
+            partition,
+            committed: Some(committed),
+            end: Some(end),
+            start: None,
+        }
+    }
+
+    #[test]
+    fn rates_do_not_jump_when_a_partition_joins_or_leaves() {
+        let t0 = Instant::now();
+        let at = |secs| t0 + Duration::from_secs(secs);
+        let mut history = LagHistory::new(10);
+        history.record(at(0), &GroupLag::new(vec![part(0, 100, 200)]));
+        // Partition 1 (a million records in) joins the sum.
+        history.record(
+            at(10),
+            &GroupLag::new(vec![part(0, 150, 300), part(1, 1_000_000, 1_000_500)]),
+        );
+        assert_eq!(history.production_rate(), Some(10.0));
+        assert_eq!(history.consumption_rate(), Some(5.0));
+        history.record(
+            at(20),
+            &GroupLag::new(vec![part(0, 200, 400), part(1, 1_000_100, 1_000_600)]),
+        );
+        assert_eq!(history.production_rate(), Some(15.0));
+        assert_eq!(history.consumption_rate(), Some(10.0));
+        // Partition 1 leaves: nothing is taken back.
+        history.record(at(30), &GroupLag::new(vec![part(0, 250, 500)]));
+        assert_eq!(history.production_rate(), Some(400.0 / 30.0));
+        assert_eq!(history.consumption_rate(), Some(250.0 / 30.0));
+        assert_eq!(history.lags(), [100, 650, 700, 250]);
+    }
+
     #[test]
     fn partition_histories_follow_the_group() {
         let t0 = Instant::now();
@@ -268,12 +344,14 @@ mod tests {
                     partition: 0,
                     committed: Some(committed),
                     end: Some(50),
+                    start: None,
                 },
                 PartitionLag {
                     topic: "t".into(),
                     partition: 1,
                     committed: None,
                     end: Some(50),
+                    start: None,
                 },
             ])
         };

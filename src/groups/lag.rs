@@ -1,6 +1,11 @@
-//! Lag arithmetic: per partition `end − committed`, and totals per group and
-//! per topic. A partition without a commit has no lag number — it is reported
-//! as uncommitted, never as 0 (which would read as "caught up").
+//! Lag arithmetic: per partition `end − committed` (what Kafka's
+//! `ConsumerGroupCommand` calls LAG), and totals per group and per topic.
+//! A partition without a commit has no lag number — it is reported as
+//! uncommitted, never as 0 (which would read as "caught up"). A commit past
+//! the end is reported as such, never as 0 either. Of the lagging offsets,
+//! those below the log start offset were already deleted by retention: they
+//! are counted apart ([`PartitionLag::deleted`]), as the consumer will never
+//! read them.
 
 use std::collections::BTreeMap;
 
@@ -16,14 +21,19 @@ pub struct PartitionLag {
     /// The partition's end offset (high watermark); `None`: not available
     /// (leaderless, or its `ListOffsets` failed).
     pub end: Option<i64>,
+    /// The partition's log start offset (records below it were deleted by
+    /// retention); `None`: not read.
+    pub start: Option<i64>,
 }
 
 /// What a partition's lag is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lag {
-    /// `end − committed`, clamped at 0 (a commit can briefly be ahead of the
-    /// high watermark a follower-served answer reported).
+    /// `end − committed` (0 or more).
     Records(i64),
+    /// The committed offset is this many offsets past the end (the topic
+    /// was recreated or truncated under the group): no lag number.
+    PastEnd(i64),
     /// The group has no committed offset for the partition.
     NoCommit,
     /// Committed, but the end offset is unknown.
@@ -36,6 +46,7 @@ impl std::fmt::Display for Lag {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Lag::Records(n) => write!(f, "{n}"),
+            Lag::PastEnd(n) => write!(f, "past end +{n}"),
             Lag::NoCommit => f.write_str("no commit"),
             Lag::UnknownEnd => f.write_str("unknown"),
         }
@@ -48,15 +59,25 @@ impl PartitionLag {
         match (self.committed, self.end) {
             (None, _) => Lag::NoCommit,
             (Some(_), None) => Lag::UnknownEnd,
-            (Some(committed), Some(end)) => Lag::Records(end.saturating_sub(committed).max(0)),
+            (Some(committed), Some(end)) if committed > end => {
+                Lag::PastEnd(committed.saturating_sub(end))
+            }
+            (Some(committed), Some(end)) => Lag::Records(end.saturating_sub(committed)),
         }
+    }
+
+    /// How many of the lagging offsets were already deleted by retention
+    /// (below the log start offset), when the start offset is known.
+    pub fn deleted(&self) -> Option<i64> {
+        let (committed, end, start) = (self.committed?, self.end?, self.start?);
+        (committed <= end).then(|| start.min(end).saturating_sub(committed).max(0))
     }
 
     /// The lag in records, if there is a number.
     pub fn records(&self) -> Option<i64> {
         match self.lag() {
             Lag::Records(n) => Some(n),
-            Lag::NoCommit | Lag::UnknownEnd => None,
+            Lag::PastEnd(_) | Lag::NoCommit | Lag::UnknownEnd => None,
         }
     }
 }
@@ -72,15 +93,23 @@ pub struct LagTotals {
     pub uncommitted: usize,
     /// Committed partitions whose end offset is unknown.
     pub unknown_end: usize,
+    /// Partitions whose commit is past the end.
+    pub past_end: usize,
+    /// Of `records`, how many were already deleted by retention.
+    pub deleted: i64,
 }
 
 impl LagTotals {
-    fn add(&mut self, lag: Lag) {
-        match lag {
+    fn add(&mut self, partition: &PartitionLag) {
+        self.deleted = self
+            .deleted
+            .saturating_add(partition.deleted().unwrap_or(0));
+        match partition.lag() {
             Lag::Records(n) => {
                 self.records = self.records.saturating_add(n);
                 self.counted += 1;
             }
+            Lag::PastEnd(_) => self.past_end += 1,
             Lag::NoCommit => self.uncommitted += 1,
             Lag::UnknownEnd => self.unknown_end += 1,
         }
@@ -112,12 +141,11 @@ impl GroupLag {
         let mut totals = LagTotals::default();
         let mut per_topic: BTreeMap<String, LagTotals> = BTreeMap::new();
         for partition in &partitions {
-            let lag = partition.lag();
-            totals.add(lag);
+            totals.add(partition);
             per_topic
                 .entry(partition.topic.clone())
                 .or_default()
-                .add(lag);
+                .add(partition);
         }
         GroupLag {
             partitions,
@@ -143,6 +171,7 @@ mod tests {
             partition,
             committed,
             end,
+            start: None,
         }
     }
 
@@ -169,8 +198,38 @@ mod tests {
     }
 
     #[test]
-    fn a_commit_ahead_of_the_end_is_zero_lag_not_negative() {
-        assert_eq!(part("t", 0, Some(12), Some(10)).lag(), Lag::Records(0));
+    fn a_commit_past_the_end_is_shown_as_such_not_as_zero() {
+        let ahead = part("t", 0, Some(12), Some(10));
+        assert_eq!(ahead.lag(), Lag::PastEnd(2));
+        assert_eq!(ahead.lag().to_string(), "past end +2");
+        assert_eq!(ahead.records(), None);
+        let lag = GroupLag::new(vec![ahead, part("t", 1, Some(4), Some(10))]);
+        assert_eq!(lag.totals.total(), Some(6));
+        assert_eq!(lag.totals.past_end, 1);
+    }
+
+    #[test]
+    fn records_deleted_by_retention_are_counted_apart() {
+        let with_start = |committed, end, start| PartitionLag {
+            start: Some(start),
+            ..part("t", 0, Some(committed), Some(end))
+        };
+        // Committed at 0, log starts at 700, ends at 1000: CGC's lag is
+        // 1000, of which 700 were deleted.
+        let behind = with_start(0, 1000, 700);
+        assert_eq!(behind.lag(), Lag::Records(1000));
+        assert_eq!(behind.deleted(), Some(700));
+        assert_eq!(with_start(800, 1000, 700).deleted(), Some(0));
+        // Everything deleted (start == end): all of the lag.
+        assert_eq!(with_start(5, 90, 90).deleted(), Some(85));
+        assert_eq!(part("t", 0, Some(5), Some(90)).deleted(), None);
+        let other = PartitionLag {
+            partition: 1,
+            ..with_start(100, 200, 150)
+        };
+        let lag = GroupLag::new(vec![behind, other]);
+        assert_eq!(lag.totals.total(), Some(1100));
+        assert_eq!(lag.totals.deleted, 750);
     }
 
     fn arb_partition() -> impl Strategy<Value = PartitionLag> {
@@ -191,16 +250,20 @@ mod tests {
             prop_assert_eq!(lag.totals.records, by_hand);
             let topic_sum: i64 = lag.per_topic.values().map(|t| t.records).sum();
             prop_assert_eq!(topic_sum, by_hand);
-            let counted: usize = lag.per_topic.values().map(|t| t.counted + t.uncommitted + t.unknown_end).sum();
+            let counted: usize = lag.per_topic.values().map(|t| t.counted + t.uncommitted + t.unknown_end + t.past_end).sum();
             prop_assert_eq!(counted, lag.partitions.len());
-            prop_assert_eq!(lag.totals.counted + lag.totals.uncommitted + lag.totals.unknown_end, lag.partitions.len());
+            prop_assert_eq!(lag.totals.counted + lag.totals.uncommitted + lag.totals.unknown_end + lag.totals.past_end, lag.partitions.len());
             for p in &lag.partitions {
                 match (p.committed, p.end, p.lag()) {
                     (None, _, l) => prop_assert_eq!(l, Lag::NoCommit),
                     (Some(_), None, l) => prop_assert_eq!(l, Lag::UnknownEnd),
                     (Some(c), Some(e), Lag::Records(n)) => {
-                        prop_assert!(n >= 0);
-                        if c <= e { prop_assert_eq!(n, e - c); } else { prop_assert_eq!(n, 0); }
+                        prop_assert!(c <= e);
+                        prop_assert_eq!(n, e - c);
+                    }
+                    (Some(c), Some(e), Lag::PastEnd(n)) => {
+                        prop_assert!(c > e);
+                        prop_assert_eq!(n, c - e);
                     }
                     (Some(_), Some(_), other) => prop_assert!(false, "unexpected {:?}", other),
                 }

@@ -1,18 +1,25 @@
 //! Lag in time: how old the oldest unconsumed record is, per partition.
 //!
-//! Cost, bounded: only on request (the group being viewed), only for
-//! partitions with lag > 0, at most [`MAX_AGE_PARTITIONS`] of them, in one
-//! `Fetch` per leader broker at the committed offset with
-//! [`HEADER_BYTES`] per partition. Those bytes are the head of the record
-//! batch holding the committed offset, and the timestamp is read from the
-//! batch header (no record is decoded): `baseTimestamp` for create-time
-//! topics, the append time for log-append-time ones. The age is therefore
-//! that of the batch's first record — at most one producer batch (its
-//! `linger.ms`) older than the exact record. The broker may return one whole
-//! batch for the first partition of a response (KIP-74), so a response is
-//! at most one batch (`max.message.bytes`, 1 MiB by default) larger.
+//! Every lagging partition gets one (at most [`MAX_AGE_PARTITIONS`], the most
+//! lagging first; [`GroupDetail`](super::GroupDetail) says how many were left
+//! out), only on request (the group being viewed). The record read is the
+//! first one still in the log: at the committed offset, or at the log start
+//! offset if retention deleted it. Its timestamp is read from the header of
+//! the record batch holding it (no record is decoded): `baseTimestamp` for
+//! create-time topics, the append time for log-append-time ones. The age is
+//! therefore that of the batch's first record — at most one producer batch
+//! (its `linger.ms`) older than the exact record.
+//!
+//! A broker never returns part of a batch, and returns a batch larger than
+//! the limit asked only for the first partition of a response (KIP-74): a
+//! `Fetch` naming many partitions answers one of them. So each partition is
+//! its own one-partition `Fetch` with a limit of [`HEADER_BYTES`] (the broker
+//! sends exactly the one batch holding the offset), pipelined on the
+//! leader's connection with at most [`IN_FLIGHT_PER_LEADER`] at once: the
+//! bytes in flight are bounded by that many batches per leader.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use tokio::task::JoinSet;
@@ -30,7 +37,9 @@ use super::lag::GroupLag;
 /// Bytes asked for per partition: a v2 record batch header is 61 bytes.
 pub const HEADER_BYTES: i32 = 64;
 /// Partitions looked at per call at most (the most lagging first).
-pub const MAX_AGE_PARTITIONS: usize = 256;
+pub const MAX_AGE_PARTITIONS: usize = 2_000;
+/// One-partition fetches in flight per leader at most.
+pub const IN_FLIGHT_PER_LEADER: usize = 16;
 /// The first `Fetch` version naming topics by id instead of by name.
 const FETCH_BY_ID: i16 = 13;
 
@@ -117,56 +126,103 @@ fn read_fetch(snapshot: &MetadataSnapshot, response: &FetchResponse) -> Vec<(Top
     out
 }
 
+/// The lagging partitions of `lag` worth a look, the most lagging first, with
+/// the offset to read at (the committed one, or the log start offset when
+/// retention deleted it); and how many lagging ones the cap left out.
+fn lagging(lag: &GroupLag) -> (Vec<(TopicPartition, i64)>, usize) {
+    let mut lagging: Vec<(TopicPartition, i64, i64)> = lag
+        .partitions
+        .iter()
+        .filter_map(|p| {
+            let records = p.records().filter(|n| *n > 0)?;
+            let at = p.committed?.max(p.start.unwrap_or(0));
+            // Everything unconsumed was deleted: no record to date.
+            (p.end.is_some_and(|end| at < end)).then(|| {
+                (
+                    TopicPartition::new(p.topic.clone(), p.partition),
+                    at,
+                    records,
+                )
+            })
+        })
+        .collect();
+    lagging.sort_by_key(|(_, _, records)| std::cmp::Reverse(*records));
+    let left_out = lagging.len().saturating_sub(MAX_AGE_PARTITIONS);
+    lagging.truncate(MAX_AGE_PARTITIONS);
+    (
+        lagging.into_iter().map(|(tp, at, _)| (tp, at)).collect(),
+        left_out,
+    )
+}
+
 impl GroupsClient {
     /// The timestamp of the oldest unconsumed record (see the module docs for
-    /// the bound on cost and precision) of each lagging partition of `lag`.
-    pub async fn oldest_unconsumed(&self, lag: &GroupLag) -> Result<BTreeMap<TopicPartition, i64>> {
-        let mut lagging: Vec<(TopicPartition, i64, i64)> = lag
-            .partitions
-            .iter()
-            .filter_map(|p| {
-                let records = p.records().filter(|n| *n > 0)?;
-                Some((
-                    TopicPartition::new(p.topic.clone(), p.partition),
-                    p.committed?,
-                    records,
-                ))
-            })
-            .collect();
-        lagging.sort_by_key(|(_, _, records)| std::cmp::Reverse(*records));
-        lagging.truncate(MAX_AGE_PARTITIONS);
+    /// the bound on cost and precision) of each lagging partition of `lag`,
+    /// and how many lagging partitions were left out by
+    /// [`MAX_AGE_PARTITIONS`].
+    pub async fn oldest_unconsumed(
+        &self,
+        lag: &GroupLag,
+    ) -> Result<(BTreeMap<TopicPartition, i64>, usize)> {
+        let (lagging, left_out) = lagging(lag);
+        let mut found = BTreeMap::new();
         if lagging.is_empty() {
-            return Ok(BTreeMap::new());
+            return Ok((found, left_out));
         }
         let by_id = self.cluster().negotiated_for::<FetchRequest>().await? >= FETCH_BY_ID;
         let snapshot = self.cluster().snapshot();
-        let committed: BTreeMap<TopicPartition, i64> =
-            lagging.into_iter().map(|(tp, c, _)| (tp, c)).collect();
-        let tps: Vec<TopicPartition> = committed.keys().cloned().collect();
-        let mut requests = JoinSet::new();
+        let at: BTreeMap<TopicPartition, i64> = lagging.into_iter().collect();
+        let tps: Vec<TopicPartition> = at.keys().cloned().collect();
+        let mut leaders = JoinSet::new();
         for (leader, tps) in offsets::plan(&snapshot, &tps).by_leader {
             let asked: Vec<(TopicPartition, i64)> =
-                tps.iter().map(|tp| (tp.clone(), committed[tp])).collect();
-            let request = fetch_request(&snapshot, by_id, &asked);
-            let client = self.clone();
-            requests.spawn(async move { client.send_to_node(leader, request).await });
+                tps.into_iter().map(|tp| (tp.clone(), at[&tp])).collect();
+            let (client, snapshot) = (self.clone(), snapshot.clone());
+            leaders.spawn(async move { client.ages_from(leader, asked, by_id, snapshot).await });
         }
-        let mut found = BTreeMap::new();
-        while let Some(joined) = requests.join_next().await {
-            match joined.map_err(|e| Error::Task(e.to_string()))? {
-                Ok(response) => found.extend(read_fetch(&snapshot, &response)),
-                Err(error) => {
-                    tracing::debug!(%error, "fetching batch headers for record age failed");
+        while let Some(joined) = leaders.join_next().await {
+            found.extend(joined.map_err(|e| Error::Task(e.to_string()))?);
+        }
+        Ok((found, left_out))
+    }
+
+    /// One-partition fetches of `asked` from `leader`, a few at a time.
+    async fn ages_from(
+        &self,
+        leader: i32,
+        asked: Vec<(TopicPartition, i64)>,
+        by_id: bool,
+        snapshot: Arc<MetadataSnapshot>,
+    ) -> Vec<(TopicPartition, i64)> {
+        let mut queue = asked.into_iter();
+        let mut in_flight = JoinSet::new();
+        let mut found = Vec::new();
+        loop {
+            while in_flight.len() < IN_FLIGHT_PER_LEADER {
+                let Some(one) = queue.next() else { break };
+                let request = fetch_request(&snapshot, by_id, &[one]);
+                let client = self.clone();
+                in_flight.spawn(async move { client.send_to_node(leader, request).await });
+            }
+            let Some(joined) = in_flight.join_next().await else {
+                break;
+            };
+            match joined {
+                Ok(Ok(response)) => found.extend(read_fetch(&snapshot, &response)),
+                Ok(Err(error)) => {
+                    tracing::debug!(%error, leader, "fetching a batch header for record age failed");
                 }
+                Err(error) => tracing::debug!(%error, "record age task failed"),
             }
         }
-        Ok(found)
+        found
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::groups::lag::PartitionLag;
 
     fn header(magic: u8, attributes: u8, base: i64, max: i64) -> Bytes {
         let mut bytes = vec![0u8; 61];
@@ -204,5 +260,44 @@ mod tests {
                 .all(|p| p.partition_max_bytes == HEADER_BYTES)
         );
         assert_eq!(request.topics[0].topic.as_str(), "t");
+    }
+
+    fn lagging_partition(partition: i32, committed: i64, end: i64, start: i64) -> PartitionLag {
+        PartitionLag {
+            topic: "t".to_owned(),
+            partition,
+            committed: Some(committed),
+            end: Some(end),
+            start: Some(start),
+        }
+    }
+
+    #[test]
+    fn every_lagging_partition_is_looked_at_from_the_first_offset_still_in_the_log() {
+        let mut parts: Vec<PartitionLag> = (0..60)
+            .map(|p| lagging_partition(p, 0, 100 + i64::from(p), 0))
+            .collect();
+        parts.push(lagging_partition(60, 10, 100, 40)); // retention passed the commit
+        parts.push(lagging_partition(61, 10, 90, 90)); // all unconsumed deleted
+        parts.push(lagging_partition(62, 50, 50, 0)); // caught up
+        let (asked, left_out) = lagging(&GroupLag::new(parts));
+        assert_eq!(left_out, 0);
+        assert_eq!(asked.len(), 61);
+        assert_eq!(
+            asked[0],
+            (TopicPartition::new("t", 59), 0),
+            "most lagging first"
+        );
+        assert!(asked.contains(&(TopicPartition::new("t", 60), 40)));
+        assert!(!asked.iter().any(|(tp, _)| tp.partition >= 61));
+    }
+
+    #[test]
+    fn the_cap_says_how_many_it_left_out() {
+        let parts: Vec<PartitionLag> = (0..i32::try_from(MAX_AGE_PARTITIONS + 7).unwrap_or(0))
+            .map(|p| lagging_partition(p, 0, 10, 0))
+            .collect();
+        let (asked, left_out) = lagging(&GroupLag::new(parts));
+        assert_eq!((asked.len(), left_out), (MAX_AGE_PARTITIONS, 7));
     }
 }

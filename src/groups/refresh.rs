@@ -8,6 +8,7 @@ use crate::meta::offsets::TopicPartition;
 use super::client::GroupsClient;
 use super::counter::RequestCounts;
 use super::description::GroupDescription;
+use super::end_offsets::EndOffsets;
 use super::error::{Error, Result};
 use super::fetch::GroupRef;
 use super::kind::{GroupState, GroupType};
@@ -63,6 +64,9 @@ pub struct GroupDetail {
     /// Lagging partitions → timestamp (ms) of the oldest unconsumed record
     /// (see `record_age` for how the cost is bounded); empty when unknown.
     pub oldest_unconsumed: BTreeMap<TopicPartition, i64>,
+    /// Lagging partitions whose record age was not looked at (beyond
+    /// [`MAX_AGE_PARTITIONS`](super::MAX_AGE_PARTITIONS)); 0 normally.
+    pub oldest_unconsumed_left_out: usize,
 }
 
 impl GroupDetail {
@@ -124,7 +128,8 @@ impl GroupsClient {
 
     /// The lag of `groups` (`(group, coordinator)`): one batched
     /// `OffsetFetch` per coordinator and batch, then one `ListOffsets` per
-    /// leader for every partition involved. Every partition of a topic the
+    /// leader for every partition involved (and one for their log start
+    /// offsets, in parallel). Every partition of a topic the
     /// group committed to (or is assigned, via `extra_topics`) is listed, so
     /// partitions it never committed to show as such.
     pub async fn lag(
@@ -160,7 +165,12 @@ impl GroupsClient {
         }
         let all: BTreeSet<&TopicPartition> = per_group.values().flatten().collect();
         let all: Vec<TopicPartition> = all.into_iter().cloned().collect();
-        let ends = self.end_offsets(&all).await?;
+        let (ends, starts) = tokio::join!(self.end_offsets(&all), self.start_offsets(&all));
+        let ends = ends?;
+        let starts = starts.unwrap_or_else(|error| {
+            tracing::debug!(%error, "log start offsets unavailable");
+            EndOffsets::default()
+        });
         Ok(committed
             .into_iter()
             .map(|(group, answer)| {
@@ -173,6 +183,7 @@ impl GroupsClient {
                                 partition: tp.partition,
                                 committed: offsets.get(&(tp.topic.clone(), tp.partition)).copied(),
                                 end: ends.offsets.get(tp).copied(),
+                                start: starts.offsets.get(tp).copied(),
                             })
                             .collect(),
                     )
@@ -248,14 +259,16 @@ impl GroupsClient {
             .await?
             .remove(group)
             .unwrap_or_else(|| Err(Error::NotFound(group.to_owned())))?;
-        let oldest_unconsumed = self.oldest_unconsumed(&lag).await.unwrap_or_else(|error| {
-            tracing::debug!(%error, group, "record age unavailable");
-            BTreeMap::new()
-        });
+        let (oldest_unconsumed, oldest_unconsumed_left_out) =
+            self.oldest_unconsumed(&lag).await.unwrap_or_else(|error| {
+                tracing::debug!(%error, group, "record age unavailable");
+                (BTreeMap::new(), 0)
+            });
         Ok(GroupDetail {
             description,
             lag,
             oldest_unconsumed,
+            oldest_unconsumed_left_out,
         })
     }
 }

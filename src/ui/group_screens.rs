@@ -77,7 +77,7 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Vec<Row> {
                         .map(|m| m.client_id.as_str());
                     let history = view_of.partitions.get(&p.topic, p.partition);
                     let style = match p.lag() {
-                        Lag::UnknownEnd => theme.problem,
+                        Lag::UnknownEnd | Lag::PastEnd(_) => theme.problem,
                         Lag::NoCommit => theme.dim,
                         Lag::Records(_) if history.is_some_and(|h| h.trend() == Trend::Growing) => {
                             theme.warning
@@ -222,20 +222,7 @@ fn summary<'a>(
     if !d.assignor.is_empty() {
         let _ = write!(first, " · assignor {}", d.assignor);
     }
-    let totals = &detail.lag.totals;
-    let mut second = match totals.total() {
-        Some(records) => format!("lag {records} records"),
-        None => "lag: no number".to_owned(),
-    };
-    if totals.uncommitted > 0 {
-        let plural = if totals.uncommitted == 1 { "" } else { "s" };
-        let _ = write!(
-            second,
-            " ({} partition{plural} without a commit)",
-            totals.uncommitted
-        );
-    }
-    let mut second = vec![Span::raw(second)];
+    let mut second = vec![Span::raw(lag_words(&detail.lag.totals))];
     if let Some(history) = state.groups.histories.get(&d.group) {
         let trend = history.trend();
         let style = if trend == Trend::Growing {
@@ -274,6 +261,15 @@ fn summary<'a>(
         ),
         None => "oldest unconsumed record: -".to_owned(),
     })];
+    if detail.oldest_unconsumed_left_out > 0 {
+        third.push(Span::styled(
+            format!(
+                " (age not read for the {} least lagging partitions)",
+                detail.oldest_unconsumed_left_out
+            ),
+            theme.dim,
+        ));
+    }
     if let Some(at) = view.at {
         third.push(Span::styled(
             format!(
@@ -290,6 +286,29 @@ fn summary<'a>(
         ));
     }
     vec![Line::raw(first), Line::from(second), Line::from(third)]
+}
+
+/// The detail's lag line: the total, and what it does not count.
+fn lag_words(totals: &crate::groups::LagTotals) -> String {
+    let mut second = match totals.total() {
+        Some(records) => format!("lag {records} records"),
+        None => "lag: no number".to_owned(),
+    };
+    if totals.uncommitted > 0 {
+        let plural = if totals.uncommitted == 1 { "" } else { "s" };
+        let _ = write!(
+            second,
+            " ({} partition{plural} without a commit)",
+            totals.uncommitted
+        );
+    }
+    if totals.deleted > 0 {
+        let _ = write!(second, ", {} already deleted by retention", totals.deleted);
+    }
+    if totals.past_end > 0 {
+        let _ = write!(second, ", {} committed past the end", totals.past_end);
+    }
+    second
 }
 
 fn trend_word(trend: Trend) -> &'static str {

@@ -58,23 +58,39 @@ pub async fn create_topic(cluster: &Cluster, topic: &str, partitions: i32) {
 
 /// Produce `n` records to `topic` with Kafka's `ProducerPerformance`.
 pub fn produce(env: &ClusterEnv, topic: &str, n: u32) {
+    produce_with(env, topic, n, &[]);
+}
+
+/// Produce `n` records spread over every partition of `topic`: tiny batches
+/// make the default (sticky) partitioner switch partitions every few records.
+pub fn produce_spread(env: &ClusterEnv, topic: &str, n: u32) {
+    produce_with(env, topic, n, &["batch.size=64", "linger.ms=0"]);
+}
+
+/// Produce `n` records with extra producer properties.
+pub fn produce_with(env: &ClusterEnv, topic: &str, n: u32, props_extra: &[&str]) {
     let records = n.to_string();
     let props = format!("bootstrap.servers={}", env.bootstrap());
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.ProducerPerformance",
-        "--topic",
-        topic,
-        "--num-records",
-        &records,
-        "--record-size",
-        "16",
-        "--throughput",
-        "-1",
-        "--producer-props",
-        &props,
-        "acks=all",
-    ]);
+    env.script(
+        &[
+            "tool",
+            "org.apache.kafka.tools.ProducerPerformance",
+            "--topic",
+            topic,
+            "--num-records",
+            &records,
+            "--record-size",
+            "16",
+            "--throughput",
+            "-1",
+            "--producer-props",
+            &props,
+            "acks=all",
+        ]
+        .into_iter()
+        .chain(props_extra.iter().copied())
+        .collect::<Vec<&str>>(),
+    );
 }
 
 /// Each partition's end offset, read with the metadata layer (not groups).

@@ -24,6 +24,11 @@ pub struct GroupRowJson {
     pub lag: Option<i64>,
     /// Partitions of its topics with no commit.
     pub uncommitted_partitions: usize,
+    /// Of `lag`, records already deleted by retention (the consumer will
+    /// skip them).
+    pub lag_deleted_by_retention: i64,
+    /// Partitions whose committed offset is past their end (not in `lag`).
+    pub past_end_partitions: usize,
     /// Topics it commits to or is assigned.
     pub topics: Vec<String>,
     /// What failed for this group.
@@ -41,6 +46,8 @@ impl From<&GroupSummary> for GroupRowJson {
             coordinator: g.listing.coordinator,
             lag: g.lag.as_ref().and_then(|l| l.totals.total()),
             uncommitted_partitions: g.lag.as_ref().map_or(0, |l| l.totals.uncommitted),
+            lag_deleted_by_retention: g.lag.as_ref().map_or(0, |l| l.totals.deleted),
+            past_end_partitions: g.lag.as_ref().map_or(0, |l| l.totals.past_end),
             topics: g.topics.clone(),
             error: g.error.clone(),
         }
@@ -91,8 +98,16 @@ pub struct OffsetJson {
     committed: Option<i64>,
     /// Null: the end offset could not be read.
     end: Option<i64>,
-    /// Null when there is no commit (see `committed`) or no end offset.
+    /// `end - committed`, as Kafka's `ConsumerGroupCommand` gives it
+    /// (negative when the commit is past the end). Null when there is no
+    /// commit (see `committed`) or no end offset.
     lag: Option<i64>,
+    /// Set when the committed offset is past the end: by how many offsets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    past_end_by: Option<i64>,
+    /// Of `lag`, records already deleted by retention (below the log start
+    /// offset); null when the log start offset was not read.
+    deleted_by_retention: Option<i64>,
     /// Age in ms of the oldest unconsumed record (lagging partitions only).
     #[serde(skip_serializing_if = "Option::is_none")]
     oldest_unconsumed_age_ms: Option<i64>,
@@ -107,11 +122,22 @@ impl OffsetJson {
             end: p.end,
             lag: match p.lag() {
                 Lag::Records(n) => Some(n),
+                Lag::PastEnd(n) => Some(-n),
                 Lag::NoCommit | Lag::UnknownEnd => None,
             },
+            past_end_by: match p.lag() {
+                Lag::PastEnd(n) => Some(n),
+                _ => None,
+            },
+            deleted_by_retention: p.deleted(),
             oldest_unconsumed_age_ms: age_ms,
         }
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Milliseconds since the epoch, now.
@@ -135,6 +161,11 @@ pub struct GroupDetailJson {
     assignment_epoch: Option<i32>,
     lag: Option<i64>,
     uncommitted_partitions: usize,
+    lag_deleted_by_retention: i64,
+    past_end_partitions: usize,
+    /// Lagging partitions whose record age was not looked at (a cap).
+    #[serde(skip_serializing_if = "is_zero")]
+    oldest_unconsumed_left_out: usize,
     members: Vec<MemberJson>,
     offsets: Vec<OffsetJson>,
 }
@@ -153,6 +184,9 @@ impl From<&GroupDetail> for GroupDetailJson {
             assignment_epoch: d.assignment_epoch,
             lag: detail.lag.totals.total(),
             uncommitted_partitions: detail.lag.totals.uncommitted,
+            lag_deleted_by_retention: detail.lag.totals.deleted,
+            past_end_partitions: detail.lag.totals.past_end,
+            oldest_unconsumed_left_out: detail.oldest_unconsumed_left_out,
             members: d.members.iter().map(MemberJson::from).collect(),
             offsets: {
                 let now = now_ms();

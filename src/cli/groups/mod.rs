@@ -220,18 +220,21 @@ mod tests {
                     partition: 0,
                     committed: Some(4),
                     end: Some(10),
+                    start: None,
                 },
                 PartitionLag {
                     topic: "orders".into(),
                     partition: 1,
                     committed: None,
                     end: Some(7),
+                    start: None,
                 },
             ]),
             oldest_unconsumed: std::collections::BTreeMap::from([(
                 crate::meta::offsets::TopicPartition::new("orders", 0),
                 json::now_ms() - 5 * 60_000,
             )]),
+            oldest_unconsumed_left_out: 0,
         }
     }
 

@@ -134,6 +134,7 @@ mod tests {
             partition: 2,
             committed,
             end,
+            start: None,
         }
     }
 
@@ -157,7 +158,7 @@ mod tests {
             (part(Some(5), Some(9)), "4"),
             (part(None, Some(9)), "no commit"),
             (part(Some(5), None), "unknown"),
-            (part(Some(9), Some(5)), "0"),
+            (part(Some(9), Some(5)), "past end +4"),
         ];
         for (p, lag) in table {
             let row = offset(&p, None, None, None);
