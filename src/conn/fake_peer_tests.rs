@@ -548,6 +548,129 @@ async fn sasl_plain_sends_the_rfc_4616_message() {
     assert!(!error.to_string().contains("alice-secret"), "{error}");
 }
 
+/// How a fake SCRAM broker answers the client's final message.
+enum ScramEnd {
+    /// Never: it holds the connection open and says nothing.
+    Stall,
+    /// With `SASL_AUTHENTICATION_FAILED`.
+    Refuse,
+}
+
+/// Connect with SCRAM-SHA-512 to a fake broker that sends a server-first
+/// message with `i=<iterations>`, then ends as `end` says. Returns the
+/// connect result and whether the client's final message reached the broker.
+async fn scram_with_iterations(
+    iterations: &str,
+    end: ScramEnd,
+    connect_timeout: Duration,
+) -> (Result<Connection>, bool) {
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let mut broker = FakeBroker { stream: theirs };
+    let config = ConnectionConfig {
+        sasl: Some(SaslConfig {
+            mechanism: SaslMechanism::ScramSha512,
+            username: "alice".to_owned(),
+            password: Secret::new("alice-secret"),
+            token_command: None,
+        }),
+        connect_timeout,
+        request_timeout: Duration::from_secs(50),
+        ..ConnectionConfig::default()
+    };
+    let (sent_final_tx, sent_final_rx) = tokio::sync::oneshot::channel();
+    let iterations = iterations.to_owned();
+    let broker_side = async move {
+        broker.handshake().await;
+        let (header, _) = broker.request().await;
+        broker
+            .reply(&header, &SaslHandshakeResponse::default())
+            .await;
+        let (header, mut body) = broker.request().await;
+        let client_first = kafka_protocol::messages::SaslAuthenticateRequest::decode(
+            &mut body,
+            header.request_api_version,
+        )
+        .unwrap()
+        .auth_bytes;
+        let client_first = String::from_utf8(client_first.to_vec()).unwrap();
+        let nonce = client_first.rsplit_once("r=").expect("a client nonce").1;
+        let server_first = format!("r={nonce}fakeserver,s=c2FsdHNhbHQ=,i={iterations}");
+        broker
+            .reply(
+                &header,
+                &SaslAuthenticateResponse::default().with_auth_bytes(Bytes::from(server_first)),
+            )
+            .await;
+        // The client's final message, unless it gave up first.
+        let next = tokio::time::timeout(
+            Duration::from_secs(30),
+            read_frame(&mut broker.stream, 1 << 20),
+        )
+        .await;
+        let Ok(Ok(mut frame)) = next else {
+            let _ = sent_final_tx.send(false);
+            return;
+        };
+        let version = i16::from_be_bytes([frame[2], frame[3]]);
+        let header = RequestHeader::decode(
+            &mut frame,
+            ApiKey::SaslAuthenticate.request_header_version(version),
+        )
+        .unwrap();
+        let _ = sent_final_tx.send(true);
+        match end {
+            ScramEnd::Stall => std::future::pending::<()>().await,
+            ScramEnd::Refuse => {
+                let answer = SaslAuthenticateResponse::default()
+                    .with_error_code(58)
+                    .with_error_message(Some(StrBytes::from_static_str("wrong password")));
+                broker.reply(&header, &answer).await;
+            }
+        }
+    };
+    let broker_task = tokio::spawn(broker_side);
+    let result = Connection::from_stream(ours, "fake:9092", None, &config).await;
+    broker_task.abort();
+    let sent_final = sent_final_rx.await.unwrap_or(false);
+    (result, sent_final)
+}
+
+#[tokio::test]
+async fn a_huge_scram_iteration_count_is_refused_before_hashing() {
+    let (result, sent_final) =
+        scram_with_iterations("4000000000", ScramEnd::Refuse, Duration::from_secs(50)).await;
+    let error = result.unwrap_err();
+    assert!(matches!(error, Error::Sasl { .. }), "{error:?}");
+    let text = error.to_string();
+    assert!(
+        text.contains("4000000000") && text.contains("16384"),
+        "{text}"
+    );
+    assert!(!error.retriable());
+    assert!(!sent_final, "nothing was hashed or sent after the refusal");
+}
+
+#[tokio::test]
+async fn kafkas_own_maximum_iteration_count_is_accepted() {
+    let (result, sent_final) =
+        scram_with_iterations("16384", ScramEnd::Refuse, Duration::from_secs(50)).await;
+    assert!(sent_final, "the client hashed and sent its final message");
+    let error = result.unwrap_err();
+    assert!(error.to_string().contains("wrong password"), "{error}");
+}
+
+#[tokio::test]
+async fn a_broker_that_stalls_mid_scram_hits_the_connect_timeout() {
+    let (result, sent_final) =
+        scram_with_iterations("4096", ScramEnd::Stall, Duration::from_millis(1500)).await;
+    assert!(sent_final);
+    let error = result.unwrap_err();
+    assert!(
+        matches!(&error, Error::Timeout { what, .. } if what == "connecting"),
+        "{error:?}"
+    );
+}
+
 #[tokio::test]
 async fn oauthbearer_sends_the_token_from_the_command() {
     let sasl = SaslConfig {

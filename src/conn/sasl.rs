@@ -70,13 +70,32 @@ async fn rsasl_exchange(
     let mut session = SASLClient::new(sasl_config)
         .start_suggested(&[name])
         .map_err(|e| fail(e.to_string()))?;
+    let scram = matches!(
+        mechanism,
+        SaslMechanism::ScramSha256 | SaslMechanism::ScramSha512
+    );
     let mut input: Option<Bytes> = None;
     // PLAIN takes one round and SCRAM two; anything longer is a broken peer.
     for _ in 0..4 {
-        let mut output = Vec::new();
-        let state = session
-            .step(input.as_deref(), &mut output)
-            .map_err(|e| fail(format!("{e}")))?;
+        if scram && let Some(message) = &input {
+            check_iterations(message).map_err(fail)?;
+        }
+        // A SCRAM step hashes the password (PBKDF2): off the async thread, so
+        // the connect timeout around this future can fire meanwhile. Dropped
+        // by that timeout, the blocking task still ends, bounded by the cap.
+        let step = tokio::task::spawn_blocking(move || {
+            let mut output = Vec::new();
+            let state = session
+                .step(input.as_deref(), &mut output)
+                .map_err(|e| e.to_string());
+            (session, state, output)
+        });
+        let (returned, state, output) = step
+            .await
+            .map_err(|e| fail(format!("the SASL step stopped: {e}")))?;
+        session = returned;
+        let state = state.map_err(fail)?;
+        input = None;
         if state.has_sent_message() {
             input = Some(round(connection, mechanism, output).await?.auth_bytes);
         }
@@ -85,6 +104,34 @@ async fn rsasl_exchange(
         }
     }
     Err(fail("the exchange did not finish".to_owned()))
+}
+
+/// The largest SCRAM iteration count accepted: Kafka's own maximum
+/// (`ScramMechanism.maxIterations`), so no real broker ever sends more.
+pub(crate) const MAX_SCRAM_ITERATIONS: u32 = 16_384;
+
+/// Refuse a SCRAM server-first message whose iteration count (`i=`) is above
+/// [`MAX_SCRAM_ITERATIONS`], before anything hashes with it: a hostile broker
+/// could otherwise ask for billions of PBKDF2 rounds. Other messages, and a
+/// malformed count, are left to rsasl, which reports them itself.
+fn check_iterations(message: &[u8]) -> std::result::Result<(), String> {
+    let text = String::from_utf8_lossy(message);
+    let Some(count) = text.split(',').find_map(|part| part.strip_prefix("i=")) else {
+        return Ok(());
+    };
+    let too_many = || {
+        format!(
+            "the broker asked for {count} SCRAM iterations; kscope refuses more than {MAX_SCRAM_ITERATIONS} (Kafka's maximum)"
+        )
+    };
+    let digits = count.trim();
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Ok(());
+    }
+    match digits.parse::<u64>() {
+        Ok(n) if n <= u64::from(MAX_SCRAM_ITERATIONS) => Ok(()),
+        _ => Err(too_many()),
+    }
 }
 
 /// OAUTHBEARER with a token from the configured command.
@@ -174,6 +221,23 @@ fn failure(connection: &Connection, mechanism: SaslMechanism, message: String) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iteration_counts_above_kafkas_maximum_are_refused() {
+        let first = |i: &str| format!("r=abc123srv,s=c2FsdA==,i={i}").into_bytes();
+        assert!(check_iterations(&first("4096")).is_ok());
+        assert!(check_iterations(&first("16384")).is_ok());
+        for hostile in ["16385", "4294967295", "99999999999999999999999"] {
+            let error = check_iterations(&first(hostile)).expect_err(hostile);
+            assert!(
+                error.contains(hostile) && error.contains("16384"),
+                "{error}"
+            );
+        }
+        // Not a server-first message, or not a number: rsasl's to judge.
+        assert!(check_iterations(b"v=c2lnbmF0dXJl").is_ok());
+        assert!(check_iterations(&first("-1")).is_ok());
+    }
 
     #[tokio::test]
     async fn the_token_command_output_is_trimmed_and_failures_are_clear() {
