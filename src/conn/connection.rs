@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use super::ApiKey;
 use super::config::ConnectionConfig;
 use super::error::{Error, Result};
-use super::frame::{decode_response, encode_request};
+use super::frame::{DecodeError, decode_response, encode_request};
 use super::peer::Peer;
 use super::pipeline::{OUTGOING_QUEUE, Table, read_responses, write_requests};
 use super::rpc::{Rpc, is_read_only_api, supported_versions};
@@ -177,12 +177,30 @@ impl Connection {
         self.decode::<R>(frame, version)
     }
 
-    /// Decode a response frame; a failure poisons the connection, since the
-    /// two sides evidently disagree about what is on the wire.
+    /// Decode a response frame. A malformed one poisons the connection, since
+    /// the two sides evidently disagree about what is on the wire; one over
+    /// its memory budget does not (the frame was read whole, the stream is in
+    /// step), so only that request fails.
     pub(crate) fn decode<R: Rpc>(&self, frame: Bytes, version: i16) -> Result<R::Response> {
         match decode_response::<R>(frame, version) {
             Ok((_, response)) => Ok(response),
-            Err(message) => {
+            Err(DecodeError::OverBudget {
+                api,
+                version,
+                frame_bytes,
+                budget,
+            }) => {
+                let error = Error::ResponseOverBudget {
+                    broker: self.inner.peer.to_string(),
+                    api,
+                    version,
+                    frame_bytes,
+                    budget,
+                };
+                tracing::warn!(%error, "response refused");
+                Err(error)
+            }
+            Err(DecodeError::Malformed(message)) => {
                 let error = Error::Codec {
                     broker: self.inner.peer.to_string(),
                     message,

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::ApiKey;
+use super::budget::human_bytes;
 use super::error_code::ErrorCode;
 
 /// Shorthand for results of this layer.
@@ -92,6 +93,27 @@ pub enum Error {
         broker: String,
         /// What failed, naming the API and version.
         message: String,
+    },
+
+    /// A response would need more memory to decode than its budget (8× its
+    /// size, at most 1 GiB; see `conn/budget.rs`). The frame was read whole,
+    /// so the connection stays usable.
+    #[error(
+        "{broker} sent a {api} v{version} response of {} that needs more than {} of memory to decode (kscope allows 8× a response's size, at most 1 GiB), so it was refused; a Kafka broker does not answer like this: check that {broker} is a Kafka broker and not a proxy or another service",
+        human_bytes(*frame_bytes),
+        human_bytes(*budget)
+    )]
+    ResponseOverBudget {
+        /// The broker, as `broker 1 (host:port)`.
+        broker: String,
+        /// The API answered.
+        api: ApiKey,
+        /// The version decoded.
+        version: i16,
+        /// The frame's size, without its length prefix.
+        frame_bytes: usize,
+        /// The memory budget that was exceeded.
+        budget: usize,
     },
 
     /// The connection failed earlier and must be replaced.

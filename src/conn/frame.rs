@@ -6,10 +6,11 @@
 //! consumed exactly.
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
-use kafka_protocol::messages::{RequestHeader, ResponseHeader};
+use kafka_protocol::messages::{ApiKey, RequestHeader, ResponseHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
+use super::budget::{human_bytes, within_budget};
 use super::rpc::Rpc;
 
 /// The most memory reserved up front for a frame; larger frames grow as
@@ -144,10 +145,71 @@ pub fn encode_request<R: Rpc>(
     Ok(buf.freeze())
 }
 
+/// Why a response frame could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The bytes are not the response at that version.
+    Malformed(String),
+    /// Decoding needed more memory than the budget allows ([`budget_for`](super::budget::budget_for)).
+    OverBudget {
+        /// The API answered.
+        api: ApiKey,
+        /// The version decoded.
+        version: i16,
+        /// The frame's size, without its length prefix.
+        frame_bytes: usize,
+        /// The memory budget that was exceeded.
+        budget: usize,
+    },
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Malformed(message) => f.write_str(message),
+            DecodeError::OverBudget {
+                api,
+                version,
+                frame_bytes,
+                budget,
+            } => write!(
+                f,
+                "{api} v{version} response of {} needs more than its {} memory budget",
+                human_bytes(*frame_bytes),
+                human_bytes(*budget)
+            ),
+        }
+    }
+}
+
 /// Decode a response frame (without its length prefix) to `R`'s response at
 /// `version`, returning the correlation id too. The frame must be consumed
 /// exactly: trailing bytes mean the two sides disagree about the version.
-pub fn decode_response<R: Rpc>(frame: Bytes, version: i16) -> Result<(i32, R::Response), String> {
+///
+/// The decode runs under the memory budget of [`budget_for`](super::budget::budget_for) the frame's size:
+/// a frame that would take more is [`DecodeError::OverBudget`], never an
+/// abort.
+pub fn decode_response<R: Rpc>(
+    frame: Bytes,
+    version: i16,
+) -> Result<(i32, R::Response), DecodeError> {
+    let frame_bytes = frame.len();
+    let (result, usage) = within_budget(frame_bytes, || decode_unbudgeted::<R>(frame, version));
+    result.map_err(|message| {
+        if usage.exceeded {
+            DecodeError::OverBudget {
+                api: R::API_KEY,
+                version,
+                frame_bytes,
+                budget: usage.limit,
+            }
+        } else {
+            DecodeError::Malformed(message)
+        }
+    })
+}
+
+fn decode_unbudgeted<R: Rpc>(frame: Bytes, version: i16) -> Result<(i32, R::Response), String> {
     let mut buf = frame;
     let header_version = <R::Response as HeaderVersion>::header_version(version);
     let header = ResponseHeader::decode(&mut buf, header_version).map_err(|e| {
@@ -238,5 +300,66 @@ mod tests {
         let hostile =
             Bytes::from_static(&[0, 0, 0, 1, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x07]);
         assert!(decode_response::<MetadataRequest>(hostile, 12).is_err());
+    }
+
+    /// A `DescribeGroups` v5 frame: one group with `members` members whose
+    /// fields are all empty (7 bytes each on the wire, ~350 in memory), the
+    /// members array claiming `claimed` of them.
+    fn describe_groups_v5(members: usize, claimed: u32) -> Bytes {
+        let mut buf = BytesMut::new();
+        buf.put_i32(7); // correlation id
+        buf.put_u8(0); // response header tagged fields
+        buf.put_i32(0); // throttle
+        buf.put_u8(2); // one group
+        buf.put_i16(0); // error code
+        buf.put_slice(&[1, 1, 1, 1]); // group id, state, protocol type, data: ""
+        let mut count = claimed.saturating_add(1);
+        while count >= 0x80 {
+            buf.put_u8(u8::try_from(count & 0x7f).unwrap_or(0) | 0x80);
+            count >>= 7;
+        }
+        buf.put_u8(u8::try_from(count).unwrap_or(0));
+        for _ in 0..members {
+            // member id, instance id (null), client id, host, metadata, assignment, tags
+            buf.put_slice(&[1, 0, 1, 1, 1, 1, 0]);
+        }
+        buf.put_i32(0); // authorized operations
+        buf.put_u8(0); // group tagged fields
+        buf.put_u8(0); // response tagged fields
+        buf.freeze()
+    }
+
+    #[test]
+    fn a_frame_full_of_tiny_members_is_over_budget_not_an_abort() {
+        use kafka_protocol::messages::DescribeGroupsRequest;
+        let members = 300_000;
+        let count = u32::try_from(members).expect("fits");
+        let frame = describe_groups_v5(members, count);
+        let frame_bytes = frame.len();
+        let error = decode_response::<DescribeGroupsRequest>(frame, 5).expect_err("over budget");
+        assert_eq!(
+            error,
+            DecodeError::OverBudget {
+                api: ApiKey::DescribeGroups,
+                version: 5,
+                frame_bytes,
+                budget: frame_bytes * 8,
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "DescribeGroups v5 response of 2.0 MiB needs more than its 16.0 MiB memory budget"
+        );
+        // The same frame claiming 2^31 members fails the same way.
+        let claiming = describe_groups_v5(members, 1 << 31);
+        assert!(matches!(
+            decode_response::<DescribeGroupsRequest>(claiming, 5),
+            Err(DecodeError::OverBudget { .. })
+        ));
+        // A few members are well within budget.
+        let (_, response) =
+            decode_response::<DescribeGroupsRequest>(describe_groups_v5(1000, 1000), 5)
+                .expect("within budget");
+        assert_eq!(response.groups[0].members.len(), 1000);
     }
 }

@@ -9,14 +9,16 @@
 //! - TLS is rustls (`tls.rs`); SASL is PLAIN, SCRAM-SHA-256/512 via `rsasl`,
 //!   and OAUTHBEARER from a token command (`sasl.rs`).
 //! - Hostile input never aborts the process: frames are capped before any
-//!   allocation ([`frame`]), and the vendored kafka-protocol bounds every
-//!   length-driven allocation by the bytes actually present
-//!   (`vendor/kafka-protocol/KSCOPE-PATCH.md`).
+//!   allocation ([`frame`]), the vendored kafka-protocol bounds every
+//!   length-driven allocation by the bytes actually present, and every decode
+//!   runs under a memory budget of 8× its input, at most 1 GiB ([`budget`],
+//!   `vendor/kafka-protocol/KSCOPE-PATCH.md`).
 //! - A read-only context refuses every API not on an explicit allow-list
 //!   before anything is written ([`rpc::is_read_only_api`]), and a request of
 //!   an allowed API that would still write: a Metadata request that may
 //!   auto-create topics ([`Rpc::writes_at`]).
 
+pub mod budget;
 mod config;
 mod connection;
 mod error;
@@ -38,7 +40,7 @@ pub use config::{ConnectionConfig, SaslConfig, SaslMechanism, TlsConfig, Unknown
 pub use connection::Connection;
 pub use error::{Error, Result};
 pub use error_code::{ALL_ERROR_CODES, ErrorCode};
-pub use frame::{decode_response, encode_request};
+pub use frame::{DecodeError, decode_response, encode_request};
 
 pub use kafka_protocol::messages::ApiKey;
 pub use rpc::{Rpc, is_read_only_api, supported_versions};

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use bytes::{Buf, Bytes};
 
+use crate::conn::budget::within_budget;
 use crate::conn::protocol::Decodable;
 use crate::conn::protocol::messages::{ConsumerProtocolAssignment, ConsumerProtocolSubscription};
 
@@ -110,7 +111,10 @@ fn versioned(bytes: &Bytes) -> Option<(i16, Bytes)> {
 /// behind a version prefix); `None` when they are empty or not that format.
 pub fn decode_classic_assignment(bytes: &Bytes) -> Option<Assignment> {
     let (version, mut buf) = versioned(bytes)?;
-    let decoded = ConsumerProtocolAssignment::decode(&mut buf, version).ok()?;
+    let (decoded, _) = within_budget(bytes.len(), || {
+        ConsumerProtocolAssignment::decode(&mut buf, version)
+    });
+    let decoded = decoded.ok()?;
     Some(Assignment::from_pairs(
         decoded
             .assigned_partitions
@@ -122,7 +126,10 @@ pub fn decode_classic_assignment(bytes: &Bytes) -> Option<Assignment> {
 /// A classic consumer member's subscribed topics (`ConsumerProtocolSubscription`).
 pub fn decode_classic_subscription(bytes: &Bytes) -> Option<Vec<String>> {
     let (version, mut buf) = versioned(bytes)?;
-    let decoded = ConsumerProtocolSubscription::decode(&mut buf, version).ok()?;
+    let (decoded, _) = within_budget(bytes.len(), || {
+        ConsumerProtocolSubscription::decode(&mut buf, version)
+    });
+    let decoded = decoded.ok()?;
     let mut topics: Vec<String> = decoded.topics.iter().map(ToString::to_string).collect();
     topics.sort();
     Some(topics)

@@ -514,8 +514,12 @@ impl RecordBatchDecoder {
         version: i8,
         records: &mut Vec<Record>,
     ) -> Result<()> {
-        // KSCOPE-PATCH: a record takes at least one byte; bound the reservation by the bytes left.
-        records.reserve((batch_decode_info.record_count as usize).min(buf.remaining()));
+        // KSCOPE-PATCH: a record takes at least one byte; bound the reservation by the bytes
+        // left, and charge the decode's memory budget for every record (its bytes are charged
+        // as they are taken).
+        let claimed = (batch_decode_info.record_count as usize).min(buf.remaining());
+        crate::protocol::budget::charge(claimed.saturating_mul(std::mem::size_of::<Record>()))?;
+        records.reserve(claimed);
         for _ in 0..batch_decode_info.record_count {
             records.push(Record::decode_new(buf, batch_decode_info, version)?);
         }
@@ -894,8 +898,13 @@ impl Record {
         }
         let num_headers = num_headers as usize;
 
-        // KSCOPE-PATCH: a header takes at least two bytes; bound the reservation by the bytes left.
-        let mut headers = IndexMap::with_capacity(num_headers.min(bytes::Buf::remaining(buf)));
+        // KSCOPE-PATCH: a header takes at least two bytes; bound the reservation by the bytes
+        // left, and charge the decode's memory budget for the entries (key, value and hash).
+        let reserved = num_headers.min(bytes::Buf::remaining(buf));
+        crate::protocol::budget::charge(
+            reserved.saturating_mul(std::mem::size_of::<(StrBytes, Option<Bytes>)>() + 16),
+        )?;
+        let mut headers = IndexMap::with_capacity(reserved);
         for _ in 0..num_headers {
             // Key len
             let key_len: i32 = types::VarInt.decode(buf)?;

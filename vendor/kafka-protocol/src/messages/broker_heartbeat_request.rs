@@ -230,7 +230,7 @@ impl Decodable for BrokerHeartbeatRequest {
                     }
                 }
                 _ => {
-                    let unknown_value = buf.try_get_bytes(size as usize)?;
+                    let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                     unknown_tagged_fields.insert(tag as i32, unknown_value);
                 }
             }

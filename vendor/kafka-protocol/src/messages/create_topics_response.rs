@@ -255,7 +255,7 @@ impl Decodable for CreatableTopicConfigs {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -585,7 +585,7 @@ impl Decodable for CreatableTopicResult {
                         topic_config_error_code = types::Int16.decode(buf)?;
                     }
                     _ => {
-                        let unknown_value = buf.try_get_bytes(size as usize)?;
+                        let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                         unknown_tagged_fields.insert(tag as i32, unknown_value);
                     }
                 }
@@ -744,7 +744,7 @@ impl Decodable for CreateTopicsResponse {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }

@@ -289,7 +289,7 @@ impl Decodable for DescribeConfigsResourceResult {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -446,7 +446,7 @@ impl Decodable for DescribeConfigsResponse {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -666,7 +666,7 @@ impl Decodable for DescribeConfigsResult {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -845,7 +845,7 @@ impl Decodable for DescribeConfigsSynonym {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }

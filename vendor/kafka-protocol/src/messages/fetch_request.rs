@@ -342,7 +342,7 @@ impl Decodable for FetchPartition {
                         }
                     }
                     _ => {
-                        let unknown_value = buf.try_get_bytes(size as usize)?;
+                        let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                         unknown_tagged_fields.insert(tag as i32, unknown_value);
                     }
                 }
@@ -830,7 +830,7 @@ impl Decodable for FetchRequest {
                         }
                     }
                     _ => {
-                        let unknown_value = buf.try_get_bytes(size as usize)?;
+                        let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                         unknown_tagged_fields.insert(tag as i32, unknown_value);
                     }
                 }
@@ -1042,7 +1042,7 @@ impl Decodable for FetchTopic {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -1249,7 +1249,7 @@ impl Decodable for ForgottenTopic {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -1415,7 +1415,7 @@ impl Decodable for ReplicaState {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }

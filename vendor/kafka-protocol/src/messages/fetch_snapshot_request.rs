@@ -184,7 +184,7 @@ impl Decodable for FetchSnapshotRequest {
                     cluster_id = types::CompactString.decode(buf)?;
                 }
                 _ => {
-                    let unknown_value = buf.try_get_bytes(size as usize)?;
+                    let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                     unknown_tagged_fields.insert(tag as i32, unknown_value);
                 }
             }
@@ -410,7 +410,7 @@ impl Decodable for PartitionSnapshot {
                     }
                 }
                 _ => {
-                    let unknown_value = buf.try_get_bytes(size as usize)?;
+                    let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                     unknown_tagged_fields.insert(tag as i32, unknown_value);
                 }
             }
@@ -544,7 +544,7 @@ impl Decodable for SnapshotId {
         for _ in 0..num_tagged_fields {
             let tag: u32 = types::UnsignedVarInt.decode(buf)?;
             let size: u32 = types::UnsignedVarInt.decode(buf)?;
-            let unknown_value = buf.try_get_bytes(size as usize)?;
+            let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
             unknown_tagged_fields.insert(tag as i32, unknown_value);
         }
         Ok(Self {
@@ -671,7 +671,7 @@ impl Decodable for TopicSnapshot {
         for _ in 0..num_tagged_fields {
             let tag: u32 = types::UnsignedVarInt.decode(buf)?;
             let size: u32 = types::UnsignedVarInt.decode(buf)?;
-            let unknown_value = buf.try_get_bytes(size as usize)?;
+            let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
             unknown_tagged_fields.insert(tag as i32, unknown_value);
         }
         Ok(Self {

@@ -197,7 +197,7 @@ impl Decodable for FetchSnapshotResponse {
                     }
                 }
                 _ => {
-                    let unknown_value = buf.try_get_bytes(size as usize)?;
+                    let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                     unknown_tagged_fields.insert(tag as i32, unknown_value);
                 }
             }
@@ -329,7 +329,7 @@ impl Decodable for LeaderIdAndEpoch {
         for _ in 0..num_tagged_fields {
             let tag: u32 = types::UnsignedVarInt.decode(buf)?;
             let size: u32 = types::UnsignedVarInt.decode(buf)?;
-            let unknown_value = buf.try_get_bytes(size as usize)?;
+            let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
             unknown_tagged_fields.insert(tag as i32, unknown_value);
         }
         Ok(Self {
@@ -520,7 +520,7 @@ impl Decodable for NodeEndpoint {
         for _ in 0..num_tagged_fields {
             let tag: u32 = types::UnsignedVarInt.decode(buf)?;
             let size: u32 = types::UnsignedVarInt.decode(buf)?;
-            let unknown_value = buf.try_get_bytes(size as usize)?;
+            let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
             unknown_tagged_fields.insert(tag as i32, unknown_value);
         }
         Ok(Self {
@@ -766,7 +766,7 @@ impl Decodable for PartitionSnapshot {
                     current_leader = types::Struct { version }.decode(buf)?;
                 }
                 _ => {
-                    let unknown_value = buf.try_get_bytes(size as usize)?;
+                    let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                     unknown_tagged_fields.insert(tag as i32, unknown_value);
                 }
             }
@@ -904,7 +904,7 @@ impl Decodable for SnapshotId {
         for _ in 0..num_tagged_fields {
             let tag: u32 = types::UnsignedVarInt.decode(buf)?;
             let size: u32 = types::UnsignedVarInt.decode(buf)?;
-            let unknown_value = buf.try_get_bytes(size as usize)?;
+            let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
             unknown_tagged_fields.insert(tag as i32, unknown_value);
         }
         Ok(Self {
@@ -1031,7 +1031,7 @@ impl Decodable for TopicSnapshot {
         for _ in 0..num_tagged_fields {
             let tag: u32 = types::UnsignedVarInt.decode(buf)?;
             let size: u32 = types::UnsignedVarInt.decode(buf)?;
-            let unknown_value = buf.try_get_bytes(size as usize)?;
+            let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
             unknown_tagged_fields.insert(tag as i32, unknown_value);
         }
         Ok(Self {

@@ -164,7 +164,7 @@ impl Decodable for AlterConfigsResource {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -339,7 +339,7 @@ impl Decodable for AlterableConfig {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -486,7 +486,7 @@ impl Decodable for IncrementalAlterConfigsRequest {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }

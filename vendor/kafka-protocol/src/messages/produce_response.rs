@@ -166,7 +166,7 @@ impl Decodable for BatchIndexAndErrorMessage {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -330,7 +330,7 @@ impl Decodable for LeaderIdAndEpoch {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -560,7 +560,7 @@ impl Decodable for NodeEndpoint {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }
@@ -893,7 +893,7 @@ impl Decodable for PartitionProduceResponse {
                         }
                     }
                     _ => {
-                        let unknown_value = buf.try_get_bytes(size as usize)?;
+                        let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                         unknown_tagged_fields.insert(tag as i32, unknown_value);
                     }
                 }
@@ -1116,7 +1116,7 @@ impl Decodable for ProduceResponse {
                         }
                     }
                     _ => {
-                        let unknown_value = buf.try_get_bytes(size as usize)?;
+                        let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                         unknown_tagged_fields.insert(tag as i32, unknown_value);
                     }
                 }
@@ -1312,7 +1312,7 @@ impl Decodable for TopicProduceResponse {
             for _ in 0..num_tagged_fields {
                 let tag: u32 = types::UnsignedVarInt.decode(buf)?;
                 let size: u32 = types::UnsignedVarInt.decode(buf)?;
-                let unknown_value = buf.try_get_bytes(size as usize)?;
+                let unknown_value = types::decode_unknown_tagged_field(buf, size)?; // KSCOPE-PATCH: budgeted
                 unknown_tagged_fields.insert(tag as i32, unknown_value);
             }
         }

@@ -10,6 +10,7 @@ use anyhow::{bail, Result};
 use buf::{ByteBuf, ByteBufMut};
 use bytes::Bytes;
 
+pub mod budget; // KSCOPE-PATCH: per-decode memory budget.
 pub mod buf;
 pub mod types;
 

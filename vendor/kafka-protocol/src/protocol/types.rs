@@ -4,7 +4,7 @@
 //! types that use zigzag encoded to represent length as a "compact" representation.
 //!
 //! It is unnecessary to interact directly with these types for most use cases.
-use super::{Decodable, Decoder, Encodable, Encoder, NewType, StrBytes};
+use super::{budget, Decodable, Decoder, Encodable, Encoder, NewType, StrBytes};
 use crate::protocol::buf::{ByteBuf, ByteBufMut};
 use anyhow::{bail, Result};
 use std::convert::TryFrom;
@@ -359,7 +359,8 @@ impl Decoder<Option<StdString>> for String {
         match Int16.decode(buf)? {
             -1 => Ok(None),
             n if n >= 0 => {
-                // KSCOPE-PATCH: check the claimed length against the bytes left before allocating.
+                // KSCOPE-PATCH: check the claimed length against the bytes left, and charge
+                // the decode's memory budget, before allocating.
                 ensure_remaining(buf, n as usize)?;
                 let mut strbuf = vec![0; n as usize];
                 buf.try_copy_to_slice(&mut strbuf)?;
@@ -377,7 +378,7 @@ impl<T: NewType<StrBytes>> Decoder<Option<T>> for String {
         match Int16.decode(buf)? {
             -1 => Ok(None),
             n if n >= 0 => {
-                let strbuf = StrBytes::try_from(buf.try_get_bytes(n as usize)?)?;
+                let strbuf = StrBytes::try_from(take_bytes(buf, n as usize)?)?;
                 Ok(Some(strbuf.into()))
             }
             n => {
@@ -513,7 +514,8 @@ impl Decoder<Option<StdString>> for CompactString {
         match UnsignedVarInt.decode(buf)? {
             0 => Ok(None),
             n => {
-                // KSCOPE-PATCH: check the claimed length against the bytes left before allocating.
+                // KSCOPE-PATCH: check the claimed length against the bytes left, and charge
+                // the decode's memory budget, before allocating.
                 ensure_remaining(buf, (n - 1) as usize)?;
                 let mut strbuf = vec![0; (n - 1) as usize];
                 buf.try_copy_to_slice(&mut strbuf)?;
@@ -528,7 +530,7 @@ impl<T: NewType<StrBytes>> Decoder<Option<T>> for CompactString {
         match UnsignedVarInt.decode(buf)? {
             0 => Ok(None),
             n => {
-                let strbuf = StrBytes::try_from(buf.try_get_bytes((n - 1) as usize)?)?;
+                let strbuf = StrBytes::try_from(take_bytes(buf, (n - 1) as usize)?)?;
                 Ok(Some(strbuf.into()))
             }
         }
@@ -659,7 +661,8 @@ impl Decoder<Option<Vec<u8>>> for Bytes {
         match Int32.decode(buf)? {
             -1 => Ok(None),
             n if n >= 0 => {
-                // KSCOPE-PATCH: check the claimed length against the bytes left before allocating.
+                // KSCOPE-PATCH: check the claimed length against the bytes left, and charge
+                // the decode's memory budget, before allocating.
                 ensure_remaining(buf, n as usize)?;
                 let mut data = vec![0; n as usize];
                 buf.try_copy_to_slice(&mut data)?;
@@ -676,7 +679,7 @@ impl Decoder<Option<bytes::Bytes>> for Bytes {
     fn decode<B: ByteBuf>(&self, buf: &mut B) -> Result<Option<bytes::Bytes>> {
         match Int32.decode(buf)? {
             -1 => Ok(None),
-            n if n >= 0 => Ok(Some(buf.try_get_bytes(n as usize)?)),
+            n if n >= 0 => Ok(Some(take_bytes(buf, n as usize)?)),
             n => {
                 bail!("Data length is negative ({n})");
             }
@@ -810,7 +813,8 @@ impl Decoder<Option<Vec<u8>>> for CompactBytes {
         match UnsignedVarInt.decode(buf)? {
             0 => Ok(None),
             n => {
-                // KSCOPE-PATCH: check the claimed length against the bytes left before allocating.
+                // KSCOPE-PATCH: check the claimed length against the bytes left, and charge
+                // the decode's memory budget, before allocating.
                 ensure_remaining(buf, (n - 1) as usize)?;
                 let mut data = vec![0; (n - 1) as usize];
                 buf.try_copy_to_slice(&mut data)?;
@@ -824,7 +828,7 @@ impl Decoder<Option<bytes::Bytes>> for CompactBytes {
     fn decode<B: ByteBuf>(&self, buf: &mut B) -> Result<Option<bytes::Bytes>> {
         match UnsignedVarInt.decode(buf)? {
             0 => Ok(None),
-            n => Ok(Some(buf.try_get_bytes((n - 1) as usize)?)),
+            n => Ok(Some(take_bytes(buf, (n - 1) as usize)?)),
         }
     }
 }
@@ -1112,7 +1116,8 @@ impl<T, E: Decoder<T>> Decoder<Vec<T>> for CompactArray<E> {
 }
 
 /// KSCOPE-PATCH: fail, rather than allocate, when a length read off the wire
-/// claims more bytes than the buffer holds.
+/// claims more bytes than the buffer holds or than the decode's memory budget
+/// allows (see [`super::budget`]).
 fn ensure_remaining<B: ByteBuf>(buf: &B, needed: usize) -> Result<()> {
     if buf.remaining() < needed {
         bail!(
@@ -1120,26 +1125,60 @@ fn ensure_remaining<B: ByteBuf>(buf: &B, needed: usize) -> Result<()> {
             buf.remaining()
         );
     }
+    budget::charge(needed)?;
     Ok(())
 }
+
+/// KSCOPE-PATCH: take `n` bytes (shared with the buffer when it is `Bytes`),
+/// charging the decode's memory budget for them.
+fn take_bytes<B: ByteBuf>(buf: &mut B, n: usize) -> Result<bytes::Bytes> {
+    ensure_remaining(buf, n)?;
+    Ok(buf.try_get_bytes(n)?)
+}
+
+/// KSCOPE-PATCH: the value of one unknown tagged field, charging the decode's
+/// memory budget for its bytes and its entry in the `unknown_tagged_fields`
+/// map (called from every generated `decode`).
+pub fn decode_unknown_tagged_field<B: ByteBuf>(buf: &mut B, size: u32) -> Result<bytes::Bytes> {
+    budget::charge(budget::TAGGED_FIELD_COST)?;
+    take_bytes(buf, size as usize)
+}
+
+/// The most memory an array reserves before any of its elements decoded.
+const FIRST_RESERVATION_BYTES: usize = 4096;
 
 /// KSCOPE-PATCH: decode `n` array elements without trusting `n` for memory.
 ///
 /// Upstream reserved `n` elements up front, so a 12-byte frame claiming
-/// 2^31 elements aborted the process on allocation failure. Every element
-/// type in the protocol encodes to at least one byte, except a struct whose
-/// every field is absent at the decoded version; so the reservation is
-/// bounded by the bytes left, and an array that claims more elements than
-/// there are bytes is refused as soon as one element decodes from nothing.
-/// Memory is then bounded by the size of the buffer being decoded.
+/// 2^31 elements aborted the process on allocation failure. Here the first
+/// reservation is at most [`FIRST_RESERVATION_BYTES`], and the vector then
+/// doubles as elements actually decode, never past `n` nor past the bytes
+/// left (every element but a struct with no fields at the decoded version
+/// takes at least one byte). Each reservation is charged to the decode's
+/// memory budget at `size_of::<T>()` per slot before it is made, and made with
+/// `try_reserve_exact`, so running out is an error, not an abort. An array
+/// that claims more elements than there are bytes is refused as soon as one
+/// element decodes from nothing.
 fn decode_elements<T, E: Decoder<T>, B: ByteBuf>(
     element: &E,
     buf: &mut B,
     n: usize,
 ) -> Result<Vec<T>> {
     let available = buf.remaining();
-    let mut result = Vec::with_capacity(n.min(available));
+    let slot = std::mem::size_of::<T>();
+    let mut result: Vec<T> = Vec::new();
     for _ in 0..n {
+        if result.len() == result.capacity() {
+            let decoded = result.len();
+            let more = if decoded == 0 {
+                n.min(available).min(FIRST_RESERVATION_BYTES / slot.max(1))
+            } else {
+                decoded.min(n - decoded).min(buf.remaining())
+            }
+            .max(1);
+            budget::charge(more.saturating_mul(slot))?;
+            result.try_reserve_exact(more)?;
+        }
         let before = buf.remaining();
         result.push(element.decode(buf)?);
         if n > available && buf.remaining() == before {
