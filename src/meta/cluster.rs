@@ -10,7 +10,6 @@
 //! updated cluster — a UI rendering a topic list while a refresh lands gets the
 //! old list or the new one, not a mixture.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -22,6 +21,7 @@ use tokio::task::AbortHandle;
 use super::error::{Error, Result};
 use crate::conn::{Connection, ConnectionConfig, ErrorCode, Rpc};
 
+use super::coordinator_cache::CoordinatorCache;
 use super::movement_log::{DEFAULT_CAPACITY, MovementLog};
 use super::pool::BrokerPool;
 use super::refresh::Degraded;
@@ -75,7 +75,7 @@ pub(super) struct Inner {
     pub(super) pool: BrokerPool,
     pub(super) config: ClusterConfig,
     pub(super) snapshot: ArcSwap<MetadataSnapshot>,
-    pub(super) coordinators: Mutex<HashMap<(CoordinatorKind, String), i32>>,
+    pub(super) coordinators: CoordinatorCache,
     /// Bumped on every install; the UI waits on it.
     pub(super) generation: watch::Sender<u64>,
     /// Makes refreshes single-flight; every install happens under it.
@@ -121,7 +121,7 @@ impl Cluster {
                 pool,
                 config,
                 snapshot: ArcSwap::from_pointee(MetadataSnapshot::empty()),
-                coordinators: Mutex::new(HashMap::new()),
+                coordinators: CoordinatorCache::default(),
                 generation,
                 refresh_lock: AsyncMutex::new(()),
                 refreshes_done: AtomicU64::new(0),

@@ -65,14 +65,7 @@ impl Cluster {
 
     /// One `FindCoordinator` round trip, cache included.
     async fn coordinator_once(&self, kind: CoordinatorKind, key: &str) -> Result<i32> {
-        let cache_key = (kind, key.to_owned());
-        if let Some(node) = self
-            .inner
-            .coordinators
-            .lock()
-            .ok()
-            .and_then(|map| map.get(&cache_key).copied())
-        {
+        if let Some(node) = self.inner.coordinators.get(kind, key) {
             return Ok(node);
         }
 
@@ -122,16 +115,12 @@ impl Cluster {
             ));
         }
 
-        if let Ok(mut map) = self.inner.coordinators.lock() {
-            map.insert(cache_key, node_id);
-        }
+        self.inner.coordinators.insert(kind, key, node_id);
         Ok(node_id)
     }
 
     /// Forget a cached coordinator.
     pub fn invalidate_coordinator(&self, kind: CoordinatorKind, key: &str) {
-        if let Ok(mut map) = self.inner.coordinators.lock() {
-            map.remove(&(kind, key.to_owned()));
-        }
+        self.inner.coordinators.remove(kind, key);
     }
 }

@@ -11,6 +11,7 @@
 
 mod cluster;
 mod coordinator;
+pub mod coordinator_cache;
 mod epochs;
 mod error;
 #[cfg(test)]

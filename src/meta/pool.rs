@@ -1,6 +1,6 @@
 //! [`BrokerPool`]: one live connection per broker address, replaced when broken.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -111,16 +111,36 @@ impl BrokerPool {
         self.connect(&address, Some(node_id)).await
     }
 
-    /// Record where brokers are, from a metadata snapshot.
+    /// Record where brokers are, from a metadata snapshot, and drop the
+    /// connection slots of addresses no broker (and no bootstrap entry) has
+    /// any more: a cluster whose brokers come and go at new addresses does
+    /// not leave a slot behind for each. A request planned on an older
+    /// snapshot can still reach a departed broker by id (a new slot, dropped
+    /// again at the next refresh).
     pub fn learn_addresses(&self, brokers: impl IntoIterator<Item = (i32, String)>) {
-        if let Ok(mut map) = self.addresses.lock() {
-            for entry in map.values_mut() {
-                entry.1 = false;
-            }
-            for (node_id, address) in brokers {
-                map.insert(node_id, (address, true));
-            }
+        let Ok(mut map) = self.addresses.lock() else {
+            return;
+        };
+        for entry in map.values_mut() {
+            entry.1 = false;
         }
+        for (node_id, address) in brokers {
+            map.insert(node_id, (address, true));
+        }
+        let current: HashSet<&str> = map
+            .values()
+            .filter(|(_, current)| *current)
+            .map(|(address, _)| address.as_str())
+            .chain(self.bootstrap.iter().map(String::as_str))
+            .collect();
+        if let Ok(mut slots) = self.slots.lock() {
+            slots.retain(|address, _| current.contains(address.as_str()));
+        }
+    }
+
+    /// How many connection slots (addresses) the pool holds.
+    pub fn slot_count(&self) -> usize {
+        self.slots.lock().map_or(0, |slots| slots.len())
     }
 
     /// Node ids the latest metadata names.
@@ -194,5 +214,24 @@ mod tests {
         );
         let none = pool.any().await.expect_err("no candidates");
         assert!(matches!(none, Error::NoBootstrap), "{none}");
+    }
+
+    #[tokio::test]
+    async fn slots_of_addresses_that_left_the_cluster_are_dropped() {
+        let pool = BrokerPool::new(
+            ["127.0.0.1:2".to_owned()],
+            ConnectionConfig::default(),
+            RetryPolicy::default(),
+        );
+        // Brokers come and go at new addresses, as on a rolling replacement.
+        for round in 0..50u16 {
+            let address = format!("127.0.0.1:{}", 10_000 + round);
+            pool.learn_addresses([(1, address)]);
+            let _ = pool.get(1).await; // refused; the slot exists now
+            let _ = pool.any().await;
+            assert!(pool.slot_count() <= 2, "{} slots", pool.slot_count());
+        }
+        pool.learn_addresses([(1, "127.0.0.1:3".to_owned())]);
+        assert_eq!(pool.slot_count(), 1, "only the bootstrap address is left");
     }
 }
