@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod columns;
 pub mod config;
 pub mod conn;
 pub mod groups;
@@ -17,3 +18,4 @@ pub mod logging;
 pub mod meta;
 pub mod term;
 pub mod ui;
+pub mod untrusted;

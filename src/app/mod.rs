@@ -14,6 +14,7 @@ pub mod layout;
 pub mod rows;
 pub mod screen;
 pub mod state;
+pub mod table_rows;
 mod update;
 pub mod watermarks;
 

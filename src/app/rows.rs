@@ -1,15 +1,14 @@
 //! Building a view's row list (filter + sort) in `update`, cached by what it
 //! depends on, so that `view` only ever indexes into it.
 
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::meta::{MetadataSnapshot, MovementEvent, TopicPartition};
+use crate::meta::{MetadataSnapshot, MovementEvent};
 
-use super::group_rows;
 use super::screen::{RowsKey, Screen, View};
 use super::state::AppState;
+use super::{group_rows, table_rows};
 
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
@@ -125,11 +124,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
             .map(|(i, _)| i)
             .collect(),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
-            let mut rows = group_rows::build(&state.groups, &screen, sort.column, &mut keep);
-            if sort.descending {
-                rows.reverse();
-            }
-            return rows;
+            group_rows::build(&state.groups, &screen, &mut keep)
         }
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
@@ -166,119 +161,38 @@ pub fn movement_key(event: &MovementEvent) -> String {
     key
 }
 
-fn len(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-// One match arm per screen: a table of sort keys, clearer together.
-#[allow(clippy::too_many_lines)]
+/// Sort `rows` by column `column` of the screen's table (ascending).
 fn sort_rows(
     state: &AppState,
     snap: &MetadataSnapshot,
     screen: &Screen,
     column: usize,
-    rows: &mut [usize],
+    rows: &mut Vec<usize>,
 ) {
+    use crate::columns::{
+        brokers, group_offsets, groups, leaders, members, partitions, sort_indices, topics,
+    };
     match screen {
-        Screen::Topics => {
-            let topics = snap.topics();
-            let key = |i: usize| -> (i64, f64) {
-                let Some(t) = topics.get(i) else {
-                    return (0, 0.0);
-                };
-                let topic_stats = snap.topic_stats(&t.name);
-                let count = |f: fn(&crate::meta::TopicStats) -> usize| {
-                    topic_stats.map_or(0, |s| i64::try_from(f(s)).unwrap_or(i64::MAX))
-                };
-                match column {
-                    1 => (count(|s| s.partitions), 0.0),
-                    2 => (count(|s| s.replication_factor), 0.0),
-                    3 => (count(|s| s.under_replicated), 0.0),
-                    4 => (count(|s| s.offline), 0.0),
-                    5 => (
-                        0,
-                        topic_stats.map_or(0.0, crate::meta::TopicStats::preferred_leader_pct),
-                    ),
-                    6 => (
-                        state
-                            .watermarks
-                            .topic_totals
-                            .get(&t.name)
-                            .copied()
-                            .unwrap_or(-1),
-                        0.0,
-                    ),
-                    _ => (0, 0.0),
-                }
-            };
-            if column != 0 {
-                let keys: Vec<(i64, f64)> = rows.iter().map(|&i| key(i)).collect();
-                let mut paired: Vec<(usize, (i64, f64))> = rows.iter().copied().zip(keys).collect();
-                paired.sort_by(|a, b| {
-                    a.1.0
-                        .cmp(&b.1.0)
-                        .then(a.1.1.partial_cmp(&b.1.1).unwrap_or(Ordering::Equal))
-                        .then(a.0.cmp(&b.0))
-                });
-                for (slot, (i, _)) in rows.iter_mut().zip(paired) {
-                    *slot = i;
-                }
-            }
-        }
-        Screen::Partitions { topic } => {
-            let Some(t) = snap.topic(topic) else { return };
-            let wm = |i: usize, high: bool| {
-                t.partitions.get(i).and_then(|p| {
-                    state
-                        .watermarks
-                        .partitions
-                        .get(&TopicPartition::new(topic.as_str(), p.partition))
-                        .map(|w| if high { w.high } else { w.low })
-                })
-            };
-            rows.sort_by_key(|&i| {
-                let p = t.partitions.get(i);
-                let value = match column {
-                    1 => p.and_then(|p| p.leader).map(i64::from),
-                    2 => p.map(|p| i64::from(p.leader_epoch)),
-                    3 => p.map(|p| len(p.replicas.len())),
-                    4 => p.map(|p| len(p.isr.len())),
-                    5 => p.map(|p| len(p.offline_replicas.len())),
-                    6 => p.map(|p| i64::from(p.is_preferred_leader())),
-                    7 => wm(i, false),
-                    8 => wm(i, true),
-                    _ => None,
-                };
-                (value, i)
-            });
-        }
-        Screen::Brokers => {
-            rows.sort_by_key(|&i| {
-                let b = state.broker_row(snap, i).map(|(b, _)| b);
-                let value = match column {
-                    1 => b.map(crate::meta::BrokerInfo::address),
-                    2 => b.and_then(|b| b.rack.clone()),
-                    3 => b.map(|b| (Some(b.node_id) != snap.controller_id()).to_string()),
-                    4 => b.map(|b| format!("{:012}", snap.leader_count(b.node_id))),
-                    _ => None,
-                };
-                (value, i)
-            });
-        }
-        Screen::Leaders => {
-            let events = &state.movements;
-            rows.sort_by_key(|&i| {
-                let e = events.get(i);
-                let value = match column {
-                    1 => e.and_then(|e| e.topic.clone()),
-                    2 => e.and_then(|e| e.partition).map(|p| format!("{p:012}")),
-                    3 => e.map(|e| e.kind.name().to_owned()),
-                    _ => None,
-                };
-                (value, i)
-            });
-        }
-        // Sorted by `group_rows::build`.
-        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {}
+        Screen::Topics => sort_indices(rows, topics::table().get(column), |i| {
+            table_rows::topic(state, snap, i)
+        }),
+        Screen::Partitions { topic } => sort_indices(rows, partitions::table().get(column), |i| {
+            table_rows::partition(state, snap, topic, i)
+        }),
+        Screen::Brokers => sort_indices(rows, brokers::table().get(column), |i| {
+            table_rows::broker(state, snap, i)
+        }),
+        Screen::Leaders => sort_indices(rows, leaders::table().get(column), |i| {
+            table_rows::movement(state, i)
+        }),
+        Screen::Groups { .. } => sort_indices(rows, groups::table().get(column), |i| {
+            table_rows::group(state, i)
+        }),
+        Screen::Group { group } => sort_indices(rows, group_offsets::table().get(column), |i| {
+            table_rows::offset(state, group, i)
+        }),
+        Screen::Members { group } => sort_indices(rows, members::table().get(column), |i| {
+            table_rows::member(state, group, i)
+        }),
     }
 }

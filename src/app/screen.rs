@@ -49,61 +49,19 @@ impl Screen {
         }
     }
 
-    /// Column headers; sorting indexes these.
-    pub fn columns(&self) -> &'static [&'static str] {
+    /// The headers of the screen's column table; sorting indexes these.
+    pub fn headers(&self) -> Vec<&'static str> {
+        use crate::columns::{
+            brokers, group_offsets, groups, headers, leaders, members, partitions, topics,
+        };
         match self {
-            Screen::Topics => &[
-                "TOPIC",
-                "PARTS",
-                "RF",
-                "UNDER-REPL",
-                "OFFLINE",
-                "PREF-LEADER",
-                "MESSAGES",
-            ],
-            Screen::Partitions { .. } => &[
-                "PARTITION",
-                "LEADER",
-                "EPOCH",
-                "REPLICAS",
-                "ISR",
-                "OFFLINE",
-                "PREFERRED",
-                "LOW",
-                "HIGH",
-            ],
-            Screen::Brokers => &[
-                "ID",
-                "ADDRESS",
-                "RACK",
-                "ROLE",
-                "LEADERS",
-                "LEADERS OVER TIME",
-            ],
-            Screen::Leaders => &["TIME", "TOPIC", "PARTITION", "EVENT", "DETAIL"],
-            Screen::Groups { .. } => &[
-                "GROUP",
-                "TYPE",
-                "STATE",
-                "MEMBERS",
-                "TOPICS",
-                "LAG",
-                "LAG OVER TIME",
-                "COORD",
-            ],
-            Screen::Group { .. } => &[
-                "TOPIC",
-                "PARTITION",
-                "COMMITTED",
-                "END",
-                "LAG",
-                "OLDEST",
-                "OWNER",
-                "LAG OVER TIME",
-            ],
-            Screen::Members { .. } => &[
-                "MEMBER", "INSTANCE", "CLIENT", "HOST", "EPOCH", "ASSIGNED", "TARGET",
-            ],
+            Screen::Topics => headers(&topics::table()),
+            Screen::Partitions { .. } => headers(&partitions::table()),
+            Screen::Brokers => headers(&brokers::table()),
+            Screen::Leaders => headers(&leaders::table()),
+            Screen::Groups { .. } => headers(&groups::table()),
+            Screen::Group { .. } => headers(&group_offsets::table()),
+            Screen::Members { .. } => headers(&members::table()),
         }
     }
 
@@ -119,7 +77,7 @@ impl Screen {
 /// How a list is sorted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Sort {
-    /// Index into [`Screen::columns`].
+    /// Index into [`Screen::headers`].
     pub column: usize,
     /// Largest first.
     pub descending: bool,

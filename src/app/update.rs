@@ -113,7 +113,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             fx.push(Effect::Refresh);
         }
         Command::SortNext => {
-            let columns = state.view().screen.columns().len();
+            let columns = state.view().screen.headers().len();
             let sort = &mut state.view_mut().sort;
             sort.column = (sort.column + 1) % columns;
         }

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use crate::columns::Column;
 use crate::meta::{Cluster, MetadataSnapshot, TopicInfo, TopicPartition};
 
 use super::args::{GetWhat, OutputFormat};
@@ -28,24 +29,12 @@ pub async fn run(
                 return Err(Error::Usage("get brokers takes no topic".to_owned()));
             }
             let rows = rows::brokers(&cluster.snapshot());
-            emit(
-                out,
-                format,
-                &rows,
-                rows::BrokerRow::HEADERS,
-                rows::BrokerRow::cells,
-            )
+            emit(out, format, &rows, &rows::BrokerRow::table())
         }
         GetWhat::Topics => {
             let snapshot = scoped(cluster, topic).await?;
             let rows = rows::topics(&snapshot, selected(&snapshot, topic));
-            emit(
-                out,
-                format,
-                &rows,
-                rows::TopicRow::HEADERS,
-                rows::TopicRow::cells,
-            )
+            emit(out, format, &rows, &rows::TopicRow::table())
         }
         GetWhat::Partitions => {
             let snapshot = scoped(cluster, topic).await?;
@@ -70,13 +59,7 @@ pub async fn run(
                     })
                 })
                 .collect();
-            emit(
-                out,
-                format,
-                &rows,
-                rows::PartitionRow::HEADERS,
-                rows::PartitionRow::cells,
-            )
+            emit(out, format, &rows, &rows::PartitionRow::table())
         }
     }
 }
@@ -112,18 +95,14 @@ fn emit<R: Serialize>(
     out: &mut impl Write,
     format: OutputFormat,
     rows: &[R],
-    headers: &[&str],
-    cells: impl Fn(&R) -> Vec<String>,
+    table: &[Column<R>],
 ) -> Result<(), Error> {
     match format {
         OutputFormat::Json => {
             serde_json::to_writer(&mut *out, rows)?;
             writeln!(out)?;
         }
-        OutputFormat::Table => {
-            let cells: Vec<Vec<String>> = rows.iter().map(cells).collect();
-            table::write(out, headers, &cells)?;
-        }
+        OutputFormat::Table => table::write_columns(out, table, rows)?,
     }
     out.flush()?;
     Ok(())

@@ -1,7 +1,9 @@
-//! The rows `get` prints, with their stable field names.
+//! The rows `get` prints, with their stable field names (JSON) and their
+//! column tables (text), built from the same formatters as the TUI's.
 
 use serde::Serialize;
 
+use crate::columns::{Column, format};
 use crate::meta::{MetadataSnapshot, PartitionInfo, TopicInfo, Watermarks};
 
 /// A broker (`get brokers`).
@@ -124,91 +126,72 @@ pub fn partition(topic: &str, p: &PartitionInfo, watermarks: Option<&Watermarks>
 
 fn list(ids: &[i32]) -> String {
     if ids.is_empty() {
-        return "-".to_owned();
+        "-".to_owned()
+    } else {
+        format::ids(ids)
     }
-    ids.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 fn opt<T: ToString>(value: Option<T>) -> String {
     value.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
-impl BrokerRow {
-    /// Column headers.
-    pub const HEADERS: &[&str] = &["ID", "HOST", "PORT", "RACK", "CONTROLLER", "LEADERS"];
+/// Rows keep the order they are printed in: no column sorts.
+fn text<R>(header: &'static str, cell: fn(&R) -> String) -> Column<R> {
+    Column::text(header, (1, usize::MAX), cell, None)
+}
 
-    /// Table cells.
-    pub fn cells(&self) -> Vec<String> {
-        vec![
-            self.id.to_string(),
-            self.host.clone(),
-            self.port.to_string(),
-            opt(self.rack.as_deref()),
-            self.controller.to_string(),
-            self.leaders.to_string(),
+fn number<R>(header: &'static str, cell: fn(&R) -> String) -> Column<R> {
+    Column {
+        sort: None,
+        ..Column::number(header, cell, |_, _| std::cmp::Ordering::Equal)
+    }
+}
+
+impl BrokerRow {
+    /// The table `get brokers` prints.
+    pub fn table() -> [Column<BrokerRow>; 6] {
+        [
+            number("ID", |r| r.id.to_string()),
+            text("HOST", |r| r.host.clone()),
+            number("PORT", |r| r.port.to_string()),
+            text("RACK", |r| opt(r.rack.as_deref())),
+            text("CONTROLLER", |r| r.controller.to_string()),
+            number("LEADERS", |r| r.leaders.to_string()),
         ]
     }
 }
 
 impl TopicRow {
-    /// Column headers.
-    pub const HEADERS: &[&str] = &[
-        "NAME",
-        "ID",
-        "INTERNAL",
-        "PARTITIONS",
-        "RF",
-        "UNDER-REPLICATED",
-        "OFFLINE",
-        "PREFERRED%",
-    ];
-
-    /// Table cells.
-    pub fn cells(&self) -> Vec<String> {
-        vec![
-            self.name.clone(),
-            self.id.clone(),
-            self.internal.to_string(),
-            self.partitions.to_string(),
-            self.replication_factor.to_string(),
-            self.under_replicated.to_string(),
-            self.offline.to_string(),
-            format!("{:.1}", self.preferred_leader_pct),
+    /// The table `get topics` prints.
+    pub fn table() -> [Column<TopicRow>; 8] {
+        [
+            text("NAME", |r| r.name.clone()),
+            text("ID", |r| r.id.clone()),
+            text("INTERNAL", |r| r.internal.to_string()),
+            number("PARTITIONS", |r| r.partitions.to_string()),
+            number("RF", |r| r.replication_factor.to_string()),
+            number("UNDER-REPLICATED", |r| r.under_replicated.to_string()),
+            number("OFFLINE", |r| r.offline.to_string()),
+            number("PREFERRED%", |r| format!("{:.1}", r.preferred_leader_pct)),
         ]
     }
 }
 
 impl PartitionRow {
-    /// Column headers.
-    pub const HEADERS: &[&str] = &[
-        "TOPIC",
-        "PARTITION",
-        "LEADER",
-        "EPOCH",
-        "REPLICAS",
-        "ISR",
-        "OFFLINE",
-        "PREFERRED",
-        "LOW",
-        "HIGH",
-    ];
-
-    /// Table cells.
-    pub fn cells(&self) -> Vec<String> {
-        vec![
-            self.topic.clone(),
-            self.partition.to_string(),
-            opt(self.leader),
-            self.leader_epoch.to_string(),
-            list(&self.replicas),
-            list(&self.isr),
-            list(&self.offline_replicas),
-            self.preferred_leader.to_string(),
-            opt(self.low_watermark),
-            opt(self.high_watermark),
+    /// The table `get partitions` prints.
+    pub fn table() -> [Column<PartitionRow>; 10] {
+        [
+            text("TOPIC", |r| r.topic.clone()),
+            number("PARTITION", |r| r.partition.to_string()),
+            number("LEADER", |r| opt(r.leader)),
+            number("EPOCH", |r| r.leader_epoch.to_string()),
+            text("REPLICAS", |r| list(&r.replicas)),
+            text("ISR", |r| list(&r.isr)),
+            text("OFFLINE", |r| list(&r.offline_replicas)),
+            text("PREFERRED", |r| r.preferred_leader.to_string()),
+            number("LOW", |r| opt(r.low_watermark)),
+            number("HIGH", |r| opt(r.high_watermark)),
         ]
     }
 }

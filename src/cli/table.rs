@@ -1,29 +1,40 @@
-//! Aligned text columns with a header.
+//! Aligned text columns with a header: the one table writer of headless
+//! output. Cells go through [`columns::cell`], so text from the cluster is
+//! escaped and columns line up by display width.
 
 use std::io::{self, Write};
 
+use crate::columns::{self, Align, Column};
+
+/// Write `rows` under the headers of `table`.
+pub fn write_columns<R>(out: &mut impl Write, table: &[Column<R>], rows: &[R]) -> io::Result<()> {
+    let headers = columns::headers(table);
+    let aligns: Vec<Align> = table.iter().map(|c| c.align).collect();
+    let cells: Vec<Vec<String>> = rows.iter().map(|r| columns::cells(table, r)).collect();
+    write(out, &headers, &aligns, &cells)
+}
+
 /// Write `rows` under `headers`, each column as wide as its widest cell,
-/// two spaces apart, no trailing spaces.
-pub fn write(out: &mut impl Write, headers: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
-    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
+/// two spaces apart, aligned as `aligns` says (left where it says nothing),
+/// no trailing spaces.
+pub fn write(
+    out: &mut impl Write,
+    headers: &[&str],
+    aligns: &[Align],
+    rows: &[Vec<String>],
+) -> io::Result<()> {
     let header: Vec<String> = headers.iter().map(|h| (*h).to_owned()).collect();
+    let widths = columns::content_widths(headers, rows.iter().map(Vec::as_slice));
     for row in std::iter::once(&header).chain(rows) {
         let mut line = String::new();
-        for (i, (cell, width)) in row.iter().zip(&widths).enumerate() {
+        for (i, (text, &width)) in row.iter().zip(&widths).enumerate() {
             if i > 0 {
                 line.push_str("  ");
             }
-            line.push_str(cell);
-            if i + 1 < row.len() {
-                line.extend(std::iter::repeat_n(' ', width - cell.chars().count()));
-            }
+            let align = aligns.get(i).copied().unwrap_or(Align::Left);
+            line.push_str(&columns::cell(text, width, align));
         }
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
 }
@@ -32,17 +43,40 @@ pub fn write(out: &mut impl Write, headers: &[&str], rows: &[Vec<String>]) -> io
 mod tests {
     use super::*;
 
+    fn written(headers: &[&str], aligns: &[Align], rows: &[Vec<String>]) -> String {
+        let mut out = Vec::new();
+        write(&mut out, headers, aligns, rows).expect("writes to a vec");
+        String::from_utf8(out).expect("utf-8")
+    }
+
     #[test]
     fn columns_line_up() {
-        let mut out = Vec::new();
         let rows = vec![
             vec!["1".to_owned(), "broker-one".to_owned(), "x".to_owned()],
             vec!["22".to_owned(), "b".to_owned(), "y".to_owned()],
         ];
-        write(&mut out, &["ID", "HOST", "RACK"], &rows).unwrap();
         assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "ID  HOST        RACK\n1   broker-one  x\n22  b           y\n"
+            written(&["ID", "HOST", "RACK"], &[Align::Right], &rows),
+            "ID  HOST        RACK\n 1  broker-one  x\n22  b           y\n"
+        );
+    }
+
+    #[test]
+    fn hostile_and_wide_names_are_escaped_and_stay_aligned() {
+        let rows = vec![
+            vec!["clear\x1b[2J\x1b[Hgrp".to_owned(), "1".to_owned()],
+            vec!["nl\nline2-grp".to_owned(), "2".to_owned()],
+            vec!["注文グループ".to_owned(), "3".to_owned()],
+        ];
+        let text = written(&["GROUP", "N"], &[Align::Left, Align::Right], &rows);
+        assert!(!text.contains('\x1b'), "{text:?}");
+        assert_eq!(text.lines().count(), 4, "{text:?}");
+        assert_eq!(
+            text,
+            "GROUP                  N\n\
+             clear\\x1b[2J\\x1b[Hgrp  1\n\
+             nl\\nline2-grp          2\n\
+             注文グループ           3\n"
         );
     }
 }

@@ -3,7 +3,7 @@
 //! (summary, rates, catch-up estimate and the lag chart over the session).
 
 use std::fmt::Write as _;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -12,42 +12,61 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 
 use crate::app::groups::DetailView;
-use crate::app::{AppState, Screen};
+use crate::app::{AppState, Screen, table_rows};
+use crate::columns::format::age;
+use crate::columns::group_format as cells;
+use crate::columns::{group_offsets, groups, members};
 use crate::groups::{GroupDetail, GroupState, Lag, Trend};
 
-use super::rows::{self, groups as cells};
-use super::screens::Line as Row;
+use super::screens::{Grid, grid};
 use super::theme::Theme;
 
-/// Column widths of a group screen.
-pub fn widths(screen: &Screen) -> Vec<Constraint> {
-    let l = Constraint::Length;
-    let fill = Constraint::Fill;
-    match screen {
-        Screen::Groups { .. } => vec![fill(3), l(8), l(11), l(7), fill(1), l(9), l(14), l(5)],
-        Screen::Group { .. } => vec![fill(2), l(9), l(10), l(10), l(9), l(6), fill(1), l(12)],
-        _ => vec![fill(2), l(10), fill(1), l(15), l(6), fill(2), fill(2)],
-    }
-}
-
 /// The visible rows of a group screen.
-pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Vec<Row> {
+pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     let view = state.view();
     let window = view.rows.iter().skip(view.offset).take(page).copied();
-    let store = &state.groups;
     match &view.screen {
-        Screen::Groups { .. } => {
-            let Some(overview) = &store.overview else {
-                return Vec::new();
-            };
+        Screen::Group { group } => grid(
+            &group_offsets::table(),
             window
-                .filter_map(|i| overview.groups.get(i))
-                .map(|g| {
-                    let history = store.histories.get(&g.listing.group);
+                .filter_map(|i| table_rows::offset(state, group, i))
+                .map(|row| {
+                    let style = match row.lag.lag() {
+                        Lag::UnknownEnd | Lag::PastEnd(_) => theme.problem,
+                        Lag::NoCommit => theme.dim,
+                        Lag::Records(_)
+                            if row.history.is_some_and(|h| h.trend() == Trend::Growing) =>
+                        {
+                            theme.warning
+                        }
+                        Lag::Records(_) => Style::new(),
+                    };
+                    (row, style)
+                }),
+        ),
+        Screen::Members { group } => grid(
+            &members::table(),
+            window
+                .filter_map(|i| table_rows::member(state, group, i))
+                .map(|m| {
+                    let style = if m.is_reconciling() {
+                        theme.warning
+                    } else {
+                        Style::new()
+                    };
+                    (m, style)
+                }),
+        ),
+        _ => grid(
+            &groups::table(),
+            window
+                .filter_map(|i| table_rows::group(state, i))
+                .map(|row| {
+                    let g = row.summary;
                     let style = if g.error.is_some() || g.state == GroupState::Dead {
                         theme.problem
                     } else if rebalancing(&g.state)
-                        || history.is_some_and(|h| h.trend() == Trend::Growing)
+                        || row.history.is_some_and(|h| h.trend() == Trend::Growing)
                     {
                         theme.warning
                     } else if g.state.is_inactive() {
@@ -55,69 +74,10 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Vec<Row> {
                     } else {
                         Style::new()
                     };
-                    (cells::group(g, history), style)
-                })
-                .collect()
-        }
-        Screen::Group { group } => {
-            let Some((view_of, detail)) = held(state, group) else {
-                return Vec::new();
-            };
-            let now_ms = millis(state);
-            window
-                .filter_map(|i| detail.lag.partitions.get(i))
-                .map(|p| {
-                    let age = detail
-                        .oldest_unconsumed_age_ms(&p.topic, p.partition, now_ms)
-                        .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
-                    let owner = view_of
-                        .owners
-                        .get(&(p.topic.clone(), p.partition))
-                        .and_then(|&m| detail.description.members.get(m))
-                        .map(|m| m.client_id.as_str());
-                    let history = view_of.partitions.get(&p.topic, p.partition);
-                    let style = match p.lag() {
-                        Lag::UnknownEnd | Lag::PastEnd(_) => theme.problem,
-                        Lag::NoCommit => theme.dim,
-                        Lag::Records(_) if history.is_some_and(|h| h.trend() == Trend::Growing) => {
-                            theme.warning
-                        }
-                        Lag::Records(_) => Style::new(),
-                    };
-                    (cells::offset(p, age, owner, history), style)
-                })
-                .collect()
-        }
-        Screen::Members { group } => {
-            let Some((_, detail)) = held(state, group) else {
-                return Vec::new();
-            };
-            window
-                .filter_map(|i| detail.description.members.get(i))
-                .map(|m| {
-                    let style = if m.is_reconciling() {
-                        theme.warning
-                    } else {
-                        Style::new()
-                    };
-                    (cells::member(m), style)
-                })
-                .collect()
-        }
-        _ => Vec::new(),
+                    (row, style)
+                }),
+        ),
     }
-}
-
-fn held<'a>(state: &'a AppState, group: &str) -> Option<(&'a DetailView, &'a GroupDetail)> {
-    let view = state.groups.detail_of(group)?;
-    Some((view, view.detail.as_deref()?))
-}
-
-fn millis(state: &AppState) -> i64 {
-    state
-        .wall
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 fn rebalancing(state: &GroupState) -> bool {
@@ -136,7 +96,7 @@ pub fn list_status(state: &AppState) -> String {
     let mut out = match store.overview_at {
         Some(at) => format!(
             " · updated {} ago",
-            rows::age(state.now.saturating_duration_since(at))
+            age(state.now.saturating_duration_since(at))
         ),
         None if store.overview_error.is_none() => " · loading consumer groups…".to_owned(),
         None => String::new(),
@@ -241,7 +201,7 @@ fn summary<'a>(
             cells::catch_up(history)
         )));
     }
-    let now_ms = millis(state);
+    let now_ms = table_rows::now_ms(state);
     let oldest = detail
         .lag
         .partitions
@@ -255,7 +215,7 @@ fn summary<'a>(
     let mut third = vec![Span::raw(match oldest {
         Some((ms, p)) => format!(
             "oldest unconsumed record {} old ({} {})",
-            rows::age(Duration::from_millis(u64::try_from(ms).unwrap_or(0))),
+            age(Duration::from_millis(u64::try_from(ms).unwrap_or(0))),
             p.topic,
             p.partition
         ),
@@ -274,7 +234,7 @@ fn summary<'a>(
         third.push(Span::styled(
             format!(
                 " · updated {} ago",
-                rows::age(state.now.saturating_duration_since(at))
+                age(state.now.saturating_duration_since(at))
             ),
             theme.dim,
         ));

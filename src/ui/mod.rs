@@ -2,7 +2,6 @@
 //! mutates; formats only the visible rows.
 
 mod group_screens;
-pub mod rows;
 mod screens;
 pub mod theme;
 
@@ -15,6 +14,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row, Table, Wrap};
 
 use crate::app::{AppState, Link, Mode, Screen, layout};
+use crate::columns::{self, format};
 use crate::meta::MetadataSnapshot;
 use theme::Theme;
 
@@ -151,24 +151,41 @@ fn draw_table(
 ) {
     let view = state.view();
     let page = state.page();
-    let lines = screens::visible(state, snap, theme, page);
+    let grid = screens::visible(state, snap, theme, page);
     let sort = view.sort;
-    let header = Row::new(view.screen.columns().iter().enumerate().map(|(i, name)| {
-        if i == sort.column {
-            format!("{name}{}", if sort.descending { "↓" } else { "↑" })
-        } else {
-            (*name).to_owned()
-        }
-    }))
-    .style(theme.header);
+    let headers: Vec<String> = grid
+        .headers
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            if i == sort.column {
+                format!("{name}{}", if sort.descending { "↓" } else { "↑" })
+            } else {
+                (*name).to_owned()
+            }
+        })
+        .collect();
+    let content = columns::content_widths(
+        &headers,
+        grid.rows.iter().map(|(cells, _)| cells.as_slice()),
+    );
+    let widths = columns::layout(&grid.widths, &content, usize::from(area.width), 1);
+    let fitted = |row: &[String]| -> Vec<String> {
+        row.iter()
+            .zip(&widths)
+            .zip(&grid.aligns)
+            .map(|((text, &width), &align)| columns::cell(text, width, align))
+            .collect()
+    };
+    let header = Row::new(fitted(&headers)).style(theme.header);
     let selected = view.selected.checked_sub(view.offset);
-    let rows = lines.into_iter().enumerate().map(|(i, (cells, style))| {
+    let rows = grid.rows.iter().enumerate().map(|(i, (cells, style))| {
         let style = if Some(i) == selected {
             theme.selected
         } else {
-            style
+            *style
         };
-        Row::new(cells).style(style)
+        Row::new(fitted(cells)).style(style)
     });
     let mut title = format!(
         " {} [{}/{}]",
@@ -198,7 +215,10 @@ fn draw_table(
         .borders(Borders::TOP | Borders::BOTTOM)
         .border_style(theme.border)
         .title(Span::styled(title, theme.title));
-    let table = Table::new(rows, screens::widths(&view.screen))
+    let constraints = widths
+        .iter()
+        .map(|&w| Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX)));
+    let table = Table::new(rows, constraints)
         .header(header)
         .block(block)
         .column_spacing(1);
@@ -215,7 +235,7 @@ fn draw_status(
     let age = state.now.saturating_duration_since(snap.fetched_at());
     let mut spans = vec![Span::styled(
         if state.has_cluster() {
-            format!("snapshot {} old", rows::age(age))
+            format!("snapshot {} old", format::age(age))
         } else {
             "not connected".to_owned()
         },
@@ -229,7 +249,7 @@ fn draw_status(
         spans.push(Span::styled(
             format!(
                 "  DEGRADED for {} ({} failures): {}",
-                rows::age(since),
+                format::age(since),
                 d.failures,
                 d.error
             ),

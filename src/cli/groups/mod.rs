@@ -1,14 +1,15 @@
 //! `kscope get groups` and `kscope describe group NAME`, as table or JSON.
 
 mod json;
-mod table;
 
 use std::io::{self, Write};
 use std::time::Duration;
 
+use crate::cli::table::write_columns;
+use crate::columns::{group_offsets, groups as group_columns, members};
 use crate::groups::{self, GroupDetail, GroupsClient, Overview};
 use crate::meta::Cluster;
-use crate::ui::rows::groups::{member as member_cells, offset as offset_cells};
+use crate::untrusted::escape;
 
 pub use crate::cli::args::OutputFormat;
 pub use json::{GroupDetailJson, GroupRowJson, now_ms};
@@ -85,34 +86,15 @@ pub fn render_groups(
         writeln!(out)?;
         return Ok(());
     }
-    let rows: Vec<Vec<String>> = overview
+    let rows: Vec<group_columns::Row> = overview
         .groups
         .iter()
-        .map(|g| {
-            vec![
-                g.listing.group.clone(),
-                g.listing.group_type.to_string(),
-                g.state.to_string(),
-                g.members.map_or_else(|| "?".to_owned(), |n| n.to_string()),
-                g.listing.coordinator.to_string(),
-                lag_cell(g.lag.as_ref().and_then(|l| l.totals.total())),
-                g.topics.join(","),
-            ]
+        .map(|summary| group_columns::Row {
+            summary,
+            history: None,
         })
         .collect();
-    table::write_table(
-        out,
-        &[
-            "GROUP",
-            "TYPE",
-            "STATE",
-            "MEMBERS",
-            "COORDINATOR",
-            "LAG",
-            "TOPICS",
-        ],
-        &rows,
-    )?;
+    write_columns(out, &group_columns::headless(), &rows)?;
     Ok(())
 }
 
@@ -128,7 +110,7 @@ pub fn render_group(
         return Ok(());
     }
     let d = &detail.description;
-    writeln!(out, "group:        {}", d.group)?;
+    writeln!(out, "group:        {}", escape(&d.group))?;
     writeln!(out, "type:         {}", d.group_type)?;
     writeln!(out, "state:        {}", d.state)?;
     writeln!(out, "coordinator:  {}", d.coordinator)?;
@@ -142,48 +124,31 @@ pub fn render_group(
         out,
         "assignor:     {}",
         if d.assignor.is_empty() {
-            "-"
+            "-".into()
         } else {
-            &d.assignor
+            escape(&d.assignor)
         }
     )?;
     writeln!(out, "lag:          {}", lag_cell(detail.lag.totals.total()))?;
     writeln!(out)?;
-    let members: Vec<Vec<String>> = d.members.iter().map(member_cells).collect();
-    table::write_table(
-        out,
-        &[
-            "MEMBER", "INSTANCE", "CLIENT", "HOST", "EPOCH", "ASSIGNED", "TARGET",
-        ],
-        &members,
-    )?;
+    let members: Vec<&groups::Member> = d.members.iter().collect();
+    write_columns(out, &members::table(), &members)?;
     writeln!(out)?;
     let now = json::now_ms();
-    let offsets: Vec<Vec<String>> = detail
+    let offsets: Vec<group_offsets::Row> = detail
         .lag
         .partitions
         .iter()
-        .map(|p| {
-            let age = detail
+        .map(|p| group_offsets::Row {
+            lag: p,
+            oldest_age: detail
                 .oldest_unconsumed_age_ms(&p.topic, p.partition, now)
-                .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
-            let mut cells = offset_cells(p, age, None, None);
-            cells.truncate(6);
-            cells
+                .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0))),
+            owner: None,
+            history: None,
         })
         .collect();
-    table::write_table(
-        out,
-        &[
-            "TOPIC",
-            "PARTITION",
-            "COMMITTED",
-            "END",
-            "LAG",
-            "OLDEST UNCONSUMED",
-        ],
-        &offsets,
-    )?;
+    write_columns(out, &group_offsets::headless(), &offsets)?;
     Ok(())
 }
 
@@ -272,7 +237,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("orders  1          -          7    no commit"),
+            text.contains("orders          1          -    7  no commit       -\n"),
             "{text}"
         );
         assert!(text.contains("orders:0,1"), "{text}");

@@ -1,74 +1,15 @@
-//! Pure row formatters: plain values in, table cells out.
-
-pub mod groups;
+//! Formatters shared by the column tables and the panels: plain values in,
+//! text out.
 
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::meta::{MovementKind, PartitionInfo, TopicStats, Watermarks};
+use crate::meta::MovementKind;
 
 /// `1,2,3`.
 pub fn ids(ids: &[i32]) -> String {
     let parts: Vec<String> = ids.iter().map(ToString::to_string).collect();
     parts.join(",")
-}
-
-/// A topics-screen row.
-pub fn topic(
-    name: &str,
-    internal: bool,
-    stats: Option<&TopicStats>,
-    messages: Option<i64>,
-) -> Vec<String> {
-    let name = if internal {
-        format!("{name} (internal)")
-    } else {
-        name.to_owned()
-    };
-    let Some(s) = stats else {
-        return vec![
-            name,
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-            "-".into(),
-        ];
-    };
-    vec![
-        name,
-        s.partitions.to_string(),
-        s.replication_factor.to_string(),
-        s.under_replicated.to_string(),
-        s.offline.to_string(),
-        format!("{:.0}%", s.preferred_leader_pct()),
-        messages.map_or_else(|| "-".to_owned(), |m| m.to_string()),
-    ]
-}
-
-/// A partitions-screen row.
-pub fn partition(p: &PartitionInfo, marks: Option<Watermarks>) -> Vec<String> {
-    vec![
-        p.partition.to_string(),
-        p.leader
-            .map_or_else(|| "none".to_owned(), |l| l.to_string()),
-        p.leader_epoch.to_string(),
-        ids(&p.replicas),
-        ids(&p.isr),
-        if p.offline_replicas.is_empty() {
-            "-".to_owned()
-        } else {
-            ids(&p.offline_replicas)
-        },
-        if p.is_preferred_leader() {
-            "yes".to_owned()
-        } else {
-            "no".to_owned()
-        },
-        marks.map_or_else(|| "-".to_owned(), |m| m.low.to_string()),
-        marks.map_or_else(|| "-".to_owned(), |m| m.high.to_string()),
-    ]
 }
 
 /// A text sparkline of `values`, scaled to their maximum, at most `width` wide.
@@ -84,25 +25,6 @@ pub fn sparkline(values: &[u64], width: usize) -> String {
             BARS[level.min(7)]
         })
         .collect()
-}
-
-/// A brokers-screen row.
-pub fn broker(
-    id: i32,
-    address: &str,
-    rack: Option<&str>,
-    role: &str,
-    leaders: Option<usize>,
-    history: &[u64],
-) -> Vec<String> {
-    vec![
-        id.to_string(),
-        address.to_owned(),
-        rack.unwrap_or("-").to_owned(),
-        role.to_owned(),
-        leaders.map_or_else(|| "-".to_owned(), |l| l.to_string()),
-        sparkline(history, 30),
-    ]
 }
 
 /// `HH:MM:SS` UTC.
@@ -203,20 +125,5 @@ mod tests {
             movement_detail(&MovementKind::BrokerLeft { broker: 3 }),
             "broker 3 left"
         );
-    }
-
-    #[test]
-    fn partition_row() {
-        let p = PartitionInfo {
-            partition: 4,
-            leader: Some(2),
-            leader_epoch: 9,
-            replicas: vec![1, 2, 3],
-            isr: vec![2, 3],
-            offline_replicas: vec![],
-            error: None,
-        };
-        let row = partition(&p, Some(Watermarks { low: 10, high: 25 }));
-        assert_eq!(row, ["4", "2", "9", "1,2,3", "2,3", "-", "no", "10", "25"]);
     }
 }

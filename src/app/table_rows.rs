@@ -1,0 +1,136 @@
+//! The row each screen's table shows for an index into its source: what
+//! `update` sorts by (through the screen's column table) and `view` draws.
+
+use std::time::{Duration, UNIX_EPOCH};
+
+use crate::columns::{brokers, format, group_offsets, groups, partitions, topics};
+use crate::groups::{GroupDetail, Member};
+use crate::meta::{MetadataSnapshot, MovementEvent, TopicPartition};
+
+use super::group_rows;
+use super::groups::DetailView;
+use super::state::AppState;
+
+/// Topic `index` of the snapshot.
+pub fn topic<'a>(
+    state: &'a AppState,
+    snap: &'a MetadataSnapshot,
+    index: usize,
+) -> Option<topics::Row<'a>> {
+    let t = snap.topics().get(index)?;
+    Some(topics::Row {
+        name: &t.name,
+        internal: t.internal,
+        stats: snap.topic_stats(&t.name),
+        messages: state.watermarks.topic_totals.get(&t.name).copied(),
+    })
+}
+
+/// Partition `index` of `topic`.
+pub fn partition<'a>(
+    state: &'a AppState,
+    snap: &'a MetadataSnapshot,
+    topic: &str,
+    index: usize,
+) -> Option<partitions::Row<'a>> {
+    let p = snap.topic(topic)?.partitions.get(index)?;
+    let marks = state
+        .watermarks
+        .partitions
+        .get(&TopicPartition::new(topic, p.partition))
+        .copied();
+    Some(partitions::Row {
+        partition: p,
+        marks,
+    })
+}
+
+/// Broker row `index`: a live broker, or a down one as last seen.
+pub fn broker<'a>(
+    state: &'a AppState,
+    snap: &'a MetadataSnapshot,
+    index: usize,
+) -> Option<brokers::Row<'a>> {
+    let (b, down_since) = state.broker_row(snap, index)?;
+    let role = match down_since {
+        Some(since) => {
+            let down_for = state.wall.duration_since(since).unwrap_or_default();
+            format!("DOWN {}", format::age(down_for))
+        }
+        None if snap.controller_id() == Some(b.node_id) => "controller".to_owned(),
+        None if snap.quorum_voters().contains(&b.node_id) => "voter".to_owned(),
+        None => "broker".to_owned(),
+    };
+    Some(brokers::Row {
+        id: b.node_id,
+        address: b.address(),
+        rack: b.rack.as_deref(),
+        role,
+        leaders: down_since.is_none().then(|| snap.leader_count(b.node_id)),
+        history: state
+            .leader_history
+            .get(&b.node_id)
+            .map(|h| h.iter().copied().collect())
+            .unwrap_or_default(),
+    })
+}
+
+/// Movement event `index` of the log.
+pub fn movement(state: &AppState, index: usize) -> Option<&MovementEvent> {
+    state.movements.get(index)
+}
+
+/// Group `index` of the overview.
+pub fn group(state: &AppState, index: usize) -> Option<groups::Row<'_>> {
+    let summary = state.groups.overview.as_ref()?.groups.get(index)?;
+    Some(groups::Row {
+        summary,
+        history: state.groups.histories.get(&summary.listing.group),
+    })
+}
+
+/// The detail of `group` with its view, when it has arrived.
+pub fn held<'a>(state: &'a AppState, group: &str) -> Option<(&'a DetailView, &'a GroupDetail)> {
+    let view = state.groups.detail_of(group)?;
+    Some((view, view.detail.as_deref()?))
+}
+
+/// Milliseconds since the epoch of the state's wall clock.
+pub fn now_ms(state: &AppState) -> i64 {
+    state
+        .wall
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// Partition row `index` of `group`'s offsets.
+pub fn offset<'a>(
+    state: &'a AppState,
+    group: &str,
+    index: usize,
+) -> Option<group_offsets::Row<'a>> {
+    let (view, detail) = held(state, group)?;
+    let p = detail.lag.partitions.get(index)?;
+    let oldest_age = detail
+        .oldest_unconsumed_age_ms(&p.topic, p.partition, now_ms(state))
+        .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
+    let owner = view
+        .owners
+        .get(&(p.topic.clone(), p.partition))
+        .and_then(|&m| detail.description.members.get(m))
+        .map(|m| m.client_id.as_str());
+    Some(group_offsets::Row {
+        lag: p,
+        oldest_age,
+        owner,
+        history: view.partitions.get(&p.topic, p.partition),
+    })
+}
+
+/// Member `index` of `group`.
+pub fn member<'a>(state: &'a AppState, group: &str, index: usize) -> Option<&'a Member> {
+    group_rows::detail(&state.groups, group)?
+        .description
+        .members
+        .get(index)
+}

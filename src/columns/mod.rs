@@ -1,0 +1,254 @@
+//! One column table per screen: each column carries its header, width rule,
+//! alignment, sort order and cell formatter together, in the screen's own
+//! file, so adding a column is one edit in one place. The TUI (`app` sorts
+//! by these columns, `ui` draws them) and the headless tables (`cli`) use
+//! the same formatters. Nothing here uses a terminal crate.
+//!
+//! Every cell goes to the terminal through [`cell`], which escapes untrusted
+//! text and fits it by display width ([`crate::untrusted`]).
+
+pub mod brokers;
+pub mod format;
+pub mod group_format;
+pub mod group_offsets;
+pub mod groups;
+pub mod leaders;
+pub mod members;
+pub mod partitions;
+pub mod topics;
+
+use std::cmp::Ordering;
+
+pub use crate::untrusted::Align;
+use crate::untrusted::{fit, width};
+
+/// How wide a column is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    /// As wide as the widest of its header and its visible values, within
+    /// `min..=max`.
+    Fit {
+        /// Never narrower (room for the header and typical values).
+        min: usize,
+        /// Never wider (a long name is cut with `…`).
+        max: usize,
+    },
+    /// Shares the width the other columns leave, by weight (free text at
+    /// the end of a row): the only columns that grow with the terminal.
+    Fill {
+        /// Its share of the spare width.
+        weight: usize,
+        /// Never narrower.
+        min: usize,
+    },
+}
+
+/// Compare two rows for sorting by a column (ascending; ties keep the
+/// source order).
+pub type Compare<R> = fn(&R, &R) -> Ordering;
+
+/// One column of a screen's table.
+pub struct Column<R> {
+    /// Header text.
+    pub header: &'static str,
+    /// Width rule.
+    pub width: Width,
+    /// Numbers right, text left.
+    pub align: Align,
+    /// The cell's text (raw: [`cell`] escapes it when drawn).
+    pub cell: fn(&R) -> String,
+    /// How rows sort by this column; `None` when the source already comes
+    /// in this column's order (names, times), so sorting is skipped.
+    pub sort: Option<Compare<R>>,
+}
+
+impl<R> Column<R> {
+    /// A text column as wide as its values, within `min..=max`.
+    pub fn text(
+        header: &'static str,
+        (min, max): (usize, usize),
+        cell: fn(&R) -> String,
+        sort: Option<Compare<R>>,
+    ) -> Self {
+        Column {
+            header,
+            width: Width::Fit { min, max },
+            align: Align::Left,
+            cell,
+            sort,
+        }
+    }
+
+    /// A right-aligned number column as wide as its values.
+    pub fn number(header: &'static str, cell: fn(&R) -> String, sort: Compare<R>) -> Self {
+        Column {
+            header,
+            width: Width::Fit { min: 1, max: 24 },
+            align: Align::Right,
+            cell,
+            sort: Some(sort),
+        }
+    }
+
+    /// A column that takes its share of the spare width, at least `min`.
+    pub fn fill(
+        header: &'static str,
+        (weight, min): (usize, usize),
+        cell: fn(&R) -> String,
+        sort: Option<Compare<R>>,
+    ) -> Self {
+        Column {
+            header,
+            width: Width::Fill { weight, min },
+            align: Align::Left,
+            cell,
+            sort,
+        }
+    }
+}
+
+/// The headers of `table`.
+pub fn headers<R>(table: &[Column<R>]) -> Vec<&'static str> {
+    table.iter().map(|c| c.header).collect()
+}
+
+/// The raw cells of `row`.
+pub fn cells<R>(table: &[Column<R>], row: &R) -> Vec<String> {
+    table.iter().map(|c| (c.cell)(row)).collect()
+}
+
+/// Sort `rows` (indices into a source) by `column`, where `row` builds the
+/// row at an index. Ties and rows that cannot be built keep source order.
+pub fn sort_indices<R>(
+    rows: &mut Vec<usize>,
+    column: Option<&Column<R>>,
+    row: impl Fn(usize) -> Option<R>,
+) {
+    let Some(compare) = column.and_then(|c| c.sort) else {
+        return;
+    };
+    let mut keyed: Vec<(usize, Option<R>)> = rows.iter().map(|&i| (i, row(i))).collect();
+    keyed.sort_by(|(ia, a), (ib, b)| {
+        let by_column = match (a, b) {
+            (Some(a), Some(b)) => compare(a, b),
+            _ => Ordering::Equal,
+        };
+        by_column.then(ia.cmp(ib))
+    });
+    *rows = keyed.into_iter().map(|(i, _)| i).collect();
+}
+
+/// One cell as it reaches the terminal: escaped, in exactly `width` columns.
+/// The only way table text is drawn, in the TUI and in headless tables.
+pub fn cell(text: &str, width: usize, align: Align) -> String {
+    fit(text, width, align)
+}
+
+/// How many terminal columns each column needs to show `headers` and
+/// `rows` (escaped) in full.
+pub fn content_widths<'a, S: AsRef<str>>(
+    headers: &[S],
+    rows: impl IntoIterator<Item = &'a [String]>,
+) -> Vec<usize> {
+    let mut widths: Vec<usize> = headers.iter().map(|h| width(h.as_ref())).collect();
+    for row in rows {
+        for (w, text) in widths.iter_mut().zip(row) {
+            *w = (*w).max(width(text));
+        }
+    }
+    widths
+}
+
+/// The width of each column in `total` terminal columns, `spacing` apart:
+/// fitted columns get what their content needs (within their limits), fill
+/// columns share what is left. When the fitted columns do not fit, the
+/// widest one gives way first, down to its minimum.
+pub fn layout(rules: &[Width], content: &[usize], total: usize, spacing: usize) -> Vec<usize> {
+    let mut widths: Vec<usize> = rules
+        .iter()
+        .zip(content.iter().chain(std::iter::repeat(&0)))
+        .map(|(rule, &need)| match *rule {
+            Width::Fit { min, max } => need.clamp(min, max.max(min)),
+            Width::Fill { min, .. } => min,
+        })
+        .collect();
+    let gaps = spacing * rules.len().saturating_sub(1);
+    let room = total.saturating_sub(gaps);
+    let mut used: usize = widths.iter().sum();
+    while used > room {
+        let widest = rules
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .filter(|(_, (rule, w))| matches!(rule, Width::Fit { min, .. } if **w > *min))
+            .max_by_key(|(i, (_, w))| (**w, std::cmp::Reverse(*i)))
+            .map(|(i, _)| i);
+        let Some(widest) = widest else { break };
+        widths[widest] -= 1;
+        used -= 1;
+    }
+    let weights: usize = rules
+        .iter()
+        .map(|r| match r {
+            Width::Fill { weight, .. } => *weight,
+            Width::Fit { .. } => 0,
+        })
+        .sum();
+    let spare = room.saturating_sub(used);
+    let mut given = 0;
+    let mut seen = 0;
+    for (rule, w) in rules.iter().zip(widths.iter_mut()) {
+        if let Width::Fill { weight, .. } = rule {
+            seen += weight;
+            let upto = (spare * seen).checked_div(weights).unwrap_or(0);
+            *w += upto - given;
+            given = upto;
+        }
+    }
+    widths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIT: Width = Width::Fit { min: 4, max: 10 };
+
+    #[test]
+    fn fitted_columns_take_what_they_need_and_fill_takes_the_rest() {
+        assert_eq!(layout(&[FIT, FIT], &[6, 2], 80, 1), [6, 4]);
+        assert_eq!(layout(&[FIT, FIT], &[30, 2], 80, 1), [10, 4]);
+        assert_eq!(
+            layout(
+                &[
+                    FIT,
+                    Width::Fill { weight: 1, min: 0 },
+                    Width::Fill { weight: 2, min: 3 }
+                ],
+                &[6, 0, 0],
+                40,
+                1
+            ),
+            [6, 9, 23]
+        );
+        // Too narrow: the widest gives way first, never below its minimum.
+        assert_eq!(layout(&[FIT, FIT], &[10, 8], 15, 1), [7, 7]);
+        assert_eq!(layout(&[FIT, FIT], &[10, 8], 3, 1), [4, 4]);
+    }
+
+    #[test]
+    fn widths_count_escapes_and_double_width() {
+        let row = ["注文".to_owned(), "a\x1bb".to_owned()];
+        assert_eq!(content_widths(&["N", "ID"], [&row[..]]), [4, 6]);
+    }
+
+    #[test]
+    fn sorting_keeps_source_order_on_ties() {
+        let column: Column<(i32, i32)> =
+            Column::number("N", |r| r.0.to_string(), |a, b| a.0.cmp(&b.0));
+        let source = [(2, 0), (1, 1), (2, 2), (1, 3)];
+        let mut rows = vec![0, 1, 2, 3];
+        sort_indices(&mut rows, Some(&column), |i| source.get(i).copied());
+        assert_eq!(rows, [1, 3, 0, 2]);
+    }
+}
