@@ -140,8 +140,11 @@ impl ConfigCommands {
             Self::Config(ConfigAction::Check) => run_check(args),
             Self::Info => run_info(args),
             Self::Completions { shell } => {
-                clap_complete::generate(*shell, cli, "kscope", &mut std::io::stdout());
-                Ok(())
+                // Into memory first: clap_complete's own writer panics when
+                // stdout closes early (`| head`).
+                let mut script = Vec::new();
+                clap_complete::generate(*shell, cli, "kscope", &mut script);
+                print_out(&script)
             }
         };
         match result {
@@ -157,14 +160,23 @@ impl ConfigCommands {
 
 fn print_path(args: &ConnectArgs) -> Result<(), ConfigError> {
     match load::config_path(args.config.as_deref()) {
-        Some(path) => println!("{}", path.display()),
-        None => {
-            return Err(ConfigError::Environment(
-                "no home directory: pass --config".to_owned(),
-            ));
-        }
+        Some(path) => print_out(format!("{}\n", path.display()).as_bytes()),
+        None => Err(ConfigError::Environment(
+            "no home directory: pass --config".to_owned(),
+        )),
     }
-    Ok(())
+}
+
+/// Write `bytes` to stdout. A reader that went away (`| head`) is not an
+/// error: there is no one left to tell. Any other write failure is.
+fn print_out(bytes: &[u8]) -> Result<(), ConfigError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(
+            ConfigError::Environment(format!("cannot write to stdout: {error}")),
+        ),
+        _ => Ok(()),
+    }
 }
 
 fn run_info(args: &ConnectArgs) -> Result<(), ConfigError> {
@@ -173,8 +185,7 @@ fn run_info(args: &ConnectArgs) -> Result<(), ConfigError> {
     let log_file = logging::default_log_file().map(|p| p.display().to_string());
     print_warnings(&loaded.warnings);
     let report = info::report(&loaded, config_path.as_deref(), log_file.as_deref());
-    let _ = std::io::stdout().write_all(report.as_bytes());
-    Ok(())
+    print_out(report.as_bytes())
 }
 
 fn run_check(args: &ConnectArgs) -> Result<(), ConfigError> {
@@ -190,8 +201,8 @@ fn run_check(args: &ConnectArgs) -> Result<(), ConfigError> {
     } else {
         "read-write"
     };
-    println!(
-        "context '{}' ({}, {mode}): {} brokers via {}{}",
+    let line = format!(
+        "context '{}' ({}, {mode}): {} brokers via {}{}\n",
         context.name,
         context.security(),
         summary.brokers,
@@ -201,7 +212,7 @@ fn run_check(args: &ConnectArgs) -> Result<(), ConfigError> {
             .map(|id| format!(", cluster id {id}"))
             .unwrap_or_default()
     );
-    Ok(())
+    print_out(line.as_bytes())
 }
 
 /// Start the file log; a failure is reported and kscope goes on without one.

@@ -44,6 +44,14 @@ struct Session {
 
 /// Run the TUI on `context` until the user quits.
 pub fn run(context: &ResolvedContext, args: ConnectArgs) -> ExitCode {
+    // Before anything is written: on a pipe or file, escape codes would be
+    // garbage in the output and there are no keys to read.
+    if let Some(which) = not_a_terminal() {
+        eprintln!(
+            "kscope: the TUI needs a terminal ({which} is not one); use `kscope get …` for output to a pipe or file"
+        );
+        return ExitCode::FAILURE;
+    }
     let log = crate::logging::init(&args.log_level).ok();
     let log_file = log.as_ref().map(|g| g.file.clone());
     crate::logging::install_panic_hook(terminal::restore, log_file);
@@ -75,6 +83,18 @@ pub fn run(context: &ResolvedContext, args: ConnectArgs) -> ExitCode {
             eprintln!("kscope: terminal error: {error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Which of stdout and stdin is not a terminal, if either.
+fn not_a_terminal() -> Option<&'static str> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        Some("stdout")
+    } else if !std::io::stdin().is_terminal() {
+        Some("stdin")
+    } else {
+        None
     }
 }
 
