@@ -177,5 +177,8 @@ fn example_contexts_resolve_to_connection_settings() {
     assert!(cloud.read_only && cloud.connection.read_only);
     assert!(cloud.connection.tls.is_some());
     let sasl = cloud.connection.sasl.expect("sasl");
-    assert!(sasl.token_command.is_some_and(|c| c.starts_with("oauth2l")));
+    assert!(
+        sasl.token_command
+            .is_some_and(|c| c.expose().starts_with("oauth2l"))
+    );
 }

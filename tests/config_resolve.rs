@@ -278,6 +278,10 @@ fn a_failing_command_or_missing_variable_names_the_key() {
         "{message}"
     );
     assert!(message.contains("exit status: 7"), "{message}");
+    assert!(
+        !message.contains("exit 7"),
+        "the command's text stays out of the message: {message}"
+    );
     let message = resolve_with(&f, &context("unset_env")).expect_err("unset");
     assert!(
         message.contains("contexts.unset_env.sasl.password"),

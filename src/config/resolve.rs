@@ -297,7 +297,7 @@ fn sasl(
     };
     let token_command = section
         .and_then(|s| s.token_command.as_ref())
-        .map(|t| t.get_ref().clone());
+        .map(|t| Secret::new(t.get_ref().clone()));
     if mechanism == SaslMechanism::OAuthBearer {
         if token_command.is_none() {
             let message = format!(

@@ -93,7 +93,8 @@ pub struct TlsSection {
     pub danger_skip_verification: bool,
 }
 
-/// `[contexts.NAME.sasl]`. `Debug` hides the password (it may be literal).
+/// `[contexts.NAME.sasl]`. `Debug` hides the password (it may be literal)
+/// and both commands (a command line may carry a secret of its own).
 #[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SaslSection {
@@ -118,11 +119,11 @@ impl fmt::Debug for SaslSection {
             .field("password", &password)
             .field(
                 "password_command",
-                &self.password_command.as_ref().map(Spanned::get_ref),
+                &self.password_command.as_ref().map(|_| "<redacted>"),
             )
             .field(
                 "token_command",
-                &self.token_command.as_ref().map(Spanned::get_ref),
+                &self.token_command.as_ref().map(|_| "<redacted>"),
             )
             .finish()
     }
@@ -131,6 +132,16 @@ impl fmt::Debug for SaslSection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn debug_never_shows_a_command() {
+        let text = "[contexts.a]\nbootstrap_servers = [\"h:1\"]\n[contexts.a.sasl]\nmechanism = \"PLAIN\"\nusername = \"u\"\npassword_command = \"vault read -field=pw secret/kafka --token=tok-123\"\n[contexts.b]\nbootstrap_servers = [\"h:1\"]\n[contexts.b.sasl]\nmechanism = \"OAUTHBEARER\"\ntoken_command = \"oauth2l fetch --secret cs-456\"\n";
+        let file: ConfigFile = toml::from_str(text).expect("parses");
+        let debug = format!("{file:?}");
+        assert!(debug.contains("password_command"), "{debug}");
+        assert!(!debug.contains("tok-123"), "{debug}");
+        assert!(!debug.contains("cs-456"), "{debug}");
+    }
 
     #[test]
     fn debug_never_shows_a_literal_password() {

@@ -5,7 +5,8 @@
 //! trailing newline removed; relative paths from the config file's directory).
 //! `password_command` runs a shell command (in the config file's directory)
 //! and takes its standard output.
-//! Errors name the key and the variable, file or command, never the secret.
+//! Errors name the key and the variable or file, never the secret, and never
+//! quote a command: its text may carry a secret of its own (`--token=…`).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -88,7 +89,7 @@ pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<Strin
         .stderr(Stdio::piped())
         .stdout(Stdio::piped())
         .output()
-        .map_err(|e| error(format!("cannot run command '{command}': {e}")))?;
+        .map_err(|e| error(format!("cannot run the command: {e}")))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let first = stderr.lines().next().unwrap_or("").trim();
@@ -98,18 +99,15 @@ pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<Strin
             format!(": {first}")
         };
         return Err(error(format!(
-            "command '{command}' failed ({}){said}",
+            "the command failed ({}){said}",
             output.status
         )));
     }
-    let stdout = String::from_utf8(output.stdout).map_err(|_| {
-        error(format!(
-            "command '{command}' printed text that is not UTF-8"
-        ))
-    })?;
+    let stdout = String::from_utf8(output.stdout)
+        .map_err(|_| error("the command printed text that is not UTF-8".to_owned()))?;
     let secret = trim_newline(&stdout);
     if secret.is_empty() {
-        return Err(error(format!("command '{command}' printed nothing")));
+        return Err(error("the command printed nothing".to_owned()));
     }
     Ok(secret.to_owned())
 }
@@ -175,6 +173,14 @@ mod tests {
         assert!(message.contains(key), "{message}");
         assert!(message.contains("exit status: 3"), "{message}");
         assert!(message.contains("nope"), "{message}");
+        let message = run_command(key, "exit 4 # --token=tok-789", None)
+            .expect_err("fails")
+            .to_string();
+        assert!(!message.contains("tok-789"), "{message}");
+        let message = run_command(key, "true --token=tok-789", None)
+            .expect_err("prints nothing")
+            .to_string();
+        assert!(!message.contains("tok-789"), "{message}");
         assert!(
             run_command(key, "true", None).is_err(),
             "empty output is an error"

@@ -125,7 +125,9 @@ pub struct SaslConfig {
     /// The password (unused by OAUTHBEARER).
     pub password: Secret,
     /// For OAUTHBEARER: a shell command whose standard output is the token.
-    pub token_command: Option<String>,
+    /// A [`Secret`] too: a command line often carries a client secret or a
+    /// key path, so `Debug` redacts it like the password.
+    pub token_command: Option<Secret>,
 }
 
 #[cfg(test)]
@@ -166,5 +168,14 @@ mod tests {
         let debug = format!("{config:?}");
         assert!(debug.contains("alice"));
         assert!(!debug.contains("alice-secret"));
+        let oauth = SaslConfig {
+            mechanism: SaslMechanism::OAuthBearer,
+            username: String::new(),
+            password: Secret::default(),
+            token_command: Some(Secret::new("get-token --client-secret s3cr3t")),
+        };
+        let debug = format!("{oauth:?}");
+        assert!(debug.contains("OAuthBearer"), "{debug}");
+        assert!(!debug.contains("s3cr3t"), "{debug}");
     }
 }

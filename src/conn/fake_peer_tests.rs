@@ -677,7 +677,7 @@ async fn oauthbearer_sends_the_token_from_the_command() {
         mechanism: SaslMechanism::OAuthBearer,
         username: String::new(),
         password: Secret::default(),
-        token_command: Some("printf 'eyJ.token.sig\\n'".to_owned()),
+        token_command: Some(Secret::new("printf 'eyJ.token.sig\\n'")),
     };
     let (connection, sent) = sasl_exchange(sasl, 0).await;
     connection.unwrap();

@@ -137,7 +137,7 @@ fn check_iterations(message: &[u8]) -> std::result::Result<(), String> {
 /// OAUTHBEARER with a token from the configured command.
 async fn oauthbearer(connection: &Connection, config: &SaslConfig) -> Result<()> {
     let mechanism = SaslMechanism::OAuthBearer;
-    let token = token_from_command(config.token_command.as_deref())
+    let token = token_from_command(config.token_command.as_ref().map(Secret::expose))
         .await
         .map_err(|message| failure(connection, mechanism, message))?;
     let message = format!("n,,\x01auth=Bearer {}\x01\x01", token.expose());
