@@ -66,6 +66,9 @@ pub enum Action {
     },
     /// Whether metadata refreshes are failing.
     Degraded(Option<DegradedInfo>),
+    /// What the latest liveness check found (brokers not answering, the
+    /// metadata frozen).
+    Health(Option<std::sync::Arc<crate::meta::Health>>),
     /// Connecting failed.
     ConnectFailed {
         /// How many attempts so far.

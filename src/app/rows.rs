@@ -145,9 +145,13 @@ pub fn movement_key(event: &MovementEvent) -> String {
         K::IsrShrank { removed, .. } => removed.clone(),
         K::IsrExpanded { added, .. } => added.clone(),
         K::ReplicasChanged { from, to } => from.iter().chain(to).copied().collect(),
-        K::BrokerJoined { broker, .. } | K::BrokerLeft { broker } => vec![*broker],
+        K::BrokerJoined { broker, .. }
+        | K::BrokerLeft { broker }
+        | K::BrokerNotAnswering { broker }
+        | K::BrokerAnswering { broker } => vec![*broker],
+        K::MetadataLive { leader } => vec![*leader],
         K::ControllerChanged { from, to } => from.iter().chain(to).copied().collect(),
-        K::TopicCreated { .. } | K::TopicDeleted => Vec::new(),
+        K::TopicCreated { .. } | K::TopicDeleted | K::MetadataFrozen { .. } => Vec::new(),
     };
     let mut key = format!(
         "{} {} {}",

@@ -95,6 +95,8 @@ pub struct AppState {
     pub generation: u64,
     /// Refresh failures, if any.
     pub degraded: Option<DegradedInfo>,
+    /// kscope's own reachability of the cluster (the latest liveness check).
+    pub health: Option<std::sync::Arc<crate::meta::Health>>,
     /// A refresh was asked for and has not landed yet.
     pub refreshing: bool,
     /// The latest notice for the status line.
@@ -163,6 +165,7 @@ impl AppState {
             partition_total: 0,
             generation: 0,
             degraded: None,
+            health: None,
             refreshing: false,
             notice: None,
             now: Instant::now(),
@@ -194,11 +197,17 @@ impl AppState {
         &mut self.stack[last]
     }
 
+    /// Since when broker `id` has not answered kscope's liveness check.
+    pub fn not_answering_since(&self, id: i32) -> Option<SystemTime> {
+        self.health.as_ref()?.not_answering.get(&id).copied()
+    }
+
     /// Forget everything about the cluster (another context).
     pub fn reset_cluster(&mut self) {
         self.stack = vec![View::new(Screen::Topics)];
         self.generation = 0;
         self.degraded = None;
+        self.health = None;
         self.known_brokers.clear();
         self.down_brokers.clear();
         self.leader_history.clear();

@@ -52,10 +52,15 @@ pub fn broker<'a>(
     index: usize,
 ) -> Option<brokers::Row<'a>> {
     let (b, down_since) = state.broker_row(snap, index)?;
-    let role = match down_since {
+    let role = match down_since.or_else(|| state.not_answering_since(b.node_id)) {
         Some(since) => {
+            let what = if down_since.is_some() {
+                "DOWN"
+            } else {
+                "NO ANSWER"
+            };
             let down_for = state.wall.duration_since(since).unwrap_or_default();
-            format!("DOWN {}", format::age(down_for))
+            format!("{what} {}", format::age(down_for))
         }
         None if snap.controller_id() == Some(b.node_id) => "controller".to_owned(),
         None if snap.quorum_voters().contains(&b.node_id) => "voter".to_owned(),

@@ -53,6 +53,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             }
             state.degraded = degraded;
         }
+        Action::Health(health) => state.health = health,
         Action::ConnectFailed {
             attempt,
             error,

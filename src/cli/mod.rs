@@ -67,6 +67,13 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             config.refresh_interval = args::interval(*interval);
         }
         let cluster = Cluster::connect(bootstrap, config).await?;
+        if !matches!(command, Command::Watch { .. }) {
+            // Answer from what the brokers hold, but say when that is stale
+            // or partial (watch reports the same as events instead).
+            for warning in cluster.check_liveness().await.warnings() {
+                eprintln!("kscope: warning: {warning}");
+            }
+        }
         let mut out = std::io::stdout().lock();
         match command {
             Command::Get {

@@ -84,6 +84,14 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             from.map_or_else(|| "none".to_owned(), |f| f.to_string()),
             to.map_or_else(|| "none".to_owned(), |t| t.to_string())
         ),
+        MovementKind::BrokerNotAnswering { broker } => {
+            write!(out, "broker {broker} not answering")
+        }
+        MovementKind::BrokerAnswering { broker } => write!(out, "broker {broker} answers again"),
+        MovementKind::MetadataFrozen { reason } => write!(out, "metadata frozen: {reason}"),
+        MovementKind::MetadataLive { leader } => {
+            write!(out, "metadata live again (quorum leader {leader})")
+        }
         MovementKind::TopicCreated { partitions } => {
             write!(out, "created with {partitions} partitions")
         }

@@ -328,6 +328,14 @@ impl Connection {
         })
     }
 
+    /// Give up on this connection: every request in flight fails at once
+    /// with [`Error::Broken`] carrying `reason`, and the pool replaces it.
+    /// For a broker that stopped answering (a liveness check timed out), whose
+    /// callers would otherwise each wait out the request timeout.
+    pub fn abandon(&self, reason: &str) {
+        self.inner.table.poison(&self.broken(reason.to_owned()));
+    }
+
     /// Whether the connection has failed and must be replaced.
     pub fn is_broken(&self) -> bool {
         self.inner.table.broken().is_some()

@@ -22,6 +22,7 @@ use super::error::{Error, Result};
 use crate::conn::{Connection, ConnectionConfig, ErrorCode, Rpc};
 
 use super::coordinator_cache::CoordinatorCache;
+use super::liveness::Liveness;
 use super::movement_log::{DEFAULT_CAPACITY, MovementLog};
 use super::pool::BrokerPool;
 use super::refresh::Degraded;
@@ -87,6 +88,8 @@ pub(super) struct Inner {
     /// Set while refreshes fail; the old snapshot stays meanwhile.
     pub(super) degraded: ArcSwapOption<Degraded>,
     pub(super) movements: MovementLog,
+    /// kscope's own reachability of the quorum and the brokers.
+    pub(super) liveness: Liveness,
     /// Topics to refresh on the short interval (what is on screen).
     pub(super) watched: Arc<Mutex<Vec<String>>>,
     /// Wakes the background task for an immediate full refresh.
@@ -128,6 +131,7 @@ impl Cluster {
                 invalidated: AtomicBool::new(false),
                 degraded: ArcSwapOption::empty(),
                 movements,
+                liveness: Liveness::default(),
                 watched: Arc::new(Mutex::new(Vec::new())),
                 wake: Arc::new(Notify::new()),
                 task: Mutex::new(None),
@@ -137,6 +141,7 @@ impl Cluster {
         };
         cluster.refresh().await?;
         cluster.spawn_refresh_task();
+        cluster.spawn_liveness_task();
         Ok(cluster)
     }
 

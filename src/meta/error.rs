@@ -28,6 +28,12 @@ pub enum Error {
     #[error("broker {0} is not in the cluster metadata")]
     UnknownBroker(i32),
 
+    /// The broker did not answer kscope's last liveness check (hung, or
+    /// unreachable): requests for it fail at once instead of waiting out
+    /// their timeouts, until a check gets an answer again.
+    #[error("broker {0} is not answering")]
+    NotAnswering(i32),
+
     /// A Metadata answer listed no brokers (nothing could be routed).
     #[error("the metadata response named no brokers")]
     NoBrokers,
@@ -119,6 +125,7 @@ mod tests {
         for own in [
             Error::NoBootstrap,
             Error::UnknownBroker(4),
+            Error::NotAnswering(4),
             Error::NoBrokers,
         ] {
             assert!(!own.retriable() && !own.needs_metadata_refresh(), "{own}");

@@ -16,6 +16,7 @@ mod epochs;
 mod error;
 #[cfg(test)]
 mod fixtures;
+pub mod liveness;
 mod metadata_request;
 pub mod movement;
 pub mod movement_log;
@@ -33,6 +34,7 @@ mod watermarks;
 
 pub use cluster::{Cluster, ClusterConfig};
 pub use error::{Error, Result};
+pub use liveness::{Frozen, Health};
 pub use metadata_request::{decode_metadata, decode_topics};
 pub use movement::{MovementEvent, MovementKind, diff};
 pub use movement_log::MovementLog;

@@ -92,6 +92,29 @@ pub enum MovementKind {
         /// The new controller.
         to: Option<i32>,
     },
+    /// kscope's liveness check got no answer from a broker (hung or
+    /// unreachable), whatever the metadata says of it.
+    BrokerNotAnswering {
+        /// Its node id.
+        broker: i32,
+    },
+    /// A broker that was not answering answers again.
+    BrokerAnswering {
+        /// Its node id.
+        broker: i32,
+    },
+    /// The cluster's metadata stopped changing: the `KRaft` quorum has no
+    /// leader, does not answer, or commits nothing. What is shown is what
+    /// it was when this happened.
+    MetadataFrozen {
+        /// Why kscope thinks so.
+        reason: String,
+    },
+    /// The quorum commits again.
+    MetadataLive {
+        /// The quorum's leader (the active controller).
+        leader: i32,
+    },
     /// A topic appeared (or was recreated with a new id).
     TopicCreated {
         /// Its partition count.
@@ -114,6 +137,10 @@ impl MovementKind {
             MovementKind::BrokerJoined { .. } => "broker_joined",
             MovementKind::BrokerLeft { .. } => "broker_left",
             MovementKind::ControllerChanged { .. } => "controller_changed",
+            MovementKind::BrokerNotAnswering { .. } => "broker_not_answering",
+            MovementKind::BrokerAnswering { .. } => "broker_answering",
+            MovementKind::MetadataFrozen { .. } => "metadata_frozen",
+            MovementKind::MetadataLive { .. } => "metadata_live",
             MovementKind::TopicCreated { .. } => "topic_created",
             MovementKind::TopicDeleted => "topic_deleted",
         }

@@ -36,6 +36,9 @@ pub struct BrokerPool {
     /// connection error, not as "unknown broker") but not tried by `any`.
     addresses: Mutex<HashMap<i32, (String, bool)>>,
     slots: Mutex<HashMap<String, Slot>>,
+    /// Brokers whose last liveness check went unanswered: [`BrokerPool::get`]
+    /// refuses them at once and [`BrokerPool::any`] tries them last.
+    not_answering: Mutex<HashSet<i32>>,
 }
 
 impl BrokerPool {
@@ -51,6 +54,7 @@ impl BrokerPool {
             retry,
             addresses: Mutex::new(HashMap::new()),
             slots: Mutex::new(HashMap::new()),
+            not_answering: Mutex::new(HashSet::new()),
         }
     }
 
@@ -65,7 +69,8 @@ impl BrokerPool {
     /// costs [`CONNECT_STAGGER`], not the connect timeout. An authentication
     /// or TLS failure ends the race (other brokers would refuse the same).
     pub async fn any(&self) -> Result<Connection> {
-        if let Some(live) = self.live_connection() {
+        let silent = self.silent_addresses();
+        if let Some(live) = self.live_connection(&silent) {
             return Ok(live);
         }
         let mut candidates: Vec<(Option<i32>, String)> = self
@@ -84,6 +89,8 @@ impl BrokerPool {
                 candidates.push((None, address.clone()));
             }
         }
+        // Brokers that are not answering go last (stable: the order is kept otherwise).
+        candidates.sort_by_key(|(_, address)| silent.contains(address));
         let raced = race::staggered(
             candidates,
             CONNECT_STAGGER,
@@ -100,8 +107,18 @@ impl BrokerPool {
         raced.map_err(|last| last.unwrap_or(Error::NoBootstrap))
     }
 
-    /// A connection to one broker by node id.
+    /// A connection to one broker by node id; [`Error::NotAnswering`] at
+    /// once for a broker whose last liveness check went unanswered.
     pub async fn get(&self, node_id: i32) -> Result<Connection> {
+        if self.is_not_answering(node_id) {
+            return Err(Error::NotAnswering(node_id));
+        }
+        self.get_checked(node_id).await
+    }
+
+    /// A connection to one broker by node id, whatever liveness said: for
+    /// the liveness check itself.
+    pub(super) async fn get_checked(&self, node_id: i32) -> Result<Connection> {
         let address = self
             .addresses
             .lock()
@@ -159,13 +176,59 @@ impl BrokerPool {
         ids
     }
 
+    /// Record whether a broker answered its liveness check.
+    pub fn mark_answering(&self, node_id: i32, answering: bool) {
+        if let Ok(mut silent) = self.not_answering.lock() {
+            if answering {
+                silent.remove(&node_id);
+            } else {
+                silent.insert(node_id);
+            }
+        }
+    }
+
+    /// Whether a broker's last liveness check went unanswered.
+    pub fn is_not_answering(&self, node_id: i32) -> bool {
+        self.not_answering
+            .lock()
+            .is_ok_and(|silent| silent.contains(&node_id))
+    }
+
+    /// The addresses of the brokers that are not answering.
+    fn silent_addresses(&self) -> HashSet<String> {
+        let silent = self
+            .not_answering
+            .lock()
+            .map(|s| s.clone())
+            .unwrap_or_default();
+        if silent.is_empty() {
+            return HashSet::new();
+        }
+        self.addresses
+            .lock()
+            .map(|map| {
+                silent
+                    .iter()
+                    .filter_map(|id| map.get(id).map(|(address, _)| address.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     fn slot(&self, address: &str) -> Option<Slot> {
         let mut slots = self.slots.lock().ok()?;
         Some(slots.entry(address.to_owned()).or_default().clone())
     }
 
-    fn live_connection(&self) -> Option<Connection> {
-        let slots: Vec<Slot> = self.slots.lock().ok()?.values().cloned().collect();
+    fn live_connection(&self, silent: &HashSet<String>) -> Option<Connection> {
+        let slots: Vec<Slot> = self
+            .slots
+            .lock()
+            .ok()?
+            .iter()
+            .filter(|(address, _)| !silent.contains(*address))
+            .map(|(_, slot)| slot.clone())
+            .collect();
         slots.iter().find_map(|slot| {
             slot.try_lock()
                 .ok()
@@ -212,6 +275,14 @@ mod tests {
             unknown.to_string(),
             "broker 7 is not in the cluster metadata"
         );
+        pool.learn_addresses([(1, "127.0.0.1:1".to_owned())]);
+        pool.mark_answering(1, false);
+        let silent = pool.get(1).await.expect_err("refused at once");
+        assert_eq!(silent.to_string(), "broker 1 is not answering");
+        assert!(!silent.retriable());
+        pool.mark_answering(1, true);
+        assert!(pool.get(1).await.expect_err("refused").retriable());
+        pool.learn_addresses([]);
         let none = pool.any().await.expect_err("no candidates");
         assert!(matches!(none, Error::NoBootstrap), "{none}");
     }

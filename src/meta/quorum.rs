@@ -13,10 +13,10 @@
 use std::time::Duration;
 
 use super::error::{Error, Result};
-use crate::conn;
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::describe_quorum_request::{PartitionData, TopicData};
 use crate::conn::protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse, TopicName};
+use crate::conn::{self, ErrorCode};
 
 use super::cluster::Cluster;
 
@@ -40,23 +40,39 @@ fn quorum_request() -> DescribeQuorumRequest {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Quorum {
     /// The leader: the active controller.
-    leader: i32,
+    pub(super) leader: i32,
     /// Every voter (the leader included), by id.
     voters: Vec<i32>,
+    /// The metadata log's high watermark: it advances at least every
+    /// `metadata.max.idle.interval.ms` (500 ms by default) while the quorum
+    /// commits, since the controller appends a no-op record when idle.
+    pub(super) high_watermark: i64,
 }
 
-/// The quorum in an answer, if a leader is elected and nothing failed.
-fn read_quorum(response: &DescribeQuorumResponse) -> Option<Quorum> {
-    if response.error_code != 0 {
-        return None;
+/// The quorum in an answer: `Ok(None)` when no leader is elected, an error
+/// for an error code (top level or the partition's).
+fn read_quorum(response: &DescribeQuorumResponse) -> Result<Option<Quorum>> {
+    if let Some(code) = ErrorCode::from_code(response.error_code) {
+        return Err(Error::from_code(code, Some("DescribeQuorum".to_owned())));
     }
-    let partition = response
+    let Some(partition) = response
         .topics
         .iter()
         .filter(|t| t.topic_name.0.as_str() == METADATA_TOPIC)
         .flat_map(|t| &t.partitions)
-        .find(|p| p.partition_index == 0 && p.error_code == 0)
-        .filter(|p| p.leader_id.0 >= 0)?;
+        .find(|p| p.partition_index == 0)
+    else {
+        return Ok(None);
+    };
+    if let Some(code) = ErrorCode::from_code(partition.error_code) {
+        return Err(Error::from_code(
+            code,
+            Some(format!("DescribeQuorum '{METADATA_TOPIC}' partition 0")),
+        ));
+    }
+    if partition.leader_id.0 < 0 {
+        return Ok(None);
+    }
     let mut voters: Vec<i32> = partition
         .current_voters
         .iter()
@@ -64,10 +80,11 @@ fn read_quorum(response: &DescribeQuorumResponse) -> Option<Quorum> {
         .collect();
     voters.sort_unstable();
     voters.dedup();
-    Some(Quorum {
+    Ok(Some(Quorum {
         leader: partition.leader_id.0,
         voters,
-    })
+        high_watermark: partition.high_watermark,
+    }))
 }
 
 /// What to show as the controller and the quorum's voters, given the
@@ -99,17 +116,23 @@ impl Cluster {
     /// active controller, and while that controller is hung or the quorum
     /// has lost its majority the answer waits for an election that may never
     /// come; the Metadata answer beside it must not wait too. A late answer
-    /// counts as a transport failure (what was shown is kept).
+    /// counts as a transport failure (what was shown is kept), and the
+    /// connection it was sent on is abandoned (a broker answers one
+    /// connection's requests in order, so everything behind it would wait).
     pub(super) async fn ask_quorum(&self) -> Result<Option<Quorum>> {
         let connection = self.inner.pool.any().await?;
-        match tokio::time::timeout(QUORUM_DEADLINE, connection.send(quorum_request())).await {
-            Ok(response) => Ok(read_quorum(&response?)),
-            Err(_) => Err(Error::Conn(conn::Error::Timeout {
-                broker: connection.describe(),
-                what: "DescribeQuorum".to_owned(),
-                after: QUORUM_DEADLINE,
-            })),
+        let sent = tokio::time::timeout(QUORUM_DEADLINE, connection.send(quorum_request()));
+        if let Ok(response) = sent.await {
+            return read_quorum(&response?);
         }
+        // A broker answers one connection's requests in order: the stuck
+        // DescribeQuorum would hold up everything sent after it.
+        connection.abandon("DescribeQuorum got no answer in time");
+        Err(Error::Conn(conn::Error::Timeout {
+            broker: connection.describe(),
+            what: "DescribeQuorum".to_owned(),
+            after: QUORUM_DEADLINE,
+        }))
     }
 
     /// The active controller and the voters, from the quorum's answer
@@ -146,6 +169,7 @@ mod tests {
                         .with_partition_index(0)
                         .with_error_code(error)
                         .with_leader_id(BrokerId(leader))
+                        .with_high_watermark(42)
                         .with_current_voters(voters.to_vec()),
                 ]),
         ])
@@ -155,16 +179,26 @@ mod tests {
         Quorum {
             leader,
             voters: vec![1, 2, 3],
+            high_watermark: 42,
         }
     }
 
     #[test]
     fn the_leader_of_the_metadata_partition_is_the_controller() {
-        assert_eq!(read_quorum(&answer(0, 2)), Some(quorum(2)), "voters sorted");
-        assert_eq!(read_quorum(&answer(0, -1)), None, "no leader elected");
-        assert_eq!(read_quorum(&answer(6, 2)), None, "partition error");
+        let read = |response: &DescribeQuorumResponse| read_quorum(response).map_err(|e| e.code());
+        assert_eq!(read(&answer(0, 2)), Ok(Some(quorum(2))), "voters sorted");
+        assert_eq!(read(&answer(0, -1)), Ok(None), "no leader elected");
+        assert_eq!(
+            read(&answer(6, 2)),
+            Err(Some(ErrorCode::NotLeaderOrFollower)),
+            "partition error"
+        );
         let denied = answer(0, 2).with_error_code(31);
-        assert_eq!(read_quorum(&denied), None, "top-level error");
+        assert_eq!(
+            read(&denied),
+            Err(Some(ErrorCode::ClusterAuthorizationFailed)),
+            "top-level error"
+        );
     }
 
     #[test]

@@ -56,6 +56,7 @@ pub fn follow(cluster: Cluster, tx: UnboundedSender<Msg>) -> JoinHandle<()> {
         let mut moves = cluster.subscribe_movements();
         let mut degraded_every = tokio::time::interval(Duration::from_secs(1));
         let mut last_degraded: Option<DegradedInfo> = None;
+        let mut last_health = None;
         loop {
             let msg = tokio::select! {
                 changed = generations.changed() => {
@@ -77,6 +78,11 @@ pub fn follow(cluster: Cluster, tx: UnboundedSender<Msg>) -> JoinHandle<()> {
                     Msg::Action(Action::Movements(batch))
                 },
                 _ = degraded_every.tick() => {
+                    let health = cluster.health();
+                    if health != last_health {
+                        last_health.clone_from(&health);
+                        if tx.send(Msg::Action(Action::Health(health))).is_err() { return; }
+                    }
                     let now = cluster.degraded().map(|d| DegradedInfo {
                         since: d.since,
                         failures: d.failures,

@@ -101,7 +101,38 @@ fn draw_header(
             theme.problem,
         ));
     }
+    if let Some(health) = state.health.as_deref().filter(|_| state.has_cluster()) {
+        second.extend(health_spans(health, theme));
+    }
     frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
+}
+
+/// kscope's own reachability, apart from the cluster's registration: brokers
+/// that do not answer, and metadata that stopped changing (since when, why).
+fn health_spans(health: &crate::meta::Health, theme: &Theme) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    if !health.not_answering.is_empty() {
+        let ids: Vec<String> = health
+            .not_answering
+            .keys()
+            .map(ToString::to_string)
+            .collect();
+        spans.push(Span::styled(
+            format!("   NOT ANSWERING: broker {}", ids.join(",")),
+            theme.problem,
+        ));
+    }
+    if let Some(frozen) = &health.frozen {
+        spans.push(Span::styled(
+            format!(
+                "   METADATA FROZEN since {}: {}",
+                format::clock(frozen.since),
+                frozen.reason
+            ),
+            theme.problem,
+        ));
+    }
+    spans
 }
 
 fn draw_connecting(

@@ -74,7 +74,8 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         Screen::Brokers => grid(
             &brokers::table(),
             window.filter_map(|i| {
-                let down = state.broker_row(snap, i)?.1.is_some();
+                let (b, down_since) = state.broker_row(snap, i)?;
+                let down = down_since.is_some() || state.not_answering_since(b.node_id).is_some();
                 let style = if down { theme.problem } else { Style::new() };
                 Some((table_rows::broker(state, snap, i)?, style))
             }),

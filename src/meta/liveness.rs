@@ -1,0 +1,444 @@
+//! Liveness: kscope's own view of whether it can reach the cluster, checked
+//! every few seconds whatever the full refresh's pacing.
+//!
+//! A broker that hangs (a long GC pause, a stalled disk, SIGSTOP) keeps its
+//! registration: the metadata still lists it, and its leaderships, for the
+//! controller's session timeout; a quorum that lost its majority leaves the
+//! surviving brokers serving their last metadata as if nothing happened. So
+//! neither shows in the snapshot. The check is cheap and bounded:
+//!
+//! - `DescribeQuorum` within [`super::quorum::QUORUM_DEADLINE`]: a leader
+//!   and a high watermark that advances (the active controller appends a
+//!   no-op record every `metadata.max.idle.interval.ms`, 500 ms by default)
+//!   mean the metadata is live; no leader, no answer, or a high watermark
+//!   that stood still for [`FROZEN_AFTER`] mean it is frozen.
+//! - a `Metadata` request for no topics to each broker the snapshot names,
+//!   within [`BROKER_DEADLINE`]: a broker that does not answer is marked not
+//!   answering in the pool (requests for it fail at once, requests for any
+//!   broker go elsewhere) and its connection is abandoned, so callers waiting
+//!   on it fail now rather than at their request timeout.
+//!
+//! Changes are published as [`Health`] and as movement events.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use arc_swap::ArcSwapOption;
+use tokio::task::{AbortHandle, JoinSet};
+
+use super::cluster::Cluster;
+use super::error::{Error, Result};
+use super::metadata_request::base_metadata_request;
+use super::movement::{MovementEvent, MovementKind};
+use super::quorum::Quorum;
+
+/// How often the background check runs.
+pub const LIVENESS_INTERVAL: Duration = Duration::from_secs(3);
+/// How long a broker has to answer (connecting included).
+pub const BROKER_DEADLINE: Duration = Duration::from_secs(2);
+/// How long the quorum's high watermark may stand still before the metadata
+/// counts as frozen: ten of the controller's idle no-op intervals.
+pub const FROZEN_AFTER: Duration = Duration::from_secs(5);
+
+/// What the last liveness check found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Health {
+    /// Brokers that did not answer, with when they stopped answering.
+    pub not_answering: BTreeMap<i32, SystemTime>,
+    /// Set while the cluster's metadata is frozen.
+    pub frozen: Option<Frozen>,
+}
+
+/// The metadata stopped changing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frozen {
+    /// The last time the quorum was seen committing (or, when it never
+    /// was, the first check that found it frozen).
+    pub since: SystemTime,
+    /// Why: no leader, no answer, or nothing committed.
+    pub reason: String,
+}
+
+impl Health {
+    /// One line per problem, for stderr: empty when all is well.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let Some(frozen) = &self.frozen {
+            lines.push(format!(
+                "metadata may be stale: {} (what is shown is the last metadata the brokers hold)",
+                frozen.reason
+            ));
+        }
+        if !self.not_answering.is_empty() {
+            let ids: Vec<String> = self.not_answering.keys().map(ToString::to_string).collect();
+            lines.push(format!(
+                "broker {} not answering (still listed in the cluster metadata)",
+                ids.join(", ")
+            ));
+        }
+        lines
+    }
+}
+
+/// What one `DescribeQuorum` said, for the tracker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum QuorumSeen {
+    /// A leader, and how far the metadata log is committed.
+    Leader { leader: i32, high_watermark: i64 },
+    /// No leader elected.
+    NoLeader,
+    /// No answer (a timeout or a transport failure), with the error.
+    Silent(String),
+    /// An answer that says nothing about liveness (denied, or a broker
+    /// without `DescribeQuorum`).
+    Unknown,
+}
+
+impl QuorumSeen {
+    pub(super) fn from_asked(asked: &Result<Option<Quorum>>) -> QuorumSeen {
+        match asked {
+            Ok(Some(quorum)) => QuorumSeen::Leader {
+                leader: quorum.leader,
+                high_watermark: quorum.high_watermark,
+            },
+            Ok(None) => QuorumSeen::NoLeader,
+            Err(error) if error.retriable() => QuorumSeen::Silent(error.to_string()),
+            Err(_) => QuorumSeen::Unknown,
+        }
+    }
+}
+
+/// Turns observations into [`Health`] and transition events (pure).
+#[derive(Debug, Default)]
+pub(super) struct Tracker {
+    /// The last high watermark seen rising, and when.
+    progress: Option<(i64, SystemTime)>,
+    health: Health,
+}
+
+impl Tracker {
+    pub(super) fn health(&self) -> &Health {
+        &self.health
+    }
+
+    /// Take in one quorum observation at `now`; the events it causes.
+    pub(super) fn observe_quorum(
+        &mut self,
+        seen: QuorumSeen,
+        now: SystemTime,
+    ) -> Vec<MovementKind> {
+        let reason = match seen {
+            QuorumSeen::Unknown => return Vec::new(),
+            QuorumSeen::Leader {
+                leader,
+                high_watermark,
+            } => match self.progress {
+                Some((held, at)) if high_watermark <= held => {
+                    if now.duration_since(at).unwrap_or_default() < FROZEN_AFTER {
+                        return Vec::new();
+                    }
+                    format!(
+                        "the KRaft quorum (leader {leader}) has committed nothing since {}",
+                        clock(at)
+                    )
+                }
+                _ => {
+                    self.progress = Some((high_watermark, now));
+                    return match self.health.frozen.take() {
+                        Some(_) => vec![MovementKind::MetadataLive { leader }],
+                        None => Vec::new(),
+                    };
+                }
+            },
+            QuorumSeen::NoLeader => "the KRaft quorum has no leader".to_owned(),
+            QuorumSeen::Silent(error) => format!("the KRaft quorum does not answer ({error})"),
+        };
+        let since = self.progress.map_or(now, |(_, at)| at);
+        let event = self
+            .health
+            .frozen
+            .is_none()
+            .then(|| MovementKind::MetadataFrozen {
+                reason: reason.clone(),
+            });
+        self.health.frozen = Some(Frozen { since, reason });
+        event.into_iter().collect()
+    }
+
+    /// Take in the brokers' answers (`true`: answered) at `now`; brokers
+    /// not in `answers` are forgotten. The events it causes.
+    pub(super) fn observe_brokers(
+        &mut self,
+        answers: &BTreeMap<i32, bool>,
+        now: SystemTime,
+    ) -> Vec<MovementKind> {
+        let mut events = Vec::new();
+        self.health
+            .not_answering
+            .retain(|id, _| answers.contains_key(id));
+        for (&broker, &answered) in answers {
+            let was_silent = self.health.not_answering.contains_key(&broker);
+            if answered && was_silent {
+                self.health.not_answering.remove(&broker);
+                events.push(MovementKind::BrokerAnswering { broker });
+            } else if !answered && !was_silent {
+                self.health.not_answering.insert(broker, now);
+                events.push(MovementKind::BrokerNotAnswering { broker });
+            }
+        }
+        events
+    }
+}
+
+/// `HH:MM:SS` UTC.
+fn clock(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    format!(
+        "{:02}:{:02}:{:02} UTC",
+        secs / 3600 % 24,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+/// The cluster's liveness part: the tracker, the published health and the
+/// background task (stopped on drop).
+#[derive(Debug, Default)]
+pub(super) struct Liveness {
+    tracker: Mutex<Tracker>,
+    health: ArcSwapOption<Health>,
+    task: Mutex<Option<AbortHandle>>,
+}
+
+impl Drop for Liveness {
+    fn drop(&mut self) {
+        if let Ok(mut task) = self.task.lock()
+            && let Some(task) = task.take()
+        {
+            task.abort();
+        }
+    }
+}
+
+impl Cluster {
+    /// What the last liveness check found (`None` before the first). Lock-free.
+    pub fn health(&self) -> Option<Arc<Health>> {
+        self.inner.liveness.health.load_full()
+    }
+
+    /// Check now: every broker the snapshot names, then the quorum, each
+    /// within its deadline (so this takes at most about three seconds).
+    pub async fn check_liveness(&self) -> Arc<Health> {
+        let brokers: Vec<i32> = self
+            .snapshot()
+            .brokers()
+            .iter()
+            .map(|b| b.node_id)
+            .collect();
+        let mut pings = JoinSet::new();
+        for id in brokers {
+            let cluster = self.clone();
+            pings.spawn(async move { (id, cluster.ping(id).await) });
+        }
+        let mut answers = BTreeMap::new();
+        while let Some(joined) = pings.join_next().await {
+            if let Ok((id, answered)) = joined {
+                answers.insert(id, answered);
+            }
+        }
+        for (&id, &answered) in &answers {
+            self.inner.pool.mark_answering(id, answered);
+        }
+        // After the pings: a broker answers one connection's requests in
+        // order, and a DescribeQuorum stuck on a lost quorum must not hold
+        // up a ping behind it (it is abandoned at its deadline).
+        let asked = match tokio::time::timeout(BROKER_DEADLINE, self.ask_quorum()).await {
+            Ok(asked) => asked,
+            Err(_) => Err(Error::Conn(crate::conn::Error::Timeout {
+                broker: "any broker".to_owned(),
+                what: "DescribeQuorum".to_owned(),
+                after: BROKER_DEADLINE,
+            })),
+        };
+        let now = SystemTime::now();
+        let (events, health) = match self.inner.liveness.tracker.lock() {
+            Ok(mut tracker) => {
+                let mut events = tracker.observe_quorum(QuorumSeen::from_asked(&asked), now);
+                events.extend(tracker.observe_brokers(&answers, now));
+                (events, Arc::new(tracker.health().clone()))
+            }
+            Err(_) => (Vec::new(), Arc::new(Health::default())),
+        };
+        if !events.is_empty() {
+            self.inner.movements.extend(
+                events
+                    .into_iter()
+                    .map(|kind| MovementEvent {
+                        time: now,
+                        topic: None,
+                        partition: None,
+                        kind,
+                    })
+                    .collect(),
+            );
+        }
+        self.inner.liveness.health.store(Some(health.clone()));
+        health
+    }
+
+    /// Whether broker `id` answers a `Metadata` request for no topics within
+    /// [`BROKER_DEADLINE`]; a connection that did not is abandoned.
+    async fn ping(&self, id: i32) -> bool {
+        let pool = &self.inner.pool;
+        let Ok(Ok(connection)) = tokio::time::timeout(BROKER_DEADLINE, pool.get_checked(id)).await
+        else {
+            return false;
+        };
+        let sent = tokio::time::timeout(BROKER_DEADLINE, connection.send(base_metadata_request()));
+        if let Ok(answer) = sent.await {
+            answer.is_ok()
+        } else {
+            connection.abandon("no answer to a liveness check");
+            false
+        }
+    }
+
+    /// Check every [`LIVENESS_INTERVAL`] until the last `Cluster` is dropped.
+    pub(super) fn spawn_liveness_task(&self) {
+        let weak = Arc::downgrade(&self.inner);
+        let handle = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(LIVENESS_INTERVAL).await;
+                let Some(inner) = weak.upgrade() else {
+                    return;
+                };
+                Cluster { inner }.check_liveness().await;
+            }
+        });
+        if let Ok(mut task) = self.inner.liveness.task.lock() {
+            *task = Some(handle.abort_handle());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(secs: u64) -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(secs)
+    }
+
+    fn leader(high_watermark: i64) -> QuorumSeen {
+        QuorumSeen::Leader {
+            leader: 1,
+            high_watermark,
+        }
+    }
+
+    #[test]
+    fn a_rising_high_watermark_is_live_and_one_that_stands_still_is_frozen_since_it_last_rose() {
+        let mut tracker = Tracker::default();
+        assert!(tracker.observe_quorum(leader(10), at(0)).is_empty());
+        assert!(tracker.observe_quorum(leader(16), at(3)).is_empty());
+        assert!(
+            tracker.observe_quorum(leader(16), at(6)).is_empty(),
+            "under FROZEN_AFTER"
+        );
+        let events = tracker.observe_quorum(leader(16), at(9));
+        assert!(
+            matches!(events[..], [MovementKind::MetadataFrozen { .. }]),
+            "{events:?}"
+        );
+        let frozen = tracker.health().frozen.clone().expect("frozen");
+        assert_eq!(frozen.since, at(3));
+        assert!(
+            frozen.reason.contains("committed nothing since"),
+            "{}",
+            frozen.reason
+        );
+        assert!(
+            tracker.observe_quorum(leader(16), at(12)).is_empty(),
+            "said once"
+        );
+        assert_eq!(
+            tracker.observe_quorum(leader(17), at(15)),
+            [MovementKind::MetadataLive { leader: 1 }]
+        );
+        assert_eq!(tracker.health().frozen, None);
+    }
+
+    #[test]
+    fn no_leader_or_no_answer_is_frozen_at_once_and_a_denied_ask_changes_nothing() {
+        let mut tracker = Tracker::default();
+        tracker.observe_quorum(leader(10), at(0));
+        let events = tracker.observe_quorum(QuorumSeen::NoLeader, at(3));
+        assert_eq!(events.len(), 1);
+        assert_eq!(
+            tracker.health().frozen.as_ref().map(|f| f.since),
+            Some(at(0))
+        );
+        let silent = QuorumSeen::Silent("DescribeQuorum timed out after 1s".to_owned());
+        assert!(
+            tracker.observe_quorum(silent, at(6)).is_empty(),
+            "still frozen"
+        );
+        let reason = &tracker.health().frozen.as_ref().expect("frozen").reason;
+        assert!(reason.contains("does not answer"), "{reason}");
+        assert!(
+            tracker
+                .observe_quorum(QuorumSeen::Unknown, at(9))
+                .is_empty()
+        );
+        assert!(tracker.health().frozen.is_some());
+
+        let mut fresh = Tracker::default();
+        assert!(fresh.observe_quorum(QuorumSeen::Unknown, at(0)).is_empty());
+        assert_eq!(fresh.health(), &Health::default());
+        fresh.observe_quorum(QuorumSeen::NoLeader, at(4));
+        assert_eq!(fresh.health().frozen.as_ref().map(|f| f.since), Some(at(4)));
+    }
+
+    #[test]
+    fn brokers_are_reported_on_each_change_only_and_forgotten_when_unlisted() {
+        let mut tracker = Tracker::default();
+        let answers = |pairs: &[(i32, bool)]| pairs.iter().copied().collect::<BTreeMap<_, _>>();
+        assert!(
+            tracker
+                .observe_brokers(&answers(&[(1, true), (2, true)]), at(0))
+                .is_empty()
+        );
+        assert_eq!(
+            tracker.observe_brokers(&answers(&[(1, false), (2, true)]), at(3)),
+            [MovementKind::BrokerNotAnswering { broker: 1 }]
+        );
+        assert!(
+            tracker
+                .observe_brokers(&answers(&[(1, false), (2, true)]), at(6))
+                .is_empty()
+        );
+        assert_eq!(tracker.health().not_answering.get(&1), Some(&at(3)));
+        assert_eq!(
+            tracker.health().warnings(),
+            ["broker 1 not answering (still listed in the cluster metadata)"]
+        );
+        assert_eq!(
+            tracker.observe_brokers(&answers(&[(1, true), (2, true)]), at(9)),
+            [MovementKind::BrokerAnswering { broker: 1 }]
+        );
+        tracker.observe_brokers(&answers(&[(1, false)]), at(12));
+        assert!(
+            tracker
+                .observe_brokers(&answers(&[(2, true)]), at(15))
+                .is_empty()
+        );
+        assert!(
+            tracker.health().not_answering.is_empty(),
+            "broker 1 left the metadata"
+        );
+    }
+}
