@@ -68,6 +68,15 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// [`escape`] for text already owned (a composed line that holds names or
+/// error messages from the cluster): no copy when there is nothing to escape.
+pub fn escaped(text: String) -> String {
+    match escape(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(shown) => shown,
+    }
+}
+
 /// How many terminal columns `text` takes once escaped.
 pub fn width(text: &str) -> usize {
     escape(text).width()

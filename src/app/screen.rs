@@ -35,9 +35,9 @@ pub enum Screen {
 }
 
 impl Screen {
-    /// The title shown above the table.
+    /// The title shown above the table (names from the cluster escaped).
     pub fn title(&self) -> String {
-        match self {
+        crate::untrusted::escaped(match self {
             Screen::Topics => "topics".to_owned(),
             Screen::Partitions { topic } => format!("partitions of '{topic}'"),
             Screen::Brokers => "brokers".to_owned(),
@@ -46,7 +46,7 @@ impl Screen {
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
-        }
+        })
     }
 
     /// The headers of the screen's column table; sorting indexes these.

@@ -11,6 +11,7 @@ pub mod rows;
 pub mod table;
 mod watch;
 
+use crate::untrusted::escape;
 use std::process::ExitCode;
 
 pub use error::Error;
@@ -38,7 +39,8 @@ pub fn main(invocation: Invocation) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("kscope: {error}");
+            // Error messages carry names and messages from the cluster.
+            eprintln!("kscope: {}", escape(&error.to_string()));
             ExitCode::from(error.exit_code())
         }
     }
@@ -82,7 +84,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             } => {
                 let warnings = groups::get_groups(&cluster, output, &mut out).await?;
                 for warning in warnings {
-                    eprintln!("kscope: {warning}");
+                    eprintln!("kscope: {}", escape(&warning));
                 }
                 Ok(())
             }

@@ -60,7 +60,9 @@ pub async fn print(
                     serde_json::to_writer(&mut *out, &event::json(event))?;
                     writeln!(out)?;
                 }
-                OutputFormat::Table => writeln!(out, "{}", event::line(event))?,
+                OutputFormat::Table => {
+                    writeln!(out, "{}", crate::untrusted::escape(&event::line(event)))?;
+                }
             }
         }
         out.flush()?;

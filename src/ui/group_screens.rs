@@ -18,6 +18,8 @@ use crate::columns::group_format as cells;
 use crate::columns::{group_offsets, groups, members};
 use crate::groups::{GroupDetail, GroupState, Lag, Trend};
 
+use crate::untrusted::escaped;
+
 use super::screens::{Grid, grid};
 use super::theme::Theme;
 
@@ -107,7 +109,7 @@ pub fn list_status(state: &AppState) -> String {
     if store.hide_inactive {
         out.push_str(" · Empty/Dead hidden");
     }
-    out
+    escaped(out)
 }
 
 /// The panel above a group's offsets or members.
@@ -119,12 +121,12 @@ pub fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, group: &str, 
         summary(state, view, detail, theme)
     } else {
         let mut lines = vec![Line::styled(
-            format!("group '{group}': loading…"),
+            escaped(format!("group '{group}': loading…")),
             theme.dim,
         )];
         if let Some(error) = view.and_then(|v| v.error.as_ref()) {
             lines.push(Line::styled(
-                format!("failed: {error} (retrying)"),
+                escaped(format!("failed: {error} (retrying)")),
                 theme.problem,
             ));
         }
@@ -213,12 +215,12 @@ fn summary<'a>(
         })
         .max_by_key(|(age, _)| *age);
     let mut third = vec![Span::raw(match oldest {
-        Some((ms, p)) => format!(
+        Some((ms, p)) => escaped(format!(
             "oldest unconsumed record {} old ({} {})",
             age(Duration::from_millis(u64::try_from(ms).unwrap_or(0))),
             p.topic,
             p.partition
-        ),
+        )),
         None => "oldest unconsumed record: -".to_owned(),
     })];
     if detail.oldest_unconsumed_left_out > 0 {
@@ -241,11 +243,15 @@ fn summary<'a>(
     }
     if let Some(error) = &view.error {
         third.push(Span::styled(
-            format!(" · refresh failed: {error}"),
+            escaped(format!(" · refresh failed: {error}")),
             theme.problem,
         ));
     }
-    vec![Line::raw(first), Line::from(second), Line::from(third)]
+    vec![
+        Line::raw(escaped(first)),
+        Line::from(second),
+        Line::from(third),
+    ]
 }
 
 /// The detail's lag line: the total, and what it does not count.

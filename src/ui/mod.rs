@@ -16,6 +16,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row, Table, Wrap};
 use crate::app::{AppState, Link, Mode, Screen, layout};
 use crate::columns::{self, format};
 use crate::meta::MetadataSnapshot;
+use crate::untrusted::escaped;
 use theme::Theme;
 
 /// Draw the whole screen.
@@ -78,10 +79,13 @@ fn draw_header(
     let ro = if state.read_only { " [read-only]" } else { "" };
     let first = Line::from(vec![
         Span::styled(
-            format!("kscope  context: {}{ro}", state.context),
+            escaped(format!("kscope  context: {}{ro}", state.context)),
             theme.header,
         ),
-        Span::raw(format!("   cluster: {}", snap.cluster_id().unwrap_or("-"))),
+        Span::raw(escaped(format!(
+            "   cluster: {}",
+            snap.cluster_id().unwrap_or("-")
+        ))),
     ]);
     let mut second = vec![Span::raw(if state.has_cluster() {
         format!(
@@ -145,15 +149,15 @@ fn draw_connecting(
 ) {
     let mut lines = vec![
         Line::styled(
-            format!("connecting to context '{}'", state.context),
+            escaped(format!("connecting to context '{}'", state.context)),
             theme.title,
         ),
         Line::raw(""),
-        Line::raw(format!("tried: {}", state.bootstrap.join(", "))),
+        Line::raw(escaped(format!("tried: {}", state.bootstrap.join(", ")))),
     ];
     if let Some(error) = error {
         lines.push(Line::styled(
-            format!("failed (attempt {attempt}): {error}"),
+            escaped(format!("failed (attempt {attempt}): {error}")),
             theme.problem,
         ));
         lines.push(Line::raw(""));
@@ -245,7 +249,7 @@ fn draw_table(
     let block = Block::default()
         .borders(Borders::TOP | Borders::BOTTOM)
         .border_style(theme.border)
-        .title(Span::styled(title, theme.title));
+        .title(Span::styled(escaped(title), theme.title));
     let constraints = widths
         .iter()
         .map(|&w| Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX)));
@@ -278,25 +282,25 @@ fn draw_status(
     if let Some(d) = &state.degraded {
         let since = state.wall.duration_since(d.since).unwrap_or_default();
         spans.push(Span::styled(
-            format!(
+            escaped(format!(
                 "  DEGRADED for {} ({} failures): {}",
                 format::age(since),
                 d.failures,
                 d.error
-            ),
+            )),
             theme.problem,
         ));
     }
     if let Some(notice) = &state.notice {
-        spans.push(Span::styled(format!("  {notice}"), theme.warning));
+        spans.push(Span::styled(escaped(format!("  {notice}")), theme.warning));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 fn draw_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let line = match &state.mode {
-        Mode::Filter(text) => Line::styled(format!("/{text}▏"), theme.prompt),
-        Mode::Command(text) => Line::styled(format!(":{text}▏"), theme.prompt),
+        Mode::Filter(text) => Line::styled(escaped(format!("/{text}▏")), theme.prompt),
+        Mode::Command(text) => Line::styled(escaped(format!(":{text}▏")), theme.prompt),
         Mode::Normal => Line::styled(
             "<?> help  </> filter  <:> command  <enter> open  <esc> back  <q> quit",
             theme.dim,
@@ -333,7 +337,7 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         .borders(Borders::ALL)
         .border_style(theme.border)
         .title(Span::styled(
-            format!(" help: {} ", screen.title()),
+            escaped(format!(" help: {} ", screen.title())),
             theme.title,
         ));
     frame.render_widget(
