@@ -419,3 +419,49 @@ fn drill_from_group_to_members_to_a_topic_and_back() {
         "Esc clears the filter, then goes back"
     );
 }
+
+/// The display column where `needle` starts in `line`.
+fn column_of(line: &str, needle: &str) -> Option<usize> {
+    use unicode_width::UnicodeWidthStr;
+    line.find(needle).map(|at| line[..at].width())
+}
+
+#[test]
+fn hostile_group_ids_are_shown_escaped_with_columns_aligned() {
+    let snap = cluster();
+    let mut s = state(&snap, 120, 20);
+    keys(&mut s, &snap, ":groups");
+    let effects = press(&mut s, &snap, Code::Enter);
+    let request = list_request(&effects).expect("the list is asked for");
+    let ids = [
+        ("clear\x1b[2J\x1b[Hgrp", "clear\\x1b[2J\\x1b[Hgrp"),
+        ("nl\nline2-grp", "nl\\nline2-grp"),
+        ("rtl\u{202e}grp", "rtl\\u{202e}grp"),
+        ("注文グループ", "注文グループ"),
+    ];
+    let mut hostile = overview(0);
+    hostile.groups = ids
+        .iter()
+        .map(|(raw, _)| summary(raw, GroupType::Classic, GroupState::Empty, 0, None))
+        .collect();
+    let result = Ok(Arc::new(hostile));
+    update(&mut s, Action::Groups { request, result }, &snap);
+    let screen = render(&s, &snap);
+    assert!(!screen.contains(['\x1b', '\u{202e}']), "{screen:?}");
+    let header = screen
+        .lines()
+        .find(|l| l.contains("GROUP"))
+        .expect("the table header");
+    let type_column = column_of(header, "TYPE").expect("a TYPE header");
+    for (_, shown) in ids {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(shown))
+            .unwrap_or_else(|| panic!("{shown} shown on one line:\n{screen}"));
+        assert_eq!(
+            column_of(line, "classic"),
+            Some(type_column),
+            "{shown}:\n{screen}"
+        );
+    }
+}
