@@ -3,7 +3,8 @@
 //! The layers follow DESIGN.md and depend one way, downwards:
 //! `conn` (the wire: framing, versions, TLS, SASL) is used by `meta` (metadata
 //! snapshots, routing, retries, leader movement), which everything above builds on;
-//! `groups` (consumer groups, committed offsets, lag and its history) sits on `meta`.
+//! `groups` (consumer groups, committed offsets, lag and its history) and
+//! `inspect` (configs, log dirs, ACLs, quotas, users, the quorum) sit on `meta`.
 //! `config` resolves contexts and credentials for the binary; `cli` is the
 //! headless output. Only `term` imports a terminal crate for I/O; `ui` draws
 //! with ratatui into a frame; `app` is the pure model.
@@ -14,6 +15,7 @@ pub mod columns;
 pub mod config;
 pub mod conn;
 pub mod groups;
+pub mod inspect;
 pub mod logging;
 pub mod meta;
 pub mod term;

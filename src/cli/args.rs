@@ -18,13 +18,12 @@ pub enum OutputFormat {
 /// The headless commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print brokers, topics or partitions once.
+    /// Print brokers, topics, partitions, groups, configs, ACLs, quotas,
+    /// SCRAM users or the `KRaft` quorum once.
     Get {
         /// What to print.
-        #[arg(value_enum)]
-        what: GetWhat,
-        /// Only this topic (topics, partitions).
-        topic: Option<String>,
+        #[command(subcommand)]
+        what: GetCommand,
     },
     /// Show one thing in detail.
     Describe {
@@ -48,6 +47,82 @@ pub enum Command {
 }
 
 /// What `get` prints.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum GetCommand {
+    /// Brokers: id, host, port, rack, controller, leaders.
+    Brokers {
+        /// Add disk usage per log dir (one `DescribeLogDirs` per broker).
+        #[arg(long)]
+        sizes: bool,
+    },
+    /// Topics with partition counts and health.
+    Topics {
+        /// Only this topic.
+        topic: Option<String>,
+        /// Add sizes: all replicas and leaders only (one `DescribeLogDirs`
+        /// per broker).
+        #[arg(long)]
+        sizes: bool,
+    },
+    /// Partitions with leaders, replicas and watermarks.
+    Partitions {
+        /// Only this topic.
+        topic: Option<String>,
+    },
+    /// Consumer groups: type, state, members, coordinator, lag, topics.
+    Groups,
+    /// Configs of a topic or a broker: value, source, default, sensitive,
+    /// read-only.
+    Config {
+        /// Whose configs.
+        #[command(subcommand)]
+        of: ConfigOf,
+    },
+    /// ACLs: principal, host, operation, permission, resource.
+    Acls,
+    /// Client quotas: entity and limits.
+    Quotas,
+    /// SCRAM users: mechanisms and iterations (never a secret).
+    Users,
+    /// The `KRaft` quorum: leader, epoch, voters and observers with their lag.
+    Quorum,
+}
+
+/// Whose configs `get config` prints.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum ConfigOf {
+    /// One topic's configs.
+    Topic {
+        /// The topic.
+        name: String,
+    },
+    /// One broker's configs (asked of that broker).
+    Broker {
+        /// Its node id.
+        id: i32,
+    },
+    /// The cluster-wide dynamic broker defaults.
+    BrokerDefaults,
+}
+
+impl GetCommand {
+    /// The plain metadata listing this is (answered from one Metadata
+    /// request), with its topic; `None` for everything else.
+    pub fn listing(&self) -> Option<(GetWhat, Option<&str>)> {
+        match self {
+            GetCommand::Brokers { sizes: false } => Some((GetWhat::Brokers, None)),
+            GetCommand::Topics {
+                topic,
+                sizes: false,
+            } => Some((GetWhat::Topics, topic.as_deref())),
+            GetCommand::Partitions { topic } => Some((GetWhat::Partitions, topic.as_deref())),
+            GetCommand::Groups => Some((GetWhat::Groups, None)),
+            _ => None,
+        }
+    }
+}
+
+/// The metadata listings `get` prints from the snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GetWhat {
     /// Brokers: id, host, port, rack, controller, leaders.

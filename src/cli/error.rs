@@ -17,6 +17,9 @@ pub enum Error {
     /// Talking to Kafka failed.
     #[error(transparent)]
     Kafka(#[from] meta::Error),
+    /// Reading configs, sizes, ACLs, quotas, users or the quorum failed.
+    #[error(transparent)]
+    Inspect(#[from] crate::inspect::Error),
     /// Writing the output failed.
     #[error("writing output: {0}")]
     Output(#[from] std::io::Error),

@@ -7,6 +7,7 @@ mod error;
 pub mod event;
 mod get;
 pub mod groups;
+mod inspect;
 pub mod rows;
 pub mod table;
 mod watch;
@@ -18,7 +19,7 @@ pub use error::Error;
 
 use crate::conn::ConnectionConfig;
 use crate::meta::{Cluster, ClusterConfig};
-use args::{Command, DescribeWhat, GetWhat, OutputFormat};
+use args::{Command, DescribeWhat, GetCommand, OutputFormat};
 
 /// A headless command with everything needed to reach its cluster.
 #[derive(Debug)]
@@ -79,8 +80,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         let mut out = std::io::stdout().lock();
         match command {
             Command::Get {
-                what: GetWhat::Groups,
-                ..
+                what: GetCommand::Groups,
             } => {
                 let warnings = groups::get_groups(&cluster, output, &mut out).await?;
                 for warning in warnings {
@@ -92,9 +92,12 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 what: DescribeWhat::Group,
                 name,
             } => Ok(groups::describe_group(&cluster, &name, output, &mut out).await?),
-            Command::Get { what, topic } => {
-                get::run(&cluster, what, topic.as_deref(), output, &mut out).await
-            }
+            Command::Get { what } => match what.listing() {
+                Some((listing, topic)) => {
+                    get::run(&cluster, listing, topic, output, &mut out).await
+                }
+                None => inspect::run(&cluster, &what, output, &mut out).await,
+            },
             Command::Watch { topic, .. } => {
                 watch::run(&cluster, topic.as_deref(), output, &mut out).await
             }

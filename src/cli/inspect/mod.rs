@@ -1,0 +1,27 @@
+//! `kscope get config|acls|quotas|users|quorum` and `get topics|brokers
+//! --sizes`: the read-only inspection commands, one file per command.
+
+mod config;
+mod output;
+
+use std::io::Write;
+
+use crate::meta::Cluster;
+
+use super::args::{GetCommand, OutputFormat};
+use super::error::Error;
+
+/// Print what an inspection `get` asked for, once.
+pub async fn run(
+    cluster: &Cluster,
+    what: &GetCommand,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    match what {
+        GetCommand::Config { of } => config::run(cluster, of, format, out).await,
+        other => Err(Error::Usage(format!(
+            "{other:?} is not an inspection command"
+        ))),
+    }
+}

@@ -1,0 +1,19 @@
+//! Read-only inspection of the cluster beyond its metadata: configs
+//! (`DescribeConfigs`), disk usage (`DescribeLogDirs`), ACLs, client quotas,
+//! SCRAM users and the `KRaft` quorum.
+//!
+//! Every request here only reads (all are on the read-only guard's
+//! allow-list), is batched per broker, and is bounded by a deadline so a
+//! hung broker costs its own answer, never a stall. The request defaults of
+//! kafka-protocol ask for *nothing* (an empty list) where kscope means
+//! *everything* (null); each request builder here says which it sends.
+//!
+//! No terminal crate is imported here.
+
+pub mod config_source;
+pub mod configs;
+mod error;
+
+pub use config_source::{ConfigResource, ConfigSource, ConfigType};
+pub use configs::{ConfigEntry, Described, Synonym};
+pub use error::{Error, Result};

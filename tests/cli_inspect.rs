@@ -1,0 +1,220 @@
+//! The read-only inspection commands (`get config`, `--sizes`, `get
+//! acls|quotas|users|quorum`), run as the built binary against the shared
+//! cluster.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
+
+mod support;
+
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use serde_json::Value;
+
+fn unique(prefix: &str) -> String {
+    format!("{prefix}-{:08x}", rand::random::<u32>())
+}
+
+fn kscope(env: &support::ClusterEnv, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kscope"))
+        .arg("-b")
+        .arg(env.bootstrap())
+        .args(args)
+        .output()
+        .expect("run kscope")
+}
+
+fn json(env: &support::ClusterEnv, args: &[&str]) -> Value {
+    let output = kscope(env, args);
+    support::assert_success(&output, &format!("kscope {}", args.join(" ")));
+    serde_json::from_slice::<Value>(&output.stdout).expect("json output")
+}
+
+fn rows(env: &support::ClusterEnv, args: &[&str]) -> Vec<Value> {
+    json(env, args).as_array().expect("an array").clone()
+}
+
+fn text(env: &support::ClusterEnv, args: &[&str]) -> String {
+    let output = kscope(env, args);
+    support::assert_success(&output, &format!("kscope {}", args.join(" ")));
+    String::from_utf8(output.stdout).expect("utf-8")
+}
+
+/// The config called `name` in a `get config -o json` answer.
+fn config<'a>(rows: &'a [Value], name: &str) -> &'a Value {
+    rows.iter()
+        .find(|r| r["name"] == name)
+        .unwrap_or_else(|| panic!("no config {name}"))
+}
+
+/// Kafka's own `ConfigCommand` against the cluster.
+fn config_command(env: &support::ClusterEnv, args: &[&str]) -> String {
+    let mut all = vec![
+        "tool",
+        "kafka.admin.ConfigCommand",
+        "--bootstrap-server",
+        env.bootstrap(),
+    ];
+    all.extend(args);
+    env.script(&all)
+}
+
+fn create_with(env: &support::ClusterEnv, topic: &str, partitions: &str, extra: &[&str]) {
+    let mut args = vec!["--partitions", partitions, "--replication-factor", "3"];
+    args.extend(extra);
+    env.create_topic_with_kafka(topic, &args);
+    support::wait_until(Duration::from_secs(30), "the topic's leaders", || {
+        let output = kscope(env, &["get", "partitions", topic, "-o", "json"]);
+        let rows: Vec<Value> = serde_json::from_slice::<Value>(&output.stdout)
+            .ok()?
+            .as_array()?
+            .clone();
+        (output.status.success()
+            && rows.len().to_string() == partitions
+            && rows.iter().all(|r| r["leader"].is_i64()))
+        .then_some(())
+    });
+}
+
+#[test]
+fn a_topic_config_set_at_creation_shows_its_dynamic_source_and_the_rest_are_defaults() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("inspect-config");
+    create_with(&env, &topic, "1", &["--config", "retention.ms=12345"]);
+
+    let configs = rows(&env, &["get", "config", "topic", &topic, "-o", "json"]);
+    let retention = config(&configs, "retention.ms");
+    assert_eq!(retention["value"], "12345");
+    assert_eq!(retention["source"], "DYNAMIC_TOPIC_CONFIG");
+    assert_eq!(retention["is_default"], false);
+    assert_eq!(retention["sensitive"], false);
+    assert_eq!(retention["read_only"], false);
+    assert_eq!(retention["type"], "LONG");
+    assert!(
+        retention["documentation"]
+            .as_str()
+            .is_some_and(|d| d.contains("retain")),
+        "{retention}"
+    );
+    let cleanup = config(&configs, "cleanup.policy");
+    assert_eq!(cleanup["value"], "delete");
+    assert_eq!(cleanup["source"], "DEFAULT_CONFIG");
+    assert_eq!(cleanup["is_default"], true);
+    // Inherited from the broker (a dynamic default here): not the topic's own.
+    let min_isr = config(&configs, "min.insync.replicas");
+    assert_ne!(min_isr["source"], "DYNAMIC_TOPIC_CONFIG", "{min_isr}");
+    let mut names: Vec<&str> = configs.iter().filter_map(|c| c["name"].as_str()).collect();
+    let listed = names.clone();
+    names.sort_unstable();
+    assert_eq!(names, listed, "sorted by name");
+    assert!(configs.len() > 20, "every key, not an empty selection");
+
+    let table = text(&env, &["get", "config", "topic", &topic]);
+    let header = table.lines().next().unwrap();
+    assert!(header.starts_with("NAME"), "{table}");
+    for column in ["VALUE", "SOURCE", "DEFAULT", "SENSITIVE", "READ-ONLY"] {
+        assert!(header.contains(column), "{header}");
+    }
+    let line = table
+        .lines()
+        .find(|l| l.starts_with("retention.ms "))
+        .expect("a retention.ms row");
+    let cells: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        [
+            "retention.ms",
+            "12345",
+            "DYNAMIC_TOPIC_CONFIG",
+            "false",
+            "false",
+            "false"
+        ]
+    );
+}
+
+#[test]
+fn a_broker_dynamic_config_shows_its_source_and_synonyms_and_secrets_stay_masked() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    config_command(
+        &env,
+        &[
+            "--entity-type",
+            "brokers",
+            "--entity-name",
+            "2",
+            "--alter",
+            "--add-config",
+            "log.cleaner.backoff.ms=15001",
+        ],
+    );
+    let backoff = support::wait_until(Duration::from_secs(30), "the dynamic config", || {
+        let configs = rows(&env, &["get", "config", "broker", "2", "-o", "json"]);
+        let backoff = config(&configs, "log.cleaner.backoff.ms").clone();
+        (backoff["value"] == "15001").then_some((backoff, configs))
+    });
+    let (backoff, configs) = backoff;
+    assert_eq!(backoff["source"], "DYNAMIC_BROKER_CONFIG");
+    assert_eq!(backoff["is_default"], false);
+    let chain: Vec<(&str, &str)> = backoff["synonyms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["source"].as_str().unwrap(),
+                s["value"].as_str().unwrap_or("null"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        chain,
+        [
+            ("DYNAMIC_BROKER_CONFIG", "15001"),
+            ("DEFAULT_CONFIG", "15000")
+        ]
+    );
+    // Asked of broker 2 itself: its static node.id is 2.
+    let node_id = config(&configs, "node.id");
+    assert_eq!(node_id["value"], "2");
+    assert_eq!(node_id["source"], "STATIC_BROKER_CONFIG");
+    // The keystore password is in server.properties, and never printed.
+    let secret = config(&configs, "ssl.keystore.password");
+    assert_eq!(secret["sensitive"], true);
+    assert_eq!(secret["value"], Value::Null);
+    let table = text(&env, &["get", "config", "broker", "2"]);
+    let line = table
+        .lines()
+        .find(|l| l.starts_with("ssl.keystore.password "))
+        .expect("a keystore password row");
+    assert!(line.contains("******"), "{line}");
+    assert!(!table.contains("kscope-store"), "the secret leaked");
+
+    // Another broker keeps the default: the change was for broker 2 only.
+    let other = rows(&env, &["get", "config", "broker", "1", "-o", "json"]);
+    assert_eq!(config(&other, "log.cleaner.backoff.ms")["value"], "15000");
+}
+
+#[test]
+fn configs_of_a_missing_topic_or_broker_are_one_line_and_nothing_is_created() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let missing = unique("inspect-missing");
+    let output = kscope(&env, &["get", "config", "topic", &missing]);
+    assert!(!output.status.success());
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!("kscope: topic '{missing}' does not exist\n")
+    );
+    let output = kscope(&env, &["get", "config", "broker", "99"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("broker 99"), "{stderr}");
+    let listed = env.topic_command(&["--list"]);
+    assert!(!listed.lines().any(|l| l == missing), "auto-created");
+}
