@@ -132,16 +132,18 @@ fn list(ids: &[i32]) -> String {
     }
 }
 
-fn opt<T: ToString>(value: Option<T>) -> String {
+/// An optional value as a cell: `-` when absent.
+pub(crate) fn opt<T: ToString>(value: Option<T>) -> String {
     value.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
-/// Rows keep the order they are printed in: no column sorts.
-fn text<R>(header: &'static str, cell: fn(&R) -> String) -> Column<R> {
+/// A text column; rows keep the order they are printed in: no column sorts.
+pub(crate) fn text<R>(header: &'static str, cell: fn(&R) -> String) -> Column<R> {
     Column::text(header, (1, usize::MAX), cell, None)
 }
 
-fn number<R>(header: &'static str, cell: fn(&R) -> String) -> Column<R> {
+/// A right-aligned number column that does not sort.
+pub(crate) fn number<R>(header: &'static str, cell: fn(&R) -> String) -> Column<R> {
     Column {
         sort: None,
         ..Column::number(header, cell, |_, _| std::cmp::Ordering::Equal)

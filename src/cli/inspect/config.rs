@@ -10,7 +10,10 @@ use crate::conn::ErrorCode;
 use crate::inspect::{ConfigEntry, ConfigResource, configs};
 use crate::meta::Cluster;
 
-use super::output::{emit, opt};
+use crate::cli::rows::{opt, text};
+use crate::columns::Column;
+
+use super::output::emit;
 
 /// What a sensitive value shows as in a table (JSON has null).
 pub const MASK: &str = "******";
@@ -51,30 +54,21 @@ pub struct SynonymRow {
 }
 
 impl ConfigRow {
-    /// Column headers.
-    pub const HEADERS: &[&str] = &[
-        "NAME",
-        "VALUE",
-        "SOURCE",
-        "DEFAULT",
-        "SENSITIVE",
-        "READ-ONLY",
-    ];
-
-    /// Table cells; a sensitive value is masked.
-    pub fn cells(&self) -> Vec<String> {
-        let value = if self.sensitive {
-            MASK.to_owned()
-        } else {
-            opt(self.value.as_deref())
-        };
-        vec![
-            self.name.clone(),
-            value,
-            self.source.to_owned(),
-            self.is_default.to_string(),
-            self.sensitive.to_string(),
-            self.read_only.to_string(),
+    /// The table `get config` prints; a sensitive value is masked.
+    pub fn table() -> [Column<ConfigRow>; 6] {
+        [
+            text("NAME", |r| r.name.clone()),
+            text("VALUE", |r| {
+                if r.sensitive {
+                    MASK.to_owned()
+                } else {
+                    opt(r.value.as_deref())
+                }
+            }),
+            text("SOURCE", |r| r.source.to_owned()),
+            text("DEFAULT", |r| r.is_default.to_string()),
+            text("SENSITIVE", |r| r.sensitive.to_string()),
+            text("READ-ONLY", |r| r.read_only.to_string()),
         ]
     }
 }
@@ -127,5 +121,5 @@ pub async fn run(
         (entries, _) => entries?,
     };
     let rows: Vec<ConfigRow> = entries.iter().map(row).collect();
-    emit(out, format, &rows, ConfigRow::HEADERS, ConfigRow::cells)
+    emit(out, format, &rows, &ConfigRow::table())
 }
