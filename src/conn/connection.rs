@@ -63,6 +63,21 @@ impl Connection {
         node_id: Option<i32>,
         config: &ConnectionConfig,
     ) -> Result<Connection> {
+        Self::open(address, node_id, config)
+            .await?
+            .authenticate()
+            .await
+    }
+
+    /// The first half of [`Connection::connect`]: TCP, TLS when configured
+    /// and `ApiVersions`, but no SASL yet. Racing brokers races this half
+    /// (which proves a broker answers) and authenticates only the winner, so
+    /// a wrong password is tried against one broker, not each.
+    pub async fn open(
+        address: &str,
+        node_id: Option<i32>,
+        config: &ConnectionConfig,
+    ) -> Result<Unauthenticated> {
         let peer = Peer::new(address, node_id);
         let deadline = Instant::now() + config.connect_timeout;
         let work = async {
@@ -77,18 +92,24 @@ impl Connection {
             match &config.tls {
                 Some(tls_config) => {
                     let stream = tls::handshake(tcp, &peer, tls_config).await?;
-                    Self::establish(stream, peer.clone(), config).await
+                    Self::handshake(stream, peer.clone(), config).await
                 }
-                None => Self::establish(tcp, peer.clone(), config).await,
+                None => Self::handshake(tcp, peer.clone(), config).await,
             }
         };
-        tokio::time::timeout_at(deadline, work)
+        let connection = tokio::time::timeout_at(deadline, work)
             .await
             .map_err(|_| Error::Timeout {
                 broker: peer.to_string(),
                 what: "connecting".to_owned(),
                 after: config.connect_timeout,
-            })?
+            })??;
+        Ok(Unauthenticated {
+            connection,
+            sasl: config.sasl.clone(),
+            deadline,
+            timeout: config.connect_timeout,
+        })
     }
 
     /// Run the Kafka handshake (`ApiVersions`, then SASL when configured) over
@@ -121,14 +142,23 @@ impl Connection {
     where
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
-        let connection = Self::start(stream, peer, config);
-        let ranges = versions::handshake(&connection).await?;
-        // Set exactly once, here, before the handle is shared.
-        let _ = connection.inner.broker_versions.set(ranges);
+        let connection = Self::handshake(stream, peer, config).await?;
         if let Some(sasl_config) = &config.sasl {
             sasl::authenticate(&connection, sasl_config).await?;
         }
         tracing::debug!(broker = %connection.inner.peer, "connected");
+        Ok(connection)
+    }
+
+    /// Start the tasks and negotiate versions (`ApiVersions`).
+    async fn handshake<S>(stream: S, peer: Peer, config: &ConnectionConfig) -> Result<Connection>
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let connection = Self::start(stream, peer, config);
+        let ranges = versions::handshake(&connection).await?;
+        // Set exactly once, here, before the handle is shared.
+        let _ = connection.inner.broker_versions.set(ranges);
         Ok(connection)
     }
 
@@ -354,6 +384,45 @@ impl Connection {
     /// `broker 1 (host:port)`, as errors name it.
     pub fn describe(&self) -> String {
         self.inner.peer.to_string()
+    }
+}
+
+/// A connection that answered `ApiVersions` but has not authenticated yet
+/// (see [`Connection::open`]). Nothing can be sent on it but SASL.
+#[derive(Debug)]
+pub struct Unauthenticated {
+    connection: Connection,
+    sasl: Option<super::config::SaslConfig>,
+    /// The connect deadline [`Connection::open`] started: SASL gets what is left.
+    deadline: Instant,
+    timeout: Duration,
+}
+
+impl Unauthenticated {
+    /// Run SASL when configured, within what is left of the connect timeout.
+    pub async fn authenticate(self) -> Result<Connection> {
+        let Unauthenticated {
+            connection,
+            sasl,
+            deadline,
+            timeout,
+        } = self;
+        if let Some(sasl_config) = &sasl {
+            tokio::time::timeout_at(deadline, sasl::authenticate(&connection, sasl_config))
+                .await
+                .map_err(|_| Error::Timeout {
+                    broker: connection.describe(),
+                    what: "connecting".to_owned(),
+                    after: timeout,
+                })??;
+        }
+        tracing::debug!(broker = %connection.inner.peer, "connected");
+        Ok(connection)
+    }
+
+    /// The address dialled, `host:port`.
+    pub fn address(&self) -> &str {
+        self.connection.address()
     }
 }
 

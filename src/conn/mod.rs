@@ -37,7 +37,7 @@ mod versions;
 mod fake_peer_tests;
 
 pub use config::{ConnectionConfig, SaslConfig, SaslMechanism, TlsConfig, UnknownSaslMechanism};
-pub use connection::Connection;
+pub use connection::{Connection, Unauthenticated};
 pub use error::{Error, Result};
 pub use error_code::{ALL_ERROR_CODES, ErrorCode};
 pub use frame::{DecodeError, decode_response, encode_request};

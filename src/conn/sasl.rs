@@ -97,7 +97,12 @@ async fn rsasl_exchange(
         let state = state.map_err(fail)?;
         input = None;
         if state.has_sent_message() {
-            input = Some(round(connection, mechanism, output).await?.auth_bytes);
+            let refused = format!("the password of user '{}' was refused", config.username);
+            input = Some(
+                round(connection, mechanism, output, &refused)
+                    .await?
+                    .auth_bytes,
+            );
         }
         if state.is_finished() {
             return Ok(());
@@ -141,14 +146,20 @@ async fn oauthbearer(connection: &Connection, config: &SaslConfig) -> Result<()>
         .await
         .map_err(|message| failure(connection, mechanism, message))?;
     let message = format!("n,,\x01auth=Bearer {}\x01\x01", token.expose());
-    let answer = round(connection, mechanism, message.into_bytes()).await?;
+    let answer = round(
+        connection,
+        mechanism,
+        message.into_bytes(),
+        "the token was refused",
+    )
+    .await?;
     if answer.auth_bytes.is_empty() {
         return Ok(());
     }
     // RFC 7628 §3.2.2: a failure arrives as a JSON challenge; acknowledge it
     // with a lone 0x01 and report what it said.
     let detail = String::from_utf8_lossy(&answer.auth_bytes).into_owned();
-    let _ = round(connection, mechanism, vec![1]).await;
+    let _ = round(connection, mechanism, vec![1], "").await;
     Err(failure(
         connection,
         mechanism,
@@ -192,19 +203,26 @@ async fn token_from_command(command: Option<&str>) -> std::result::Result<Secret
 }
 
 /// One `SaslAuthenticate` round; a non-zero error code is the failure.
+/// `refused` says what a `SASL_AUTHENTICATION_FAILED` means for this
+/// mechanism in words (whose password, or the token), ahead of the broker's
+/// own text.
 async fn round(
     connection: &Connection,
     mechanism: SaslMechanism,
     auth_bytes: Vec<u8>,
+    refused: &str,
 ) -> Result<SaslAuthenticateResponse> {
     let response = connection
         .send(SaslAuthenticateRequest::default().with_auth_bytes(Bytes::from(auth_bytes)))
         .await?;
     if let Some(code) = ErrorCode::from_code(response.error_code) {
-        let message = match &response.error_message {
+        let mut message = match &response.error_message {
             Some(text) if !text.is_empty() => format!("{code}: {text}"),
             _ => code.to_string(),
         };
+        if code == ErrorCode::SaslAuthenticationFailed && !refused.is_empty() {
+            message = format!("{refused} ({message})");
+        }
         return Err(failure(connection, mechanism, message));
     }
     Ok(response)

@@ -1,13 +1,14 @@
 //! [`BrokerPool`]: one live connection per broker address, replaced when broken.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::Mutex as AsyncMutex;
 
 use super::error::{Error, Result};
-use crate::conn::{Connection, ConnectionConfig};
+use crate::conn::{Connection, ConnectionConfig, Unauthenticated};
 
 use super::race;
 use super::retry::RetryPolicy;
@@ -39,6 +40,20 @@ pub struct BrokerPool {
     /// Brokers whose last liveness check went unanswered: [`BrokerPool::get`]
     /// refuses them at once and [`BrokerPool::any`] tries them last.
     not_answering: Mutex<HashSet<i32>>,
+    /// One race at a time for [`BrokerPool::any`]: callers that arrive
+    /// during a race wait for it and take its connection, or its final
+    /// failure (a wrong password), instead of authenticating again. Holds
+    /// that failure, when the last race ended in one.
+    race_turn: AsyncMutex<Option<Error>>,
+    /// Races finished, so a waiter can tell that one ended while it waited.
+    races: AtomicU64,
+}
+
+/// What one racer brings: a live pooled connection, or a new one that
+/// answered `ApiVersions` and still has to authenticate.
+enum Racer {
+    Live(Connection),
+    Opened(Unauthenticated),
 }
 
 impl BrokerPool {
@@ -55,6 +70,8 @@ impl BrokerPool {
             addresses: Mutex::new(HashMap::new()),
             slots: Mutex::new(HashMap::new()),
             not_answering: Mutex::new(HashSet::new()),
+            race_turn: AsyncMutex::new(None),
+            races: AtomicU64::new(0),
         }
     }
 
@@ -66,13 +83,40 @@ impl BrokerPool {
     /// A connection to any broker: a live one if there is one, otherwise the
     /// first to finish the handshake in a staggered race of the known brokers
     /// and then the bootstrap list (see [`race::staggered`]): a hung broker
-    /// costs [`CONNECT_STAGGER`], not the connect timeout. An authentication
-    /// or TLS failure ends the race (other brokers would refuse the same).
+    /// costs [`CONNECT_STAGGER`], not the connect timeout. The race is run
+    /// to `ApiVersions` only, and only its winner authenticates: a wrong
+    /// password is tried against one broker, once, and that failure is
+    /// final (every broker would refuse the same credentials, and retrying
+    /// them only risks locking the account). Concurrent callers share one
+    /// race and its outcome. A TLS failure ends the race too.
     pub async fn any(&self) -> Result<Connection> {
         let silent = self.silent_addresses();
         if let Some(live) = self.live_connection(&silent) {
             return Ok(live);
         }
+        let seen = self.races.load(Ordering::Acquire);
+        let mut turn = self.race_turn.lock().await;
+        if let Some(live) = self.live_connection(&silent) {
+            return Ok(live);
+        }
+        if self.races.load(Ordering::Acquire) != seen
+            && let Some(error) = turn.as_ref()
+        {
+            return Err(error.clone());
+        }
+        let outcome = self.race(&silent).await;
+        *turn = outcome
+            .as_ref()
+            .err()
+            .filter(|error| error.needs_user_action())
+            .cloned();
+        self.races.fetch_add(1, Ordering::AcqRel);
+        outcome
+    }
+
+    /// The race behind [`BrokerPool::any`]: the known brokers, then the
+    /// bootstrap list; the winner authenticates and takes its slot.
+    async fn race(&self, silent: &HashSet<String>) -> Result<Connection> {
         let mut candidates: Vec<(Option<i32>, String)> = self
             .addresses
             .lock()
@@ -95,16 +139,39 @@ impl BrokerPool {
             candidates,
             CONNECT_STAGGER,
             |(node_id, address)| async move {
-                let outcome = self.connect(&address, node_id).await;
+                if let Some(live) = self.held(&address) {
+                    return Ok(Racer::Live(live));
+                }
+                let outcome = Connection::open(&address, node_id, &self.config).await;
                 if let Err(error) = &outcome {
                     tracing::debug!(%address, %error, "broker unreachable, trying the next");
                 }
-                outcome
+                Ok(Racer::Opened(outcome?))
             },
             Error::needs_user_action,
         )
         .await;
-        raced.map_err(|last| last.unwrap_or(Error::NoBootstrap))
+        match raced.map_err(|last| last.unwrap_or(Error::NoBootstrap))? {
+            Racer::Live(connection) => Ok(connection),
+            Racer::Opened(opened) => {
+                let address = opened.address().to_owned();
+                let connection = opened.authenticate().await?;
+                if let Some(slot) = self.slot(&address) {
+                    let mut held = slot.lock().await;
+                    if held.as_ref().is_none_or(Connection::is_broken) {
+                        *held = Some(connection.clone());
+                    }
+                }
+                Ok(connection)
+            }
+        }
+    }
+
+    /// The live connection in `address`'s slot, if it has one and it is free.
+    fn held(&self, address: &str) -> Option<Connection> {
+        let slot = self.slots.lock().ok()?.get(address)?.clone();
+        let held = slot.try_lock().ok()?;
+        held.as_ref().filter(|c| !c.is_broken()).cloned()
     }
 
     /// A connection to one broker by node id; [`Error::NotAnswering`] at
@@ -303,6 +370,8 @@ mod tests {
             assert!(pool.slot_count() <= 2, "{} slots", pool.slot_count());
         }
         pool.learn_addresses([(1, "127.0.0.1:3".to_owned())]);
-        assert_eq!(pool.slot_count(), 1, "only the bootstrap address is left");
+        // At most the bootstrap address's slot is left (`any` makes a slot
+        // only for a connection that got through).
+        assert!(pool.slot_count() <= 1, "{} slots", pool.slot_count());
     }
 }
