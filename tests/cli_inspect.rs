@@ -218,3 +218,75 @@ fn configs_of_a_missing_topic_or_broker_are_one_line_and_nothing_is_created() {
     let listed = env.topic_command(&["--list"]);
     assert!(!listed.lines().any(|l| l == missing), "auto-created");
 }
+
+#[test]
+fn a_topic_grows_after_producing_and_brokers_report_their_disk() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("inspect-sizes");
+    create_with(&env, &topic, "2", &[]);
+    let before = rows(&env, &["get", "topics", &topic, "--sizes", "-o", "json"]);
+    assert_eq!(before.len(), 1);
+    assert_eq!(before[0]["name"], topic.as_str());
+    assert_eq!(before[0]["partitions"], 2, "the plain fields stay");
+    assert_eq!(before[0]["size_bytes"], 0);
+    assert_eq!(before[0]["leader_size_bytes"], 0);
+
+    env.script(&[
+        "tool",
+        "org.apache.kafka.tools.ProducerPerformance",
+        "--topic",
+        &topic,
+        "--num-records",
+        "500",
+        "--record-size",
+        "100",
+        "--throughput",
+        "-1",
+        "--producer-props",
+        &format!("bootstrap.servers={}", env.bootstrap()),
+        "acks=all",
+    ]);
+    // acks=all: every in-sync replica has the data, so all replicas hold
+    // three times what the leaders hold.
+    let (all, leaders) = support::wait_until(Duration::from_secs(30), "sizes", || {
+        let row = rows(&env, &["get", "topics", &topic, "--sizes", "-o", "json"]).remove(0);
+        let all = row["size_bytes"].as_i64()?;
+        let leaders = row["leader_size_bytes"].as_i64()?;
+        (leaders > 500 * 100 / 2 && all == 3 * leaders).then_some((all, leaders))
+    });
+    assert!(all > leaders, "{all} {leaders}");
+
+    let brokers = rows(&env, &["get", "brokers", "--sizes", "-o", "json"]);
+    assert_eq!(brokers.len(), 3);
+    for broker in &brokers {
+        assert!(
+            broker["host"].is_string(),
+            "the plain fields stay: {broker}"
+        );
+        let used = broker["disk_used_bytes"].as_i64().expect("answered");
+        assert!(used >= leaders / 2, "{broker}");
+        let dirs = broker["log_dirs"].as_array().expect("log dirs");
+        assert_eq!(dirs.len(), 1, "{broker}");
+        let id = broker["id"].as_i64().unwrap();
+        let path = dirs[0]["path"].as_str().unwrap();
+        assert!(path.ends_with(&format!("node-{id}/data")), "{path}");
+        assert_eq!(dirs[0]["used_bytes"].as_i64(), Some(used));
+        let total = dirs[0]["total_bytes"].as_i64().expect("v4 reports it");
+        let usable = dirs[0]["usable_bytes"].as_i64().expect("v4 reports it");
+        assert!(0 < usable && usable <= total, "{broker}");
+    }
+    let table = text(&env, &["get", "topics", &topic, "--sizes"]);
+    let cells: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(
+        cells,
+        [
+            topic.as_str(),
+            "2",
+            "3",
+            &all.to_string(),
+            &leaders.to_string()
+        ]
+    );
+}

@@ -13,7 +13,11 @@
 pub mod config_source;
 pub mod configs;
 mod error;
+pub mod log_dirs;
+pub mod sizes;
 
 pub use config_source::{ConfigResource, ConfigSource, ConfigType};
 pub use configs::{ConfigEntry, Described, Synonym};
 pub use error::{Error, Result};
+pub use log_dirs::{BrokerLogDirs, LogDir, ReplicaSize};
+pub use sizes::{BrokerDisk, TopicSize};

@@ -3,6 +3,7 @@
 
 mod config;
 mod output;
+mod sizes;
 
 use std::io::Write;
 
@@ -20,6 +21,10 @@ pub async fn run(
 ) -> Result<(), Error> {
     match what {
         GetCommand::Config { of } => config::run(cluster, of, format, out).await,
+        GetCommand::Brokers { .. } => sizes::brokers(cluster, format, out).await,
+        GetCommand::Topics { topic, .. } => {
+            sizes::topics(cluster, topic.as_deref(), format, out).await
+        }
         other => Err(Error::Usage(format!(
             "{other:?} is not an inspection command"
         ))),
