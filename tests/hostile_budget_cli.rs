@@ -100,3 +100,34 @@ fn describe_group_refuses_a_96_mb_frame_of_minimal_members() {
         "describe group",
     );
 }
+
+/// Benchmark harness, not a test (ignored by default): peak RSS of
+/// `kscope get groups` against the 96 MB frames, measured by `/usr/bin/time -v`
+/// around the binary named by `KSCOPE_BIN` (default: this build's).
+///
+///     KSCOPE_BIN=target/release/kscope cargo test --test hostile_budget_cli -- --ignored --nocapture
+#[test]
+#[ignore = "benchmark harness: prints peak RSS, asserts nothing about it"]
+fn peak_rss_of_get_groups_against_96_mb_frames() {
+    let binary =
+        std::env::var("KSCOPE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kscope").to_owned());
+    for claim in [Claim::Honest, Claim::Huge] {
+        let peer = peer(claim);
+        let output = Command::new("/usr/bin/time")
+            .arg("-v")
+            .arg(&binary)
+            .arg("-b")
+            .arg(&peer.address)
+            .args(["get", "groups"])
+            .output()
+            .expect("run /usr/bin/time");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        for line in stderr.lines().filter(|l| {
+            l.contains("Maximum resident set size")
+                || l.contains("Elapsed (wall clock)")
+                || l.contains("Exit status")
+        }) {
+            eprintln!("{claim:?}: {}", line.trim());
+        }
+    }
+}
