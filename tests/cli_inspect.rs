@@ -290,3 +290,48 @@ fn a_topic_grows_after_producing_and_brokers_report_their_disk() {
         ]
     );
 }
+
+#[test]
+fn scram_users_list_alice_and_admin_with_mechanisms_and_never_a_secret() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let users = rows(&env, &["get", "users", "-o", "json"]);
+    let listed: Vec<(&str, &str, i64)> = users
+        .iter()
+        .map(|u| {
+            (
+                u["user"].as_str().unwrap(),
+                u["mechanism"].as_str().unwrap(),
+                u["iterations"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    for user in ["admin", "alice"] {
+        for mechanism in ["SCRAM-SHA-256", "SCRAM-SHA-512"] {
+            assert!(
+                listed
+                    .iter()
+                    .any(|(u, m, i)| *u == user && *m == mechanism && *i >= 4096),
+                "{user} {mechanism}: {listed:?}"
+            );
+        }
+    }
+    let table = text(&env, &["get", "users"]);
+    assert!(!table.contains("secret"), "{table}");
+}
+
+#[test]
+fn acls_without_an_authorizer_are_an_empty_list_and_one_clear_line() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    // The shared cluster runs no authorizer (scripts/kafka-cluster sets no
+    // authorizer.class.name): DescribeAcls answers SECURITY_DISABLED.
+    let output = kscope(&env, &["get", "acls", "-o", "json"]);
+    support::assert_success(&output, "kscope get acls");
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), "[]\n");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no authorizer"), "{stderr}");
+}

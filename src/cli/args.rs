@@ -18,8 +18,8 @@ pub enum OutputFormat {
 /// The headless commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print brokers, topics, partitions, groups, configs, ACLs, quotas,
-    /// SCRAM users or the `KRaft` quorum once.
+    /// Print brokers, topics, partitions, groups, configs, ACLs or SCRAM
+    /// users once.
     Get {
         /// What to print.
         #[command(subcommand)]
@@ -80,12 +80,8 @@ pub enum GetCommand {
     },
     /// ACLs: principal, host, operation, permission, resource.
     Acls,
-    /// Client quotas: entity and limits.
-    Quotas,
     /// SCRAM users: mechanisms and iterations (never a secret).
     Users,
-    /// The `KRaft` quorum: leader, epoch, voters and observers with their lag.
-    Quorum,
 }
 
 /// Whose configs `get config` prints.

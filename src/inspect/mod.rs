@@ -14,6 +14,7 @@ pub mod config_source;
 pub mod configs;
 mod error;
 pub mod log_dirs;
+pub mod security;
 pub mod sizes;
 
 pub use config_source::{ConfigResource, ConfigSource, ConfigType};

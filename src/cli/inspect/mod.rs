@@ -3,6 +3,7 @@
 
 mod config;
 mod output;
+mod security;
 mod sizes;
 
 use std::io::Write;
@@ -21,6 +22,8 @@ pub async fn run(
 ) -> Result<(), Error> {
     match what {
         GetCommand::Config { of } => config::run(cluster, of, format, out).await,
+        GetCommand::Acls => security::acls(cluster, format, out).await,
+        GetCommand::Users => security::users(cluster, format, out).await,
         GetCommand::Brokers { .. } => sizes::brokers(cluster, format, out).await,
         GetCommand::Topics { topic, .. } => {
             sizes::topics(cluster, topic.as_deref(), format, out).await
