@@ -10,6 +10,7 @@
 //! with ratatui into a frame; `app` is the pure model.
 
 pub mod app;
+pub mod browse;
 pub mod cli;
 pub mod columns;
 pub mod config;

@@ -11,8 +11,11 @@ use clap::{Subcommand, ValueEnum};
 pub enum OutputFormat {
     /// Aligned columns with a header.
     Table,
-    /// JSON: one array for `get`, one object per line for `watch`.
+    /// JSON: one array for `get`, one object per line for `watch` and `consume`.
     Json,
+    /// `consume` only: each record's value bytes verbatim, one per line,
+    /// only when stdout is not a terminal.
+    Raw,
 }
 
 /// The headless commands.
@@ -33,6 +36,30 @@ pub enum Command {
         /// Its name (the group id).
         name: String,
     },
+    /// Print a topic's records (never joins a group, never commits).
+    Consume {
+        /// The topic.
+        topic: String,
+        /// Only this partition (default: all, merged by timestamp).
+        #[arg(short = 'p', long)]
+        partition: Option<i32>,
+        /// Where to start: beginning, end, OFFSET, -N (N before the end),
+        /// `@EPOCH_MS`, an ISO 8601 time, -15m (relative time), group:NAME.
+        #[arg(long, default_value = "beginning", allow_hyphen_values = true)]
+        from: String,
+        /// Stop after this many records.
+        #[arg(short = 'n', long = "count")]
+        count: Option<u64>,
+        /// Keep reading new records past the end.
+        #[arg(short = 'f', long)]
+        follow: bool,
+        /// Only records whose key or value matches this regex.
+        #[arg(long)]
+        grep: Option<String>,
+        /// committed (aborted transactions hidden) or uncommitted.
+        #[arg(long, value_enum, default_value_t = IsolationArg::Committed)]
+        isolation: IsolationArg,
+    },
     /// Follow changes until interrupted.
     Watch {
         /// What to follow.
@@ -44,6 +71,15 @@ pub enum Command {
         #[arg(long, default_value_t = 2.0)]
         interval: f64,
     },
+}
+
+/// `--isolation` of `consume`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IsolationArg {
+    /// Committed records only; aborted transactions hidden (the default).
+    Committed,
+    /// Every record, aborted transactions too.
+    Uncommitted,
 }
 
 /// What `get` prints.

@@ -29,6 +29,9 @@ pub enum Error {
     /// A consumer-groups command failed.
     #[error(transparent)]
     Groups(#[from] crate::cli::groups::CliError),
+    /// Reading a topic's records failed.
+    #[error(transparent)]
+    Browse(crate::browse::Error),
     /// The async runtime could not start.
     #[error("starting the runtime: {0}")]
     Runtime(std::io::Error),

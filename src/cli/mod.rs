@@ -3,6 +3,7 @@
 //! Output goes to stdout; a failure is one line on stderr and a non-zero exit.
 
 pub mod args;
+mod consume;
 mod error;
 pub mod event;
 mod get;
@@ -19,7 +20,7 @@ pub use error::Error;
 
 use crate::conn::ConnectionConfig;
 use crate::meta::{Cluster, ClusterConfig};
-use args::{Command, DescribeWhat, GetCommand, OutputFormat};
+use args::{Command, DescribeWhat, GetCommand, IsolationArg, OutputFormat};
 
 /// A headless command with everything needed to reach its cluster.
 #[derive(Debug)]
@@ -56,6 +57,9 @@ fn run(invocation: Invocation) -> Result<(), Error> {
     } = invocation;
     if bootstrap.is_empty() {
         return Err(Error::NoBootstrap);
+    }
+    if output == OutputFormat::Raw && !matches!(command, Command::Consume { .. }) {
+        return Err(Error::Usage("-o raw is for consume only".to_owned()));
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -98,6 +102,29 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 }
                 None => inspect::run(&cluster, &what, output, &mut out).await,
             },
+            Command::Consume {
+                topic,
+                partition,
+                from,
+                count,
+                follow,
+                grep,
+                isolation,
+            } => {
+                let args = consume::ConsumeArgs {
+                    topic,
+                    partition,
+                    from,
+                    count,
+                    follow,
+                    grep,
+                    isolation: match isolation {
+                        IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
+                        IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,
+                    },
+                };
+                consume::run(&cluster, args, output, &mut out).await
+            }
             Command::Watch { topic, .. } => {
                 watch::run(&cluster, topic.as_deref(), output, &mut out).await
             }

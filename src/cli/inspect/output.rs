@@ -21,7 +21,7 @@ pub fn emit<R: Serialize>(
             serde_json::to_writer(&mut *out, rows)?;
             writeln!(out)?;
         }
-        OutputFormat::Table => table::write_columns(out, table, rows)?,
+        OutputFormat::Table | OutputFormat::Raw => table::write_columns(out, table, rows)?,
     }
     out.flush()?;
     Ok(())

@@ -1,0 +1,217 @@
+//! One partition's reading position, and what a fetch answer does to it:
+//! batches decoded in order, records before the position (a compressed
+//! batch starts before it) or at/after the stop offset left out, aborted
+//! transactions and control batches hidden, and the position moved past
+//! every batch seen — so a record is never shown twice or skipped, whoever
+//! leads the partition next.
+
+use crate::conn::ErrorCode;
+
+use super::Isolation;
+use super::batch::{self, Item};
+use super::fetch::Answer;
+use super::notice::Notice;
+use super::record::Record;
+use super::txn::Aborted;
+
+/// Where a partition stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Still reading.
+    Active,
+    /// Reached its stop offset.
+    Done,
+    /// Stopped by a problem (said in a notice).
+    Stopped,
+}
+
+/// Decoding limits.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// `read_committed` or `read_uncommitted`.
+    pub isolation: Isolation,
+    /// The largest batch read (bytes, offset and length fields included).
+    pub max_batch: usize,
+    /// The most a batch may inflate to.
+    pub inflate_cap: usize,
+}
+
+/// What the answer means for the partition beyond its records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Read (possibly nothing).
+    Read,
+    /// The leader moved or is not known yet: refresh the topic and ask again.
+    Stale(ErrorCode),
+    /// The position is outside the log.
+    OutOfRange,
+}
+
+/// A partition's position.
+#[derive(Debug, Clone)]
+pub struct Cursor {
+    /// The partition.
+    pub partition: i32,
+    /// The next offset to read.
+    pub next: i64,
+    /// Stop before this offset (`None`: follow).
+    pub stop: Option<i64>,
+    /// Where it stands.
+    pub state: State,
+    /// Set when the next batch is larger than the per-partition budget: the
+    /// partition is asked alone with this many bytes.
+    pub wide: Option<usize>,
+    /// The end last seen (LSO under `read_committed`, else the high watermark).
+    pub bound: i64,
+    /// The (LSO, HW) while a transaction is open (said once per opening).
+    pub lso_said: Option<(i64, i64)>,
+    /// Rounds in a row that failed.
+    pub failures: u32,
+}
+
+impl Cursor {
+    /// A cursor at `next`, stopping before `stop`.
+    pub fn new(partition: i32, next: i64, stop: Option<i64>) -> Cursor {
+        let state = match stop {
+            Some(stop) if next >= stop => State::Done,
+            _ => State::Active,
+        };
+        Cursor {
+            partition,
+            next,
+            stop,
+            state,
+            wide: None,
+            bound: stop.unwrap_or(next),
+            lso_said: None,
+            failures: 0,
+        }
+    }
+
+    /// Whether records may still be missing before the next one buffered
+    /// elsewhere (merging by time waits for it).
+    pub fn blocks_merge(&self, follow: bool) -> bool {
+        self.state == State::Active && (!follow || self.next < self.bound)
+    }
+
+    /// Apply a fetch answer: records go to `out`, notices to `notices`.
+    pub fn apply(
+        &mut self,
+        answer: &Answer,
+        limits: Limits,
+        out: &mut Vec<Record>,
+        notices: &mut Vec<Notice>,
+    ) -> Outcome {
+        if let Some(code) = ErrorCode::from_code(answer.error_code) {
+            if code == ErrorCode::OffsetOutOfRange {
+                return Outcome::OutOfRange;
+            }
+            if code.retriable() || code.needs_metadata_refresh() {
+                self.failures += 1;
+                return Outcome::Stale(code);
+            }
+            self.state = State::Stopped;
+            notices.push(Notice::PartitionFailed {
+                partition: self.partition,
+                error: code.to_string(),
+            });
+            return Outcome::Read;
+        }
+        self.failures = 0;
+        self.note_bounds(answer, limits.isolation, notices);
+        let mut aborted = Aborted::new(answer.aborted.clone());
+        let mut progressed = false;
+        for item in batch::items(&answer.records, self.partition, limits.inflate_cap) {
+            match item {
+                Item::Batch { header, records } => {
+                    if header.next_offset() <= self.next {
+                        continue;
+                    }
+                    if header.length + 12 > limits.max_batch {
+                        self.too_large(header.base_offset, header.length + 12, limits, notices);
+                        return Outcome::Read;
+                    }
+                    if !aborted.hides(&header, &records) {
+                        let (from, stop) = (self.next, self.stop.unwrap_or(i64::MAX));
+                        out.extend(
+                            records
+                                .into_iter()
+                                .filter(|r| r.offset >= from && r.offset < stop),
+                        );
+                    }
+                    self.next = header.next_offset();
+                    progressed = true;
+                }
+                Item::Bad {
+                    base_offset,
+                    next_offset,
+                    error,
+                } => {
+                    if next_offset <= self.next {
+                        continue;
+                    }
+                    notices.push(Notice::BadBatch {
+                        partition: self.partition,
+                        offset: base_offset,
+                        error,
+                    });
+                    self.next = next_offset;
+                    progressed = true;
+                }
+                Item::Partial { needed, .. } => {
+                    if !progressed {
+                        if needed == 0 || needed > limits.max_batch {
+                            self.too_large(self.next, needed, limits, notices);
+                            return Outcome::Read;
+                        }
+                        self.wide = Some(needed);
+                    }
+                    break;
+                }
+            }
+        }
+        if progressed {
+            self.wide = None;
+        }
+        let caught_up = !progressed && answer.records.is_empty() && self.next >= self.bound;
+        match self.stop {
+            Some(stop) if self.next >= stop || caught_up => self.state = State::Done,
+            _ => {}
+        }
+        Outcome::Read
+    }
+
+    fn too_large(&mut self, offset: i64, size: usize, limits: Limits, notices: &mut Vec<Notice>) {
+        self.state = State::Stopped;
+        notices.push(Notice::BatchTooLarge {
+            partition: self.partition,
+            offset,
+            size,
+            limit: limits.max_batch,
+        });
+    }
+
+    fn note_bounds(&mut self, answer: &Answer, isolation: Isolation, notices: &mut Vec<Notice>) {
+        let (lso, high) = (answer.last_stable_offset, answer.high_watermark);
+        self.bound = match isolation {
+            Isolation::ReadCommitted if lso >= 0 => lso,
+            _ => high,
+        };
+        if isolation == Isolation::ReadCommitted && lso >= 0 && lso < high {
+            if self.lso_said.is_none() {
+                notices.push(Notice::OpenTransaction {
+                    partition: self.partition,
+                    lso,
+                    high,
+                });
+            }
+            self.lso_said = Some((lso, high));
+        } else {
+            self.lso_said = None;
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "cursor_tests.rs"]
+mod tests;

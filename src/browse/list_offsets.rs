@@ -1,0 +1,134 @@
+//! `ListOffsets` for one topic's partitions at a timestamp (-2 the log
+//! start, -1 the end; the end is the LSO under `read_committed`), one request
+//! per leader, leaders that moved re-asked after a topic-scoped refresh.
+
+use std::collections::BTreeMap;
+
+use tokio::task::JoinSet;
+
+use crate::conn::ErrorCode;
+use crate::conn::protocol::StrBytes;
+use crate::conn::protocol::messages::list_offsets_request::{
+    ListOffsetsPartition, ListOffsetsTopic,
+};
+use crate::conn::protocol::messages::{BrokerId, ListOffsetsRequest, TopicName};
+use crate::meta::{self, Cluster};
+
+use super::Isolation;
+use super::error::{Error, Result};
+
+/// The log start offset.
+pub const EARLIEST: i64 = -2;
+/// The end: high watermark, or LSO under `read_committed`.
+pub const LATEST: i64 = -1;
+
+fn request(
+    topic: &str,
+    partitions: &[(i32, i32)],
+    timestamp: i64,
+    isolation: Isolation,
+) -> ListOffsetsRequest {
+    let partitions = partitions
+        .iter()
+        .map(|(partition, epoch)| {
+            ListOffsetsPartition::default()
+                .with_partition_index(*partition)
+                .with_current_leader_epoch(*epoch)
+                .with_timestamp(timestamp)
+        })
+        .collect();
+    ListOffsetsRequest::default()
+        .with_replica_id(BrokerId(-1))
+        .with_isolation_level(isolation.level())
+        .with_topics(vec![
+            ListOffsetsTopic::default()
+                .with_name(TopicName(StrBytes::from_string(topic.to_owned())))
+                .with_partitions(partitions),
+        ])
+}
+
+/// Each partition's offset at `timestamp` (-1 in the answer: no record at
+/// or after it).
+pub async fn list(
+    cluster: &Cluster,
+    topic: &str,
+    partitions: &[i32],
+    timestamp: i64,
+    isolation: Isolation,
+) -> Result<BTreeMap<i32, i64>> {
+    let policy = cluster.config().retry;
+    let mut found = BTreeMap::new();
+    let mut pending: Vec<i32> = partitions.to_vec();
+    let mut attempt = 1;
+    while !pending.is_empty() {
+        let delay = policy.delay(attempt);
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
+        let last = !policy.should_retry(attempt);
+        let snapshot = cluster.snapshot();
+        let mut by_leader: BTreeMap<i32, Vec<(i32, i32)>> = BTreeMap::new();
+        let mut retry = Vec::new();
+        for &p in &pending {
+            match snapshot
+                .partition(topic, p)
+                .and_then(|i| Some((i.leader?, i)))
+            {
+                Some((leader, info)) => by_leader
+                    .entry(leader)
+                    .or_default()
+                    .push((p, info.leader_epoch)),
+                _ => retry.push(p),
+            }
+        }
+        let mut requests = JoinSet::new();
+        for (leader, asked) in by_leader {
+            let request = request(topic, &asked, timestamp, isolation);
+            let cluster = cluster.clone();
+            requests.spawn(async move { (asked, cluster.send_to_node(leader, request).await) });
+        }
+        while let Some(joined) = requests.join_next().await {
+            let (asked, answer) = joined.map_err(|e| Error::Task(e.to_string()))?;
+            let response = match answer {
+                Ok(response) => response,
+                Err(error) if error.retriable() && !last => {
+                    retry.extend(asked.iter().map(|(p, _)| *p));
+                    continue;
+                }
+                Err(error) => return Err(fetch_error(topic, error)),
+            };
+            for p in response.topics.iter().flat_map(|t| &t.partitions) {
+                match ErrorCode::from_code(p.error_code) {
+                    None => {
+                        found.insert(p.partition_index, p.offset);
+                    }
+                    Some(code) if code.retriable() && !last => retry.push(p.partition_index),
+                    Some(code) => {
+                        return Err(fetch_error(
+                            topic,
+                            meta::Error::from_code(
+                                code,
+                                Some(format!("topic '{topic}' partition {}", p.partition_index)),
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if !retry.is_empty()
+            && let Err(error) = cluster.refresh_topics(&[topic]).await
+        {
+            tracing::debug!(%error, topic, "refresh before re-asking list offsets failed");
+        }
+        pending = retry;
+        attempt += 1;
+    }
+    Ok(found)
+}
+
+fn fetch_error(topic: &str, source: meta::Error) -> Error {
+    Error::Fetch {
+        topic: topic.to_owned(),
+        source,
+    }
+}

@@ -1,0 +1,62 @@
+//! The browse layer: fetching and decoding a topic's records.
+//!
+//! - [`Browser`] reads one partition, or all of a topic's partitions merged
+//!   by timestamp, from a [`Start`] (beginning, end, offset, `-N`, a time, a
+//!   group's committed offsets) to the end or following; see `session.rs`.
+//! - Record batches are decoded batch by batch ([`batch`]) with bounded
+//!   decompression of every codec ([`codec`]); `read_committed` hides aborted
+//!   transactions ([`txn`]); control batches are never records.
+//! - A live view keeps a bounded [`Ring`].
+//!
+//! Browsing never joins a group and never commits: `Fetch` carries no group.
+//! No terminal crate is imported here.
+
+pub mod batch;
+pub mod codec;
+mod cursor;
+mod error;
+pub mod fetch;
+mod list_offsets;
+mod notice;
+mod record;
+pub mod ring;
+mod session;
+mod start;
+mod txn;
+
+pub use codec::Codec;
+pub use error::{Error, Result};
+pub use notice::Notice;
+pub use record::{Header, Record, TimestampType};
+pub use ring::Ring;
+pub use session::{Browser, Options};
+pub use start::Start;
+
+/// Which records a fetch returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Isolation {
+    /// Only committed records; aborted ones hidden; the end is the LSO.
+    #[default]
+    ReadCommitted,
+    /// Every record, aborted ones too; the end is the high watermark.
+    ReadUncommitted,
+}
+
+impl Isolation {
+    /// The protocol's isolation level (0 uncommitted, 1 committed).
+    pub fn level(self) -> i8 {
+        match self {
+            Isolation::ReadCommitted => 1,
+            Isolation::ReadUncommitted => 0,
+        }
+    }
+}
+
+/// What a [`Browser`] hands out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A record.
+    Record(Record),
+    /// Something to tell the user.
+    Notice(Notice),
+}

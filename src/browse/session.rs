@@ -1,0 +1,470 @@
+//! [`Browser`]: reading one topic (one partition, or all merged by
+//! timestamp) from a starting point, to the end or following.
+//!
+//! Each round sends one `Fetch` per leader (partitions whose buffered
+//! records ran out), concurrently, routed through the metadata snapshot
+//! with each partition's leader epoch. A stale leader
+//! (`NOT_LEADER_OR_FOLLOWER`, `FENCED_LEADER_EPOCH`, …) refreshes the topic
+//! and the partition is asked again next round from the same offset.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::time::Duration;
+
+use tokio::task::JoinSet;
+
+use crate::conn::protocol::messages::{FetchRequest, FetchResponse};
+use crate::conn::{self, ErrorCode};
+use crate::meta::{self, Cluster, TopicPartition};
+
+use super::cursor::{Cursor, Limits, Outcome, State};
+use super::error::{Error, Result};
+use super::fetch::{self, Ask, FETCH_BY_ID, TopicRef};
+use super::list_offsets::{self, EARLIEST, LATEST};
+use super::notice::Notice;
+use super::record::Record;
+use super::start::Start;
+use super::{Event, Isolation};
+
+/// Rounds in a row a partition may fail (with backoff) before it stops.
+const MAX_FAILURES: u32 = 30;
+
+/// How to read.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// `read_committed` (default) or `read_uncommitted`.
+    pub isolation: Isolation,
+    /// Keep reading past the end.
+    pub follow: bool,
+    /// Bytes per response at most.
+    pub max_bytes: i32,
+    /// Bytes per partition per response at most.
+    pub partition_max_bytes: i32,
+    /// The largest record batch read.
+    pub max_batch: usize,
+    /// The most a batch may inflate to.
+    pub inflate_cap: usize,
+    /// How long a broker may hold a follow fetch open waiting for records.
+    pub follow_wait: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            isolation: Isolation::ReadCommitted,
+            follow: false,
+            max_bytes: 16 * 1024 * 1024,
+            partition_max_bytes: 1024 * 1024,
+            max_batch: 16 * 1024 * 1024,
+            inflate_cap: 64 * 1024 * 1024,
+            follow_wait: Duration::from_millis(500),
+        }
+    }
+}
+
+/// Reads one topic.
+#[derive(Debug)]
+pub struct Browser {
+    cluster: Cluster,
+    topic: String,
+    options: Options,
+    cursors: BTreeMap<i32, Cursor>,
+    queues: BTreeMap<i32, VecDeque<Record>>,
+    notices: Vec<Notice>,
+    /// Partitions fetched one per request (a response was over the frame cap).
+    single: BTreeSet<i32>,
+}
+
+impl Browser {
+    /// Open `topic` (only `partition`, if given) at `start`. A group start
+    /// must be resolved into [`Start::Offsets`] by the caller.
+    pub async fn open(
+        cluster: Cluster,
+        topic: &str,
+        partition: Option<i32>,
+        start: &Start,
+        options: Options,
+    ) -> Result<Browser> {
+        let snapshot = match cluster.refresh_topics(&[topic]).await {
+            Ok(snapshot) => snapshot,
+            Err(error) if error.code() == Some(ErrorCode::UnknownTopicOrPartition) => {
+                return Err(Error::TopicNotFound(topic.to_owned()));
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let info = snapshot
+            .topic(topic)
+            .ok_or_else(|| Error::TopicNotFound(topic.to_owned()))?;
+        let all: Vec<i32> = info.partitions.iter().map(|p| p.partition).collect();
+        let partitions = match partition {
+            Some(p) if all.contains(&p) => vec![p],
+            Some(p) => {
+                return Err(Error::NoSuchPartition {
+                    topic: topic.to_owned(),
+                    partition: p,
+                });
+            }
+            None => all,
+        };
+        let mut browser = Browser {
+            cluster,
+            topic: topic.to_owned(),
+            options,
+            cursors: BTreeMap::new(),
+            queues: BTreeMap::new(),
+            notices: Vec::new(),
+            single: BTreeSet::new(),
+        };
+        browser.place(&partitions, start).await?;
+        Ok(browser)
+    }
+
+    /// Put a cursor on every partition at `start`.
+    async fn place(&mut self, partitions: &[i32], start: &Start) -> Result<()> {
+        let (cluster, topic, isolation) =
+            (&self.cluster, self.topic.as_str(), self.options.isolation);
+        let low = list_offsets::list(
+            cluster,
+            topic,
+            partitions,
+            EARLIEST,
+            Isolation::ReadUncommitted,
+        )
+        .await?;
+        let end = list_offsets::list(cluster, topic, partitions, LATEST, isolation).await?;
+        let starts: BTreeMap<i32, i64> = match start {
+            Start::Beginning => low.clone(),
+            Start::End => end.clone(),
+            Start::Offset(offset) => partitions.iter().map(|p| (*p, *offset)).collect(),
+            Start::FromEnd(n) => partitions
+                .iter()
+                .map(|p| {
+                    let (lo, hi) = (
+                        low.get(p).copied().unwrap_or(0),
+                        end.get(p).copied().unwrap_or(0),
+                    );
+                    (*p, hi.saturating_sub(*n).max(lo))
+                })
+                .collect(),
+            Start::Timestamp(ms) => {
+                let at = list_offsets::list(cluster, topic, partitions, *ms, isolation).await?;
+                partitions
+                    .iter()
+                    .map(|p| match at.get(p) {
+                        Some(offset) if *offset >= 0 => (*p, *offset),
+                        _ => {
+                            self.notices.push(Notice::NoRecordAtTime {
+                                partition: *p,
+                                timestamp: *ms,
+                            });
+                            (*p, end.get(p).copied().unwrap_or(0))
+                        }
+                    })
+                    .collect()
+            }
+            Start::Offsets(map) => partitions
+                .iter()
+                .map(|p| {
+                    let Some(offset) = map.get(p) else {
+                        self.notices
+                            .push(Notice::NoCommittedOffset { partition: *p });
+                        return (*p, end.get(p).copied().unwrap_or(0));
+                    };
+                    (*p, *offset)
+                })
+                .collect(),
+            Start::Group(group) => {
+                return Err(Error::BadStart {
+                    given: format!("group:{group}"),
+                    why: "a group's offsets are read by the caller".to_owned(),
+                });
+            }
+        };
+        if isolation == Isolation::ReadCommitted {
+            let high = list_offsets::list(
+                cluster,
+                topic,
+                partitions,
+                LATEST,
+                Isolation::ReadUncommitted,
+            )
+            .await?;
+            for (p, lso) in &end {
+                if let Some(high) = high.get(p).filter(|h| *h > lso) {
+                    self.notices.push(Notice::OpenTransaction {
+                        partition: *p,
+                        lso: *lso,
+                        high: *high,
+                    });
+                }
+            }
+        }
+        self.put_cursors(partitions, &starts, &low, &end);
+        Ok(())
+    }
+
+    /// A cursor per partition at its start; one outside the log is stopped
+    /// and said.
+    fn put_cursors(
+        &mut self,
+        partitions: &[i32],
+        starts: &BTreeMap<i32, i64>,
+        low: &BTreeMap<i32, i64>,
+        end: &BTreeMap<i32, i64>,
+    ) {
+        for p in partitions {
+            let next = starts.get(p).copied().unwrap_or(0);
+            let stop = (!self.options.follow).then(|| end.get(p).copied().unwrap_or(0));
+            let mut cursor = Cursor::new(*p, next, stop);
+            let (lo, hi) = (low.get(p).copied(), end.get(p).copied());
+            if lo.is_some_and(|lo| next < lo) || hi.is_some_and(|hi| next > hi) {
+                cursor.state = State::Stopped;
+                self.notices.push(Notice::OffsetOutOfRange {
+                    partition: *p,
+                    offset: next,
+                    low: lo,
+                    high: hi,
+                });
+            }
+            if let Some(Notice::OpenTransaction { lso, high, .. }) = self
+                .notices
+                .iter()
+                .find(|n| matches!(n, Notice::OpenTransaction { partition, .. } if partition == p))
+            {
+                cursor.lso_said = Some((*lso, *high));
+            }
+            self.cursors.insert(*p, cursor);
+            self.queues.insert(*p, VecDeque::new());
+        }
+    }
+
+    /// Whether every partition reached its end or stopped, and everything
+    /// read was handed out.
+    pub fn finished(&self) -> bool {
+        self.notices.is_empty()
+            && self.queues.values().all(VecDeque::is_empty)
+            && self.cursors.values().all(|c| c.state != State::Active)
+    }
+
+    /// The next records (merged by timestamp across partitions) and notices:
+    /// one fetch round. May be empty (nothing new yet, or a leader moved).
+    pub async fn next_events(&mut self) -> Result<Vec<Event>> {
+        let mut events: Vec<Event> = self.notices.drain(..).map(Event::Notice).collect();
+        let ready = self.merge(&mut events);
+        if !ready || events.is_empty() {
+            self.round().await?;
+            events.extend(self.notices.drain(..).map(Event::Notice));
+            self.merge(&mut events);
+        }
+        Ok(events)
+    }
+
+    /// Hand out records in timestamp order while no partition that may hold
+    /// an earlier one is waiting for a fetch; false when one is.
+    fn merge(&mut self, events: &mut Vec<Event>) -> bool {
+        let follow = self.options.follow;
+        loop {
+            let mut best: Option<(i64, i32)> = None;
+            for (p, queue) in &self.queues {
+                match queue.front() {
+                    Some(r) if best.is_none_or(|(ts, _)| r.timestamp < ts) => {
+                        best = Some((r.timestamp, *p));
+                    }
+                    None if self.cursors.get(p).is_some_and(|c| c.blocks_merge(follow)) => {
+                        return false;
+                    }
+                    Some(_) | None => {}
+                }
+            }
+            let Some((_, p)) = best else { return true };
+            if let Some(record) = self.queues.get_mut(&p).and_then(VecDeque::pop_front) {
+                events.push(Event::Record(record));
+            }
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            isolation: self.options.isolation,
+            max_batch: self.options.max_batch,
+            inflate_cap: self.options.inflate_cap,
+        }
+    }
+
+    /// One `Fetch` per leader (or per partition asked alone), concurrently.
+    async fn round(&mut self) -> Result<()> {
+        let snapshot = self.cluster.snapshot();
+        let by_id = self.cluster.negotiated_for::<FetchRequest>().await? >= FETCH_BY_ID;
+        let topic_ref = match snapshot.topic(&self.topic) {
+            Some(info) if by_id => TopicRef::Id(uuid::Uuid::from_bytes(*info.topic_id.as_bytes())),
+            _ => TopicRef::Name(self.topic.clone()),
+        };
+        let mut groups: BTreeMap<(i32, Option<i32>), Vec<Ask>> = BTreeMap::new();
+        let mut stale = false;
+        for (p, cursor) in &self.cursors {
+            if cursor.state != State::Active || self.queues.get(p).is_some_and(|q| !q.is_empty()) {
+                continue;
+            }
+            let Some((leader, info)) = snapshot
+                .partition(&self.topic, *p)
+                .and_then(|i| Some((i.leader?, i)))
+            else {
+                stale = true;
+                continue;
+            };
+            let wide = cursor.wide.map(|w| i32::try_from(w).unwrap_or(i32::MAX));
+            let alone = (wide.is_some() || self.single.contains(p)).then_some(*p);
+            groups.entry((leader, alone)).or_default().push(Ask {
+                partition: *p,
+                offset: cursor.next,
+                leader_epoch: info.leader_epoch,
+                max_bytes: wide.unwrap_or(self.options.partition_max_bytes),
+            });
+        }
+        let wait = if self.options.follow {
+            i32::try_from(self.options.follow_wait.as_millis()).unwrap_or(500)
+        } else {
+            0
+        };
+        let mut requests = JoinSet::new();
+        for ((leader, _), asks) in groups {
+            let max_bytes = asks
+                .iter()
+                .map(|a| a.max_bytes)
+                .max()
+                .unwrap_or(0)
+                .max(self.options.max_bytes);
+            let request = fetch::request(
+                &topic_ref,
+                &asks,
+                max_bytes,
+                wait,
+                self.options.isolation.level(),
+            );
+            let cluster = self.cluster.clone();
+            requests.spawn(async move { (asks, cluster.send_to_node(leader, request).await) });
+        }
+        let mut out_of_range = Vec::new();
+        while let Some(joined) = requests.join_next().await {
+            let (asks, answer) = joined.map_err(|e| Error::Task(e.to_string()))?;
+            match answer {
+                Ok(response) => self.take(&response, &mut stale, &mut out_of_range),
+                Err(error) => stale |= self.request_failed(&asks, error)?,
+            }
+        }
+        if !out_of_range.is_empty() {
+            self.out_of_range(&out_of_range).await;
+        }
+        if stale {
+            self.backoff().await;
+        }
+        Ok(())
+    }
+
+    fn take(&mut self, response: &FetchResponse, stale: &mut bool, out_of_range: &mut Vec<i32>) {
+        let limits = self.limits();
+        for answer in fetch::read(response) {
+            let Some(cursor) = self.cursors.get_mut(&answer.partition) else {
+                continue;
+            };
+            let mut records = Vec::new();
+            match cursor.apply(&answer, limits, &mut records, &mut self.notices) {
+                Outcome::Read => {}
+                Outcome::Stale(code) => {
+                    *stale = true;
+                    if cursor.failures > MAX_FAILURES {
+                        cursor.state = State::Stopped;
+                        self.notices.push(Notice::PartitionFailed {
+                            partition: answer.partition,
+                            error: format!("{code} (gave up after {MAX_FAILURES} tries)"),
+                        });
+                    }
+                }
+                Outcome::OutOfRange => out_of_range.push(answer.partition),
+            }
+            if let Some(queue) = self.queues.get_mut(&answer.partition) {
+                queue.extend(records);
+            }
+        }
+    }
+
+    /// A whole request failed: whether to refresh and ask again.
+    fn request_failed(&mut self, asks: &[Ask], error: meta::Error) -> Result<bool> {
+        if let Some(conn::Error::FrameTooLarge { size, .. }) = error.conn() {
+            if asks.len() > 1 {
+                self.single.extend(asks.iter().map(|a| a.partition));
+                return Ok(false);
+            }
+            for ask in asks {
+                if let Some(cursor) = self.cursors.get_mut(&ask.partition) {
+                    cursor.state = State::Stopped;
+                }
+                self.notices.push(Notice::BatchTooLarge {
+                    partition: ask.partition,
+                    offset: ask.offset,
+                    size: usize::try_from(*size).unwrap_or(usize::MAX),
+                    limit: self.options.max_batch,
+                });
+            }
+            return Ok(false);
+        }
+        if !error.retriable() && !error.needs_metadata_refresh() {
+            return Err(Error::Fetch {
+                topic: self.topic.clone(),
+                source: error,
+            });
+        }
+        for ask in asks {
+            if let Some(cursor) = self.cursors.get_mut(&ask.partition) {
+                cursor.failures += 1;
+                if cursor.failures > MAX_FAILURES {
+                    cursor.state = State::Stopped;
+                    self.notices.push(Notice::PartitionFailed {
+                        partition: ask.partition,
+                        error: error.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Say where the log is for partitions whose position fell outside it.
+    async fn out_of_range(&mut self, partitions: &[i32]) {
+        let tps: Vec<TopicPartition> = partitions
+            .iter()
+            .map(|p| TopicPartition::new(self.topic.clone(), *p))
+            .collect();
+        let marks = self.cluster.watermarks(&tps).await.unwrap_or_default();
+        for tp in tps {
+            let Some(cursor) = self.cursors.get_mut(&tp.partition) else {
+                continue;
+            };
+            cursor.state = State::Stopped;
+            let mark = marks.get(&tp);
+            self.notices.push(Notice::OffsetOutOfRange {
+                partition: tp.partition,
+                offset: cursor.next,
+                low: mark.map(|m| m.low),
+                high: mark.map(|m| m.high),
+            });
+        }
+    }
+
+    async fn backoff(&self) {
+        if let Err(error) = self.cluster.refresh_topics(&[self.topic.as_str()]).await {
+            tracing::debug!(%error, topic = %self.topic, "refresh after a stale leader failed");
+        }
+        let failures = self.cursors.values().map(|c| c.failures).max().unwrap_or(0);
+        let delay = self
+            .cluster
+            .config()
+            .retry
+            .delay(failures.saturating_add(1).min(8));
+        tokio::time::sleep(delay).await;
+    }
+
+    /// Each partition's next offset (for tests and for a view's position).
+    pub fn positions(&self) -> BTreeMap<i32, i64> {
+        self.cursors.iter().map(|(p, c)| (*p, c.next)).collect()
+    }
+}

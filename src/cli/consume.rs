@@ -1,0 +1,310 @@
+//! `kscope consume TOPIC`: a topic's records, headless, in `table`, `json`
+//! (one object per line) or `raw` (value bytes verbatim, only to a pipe).
+//!
+//! Never joins a group or commits: `group:NAME` only reads the group's
+//! committed offsets.
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use regex::bytes::Regex;
+use serde_json::{Value, json};
+
+use crate::browse::{self, Browser, Event, Isolation, Options, Record, Start};
+use crate::groups::GroupsClient;
+use crate::meta::Cluster;
+
+use super::args::OutputFormat;
+use super::error::Error;
+
+/// What `consume` was asked for.
+#[derive(Debug, Clone)]
+pub struct ConsumeArgs {
+    /// The topic.
+    pub topic: String,
+    /// Only this partition.
+    pub partition: Option<i32>,
+    /// Where to start.
+    pub from: String,
+    /// Stop after this many records.
+    pub count: Option<u64>,
+    /// Keep reading past the end.
+    pub follow: bool,
+    /// Only records whose key or value matches.
+    pub grep: Option<String>,
+    /// `read_committed` or `read_uncommitted`.
+    pub isolation: Isolation,
+}
+
+/// Run `consume` until COUNT records, the end (unless following), or a closed pipe.
+pub async fn run(
+    cluster: &Cluster,
+    args: ConsumeArgs,
+    output: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    if output == OutputFormat::Raw && std::io::stdout().is_terminal() {
+        return Err(Error::Usage(
+            "-o raw writes record bytes verbatim and only to a pipe or file, not a terminal"
+                .to_owned(),
+        ));
+    }
+    let grep = args
+        .grep
+        .as_deref()
+        .map(Regex::new)
+        .transpose()
+        .map_err(|e| Error::Usage(format!("--grep: {e}")))?;
+    let now_ms = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_millis(),
+    )
+    .unwrap_or(i64::MAX);
+    let mut start = Start::parse(&args.from, now_ms)?;
+    if let Start::Group(group) = &start {
+        start = Start::Offsets(group_offsets(cluster, group, &args.topic).await?);
+    }
+    let options = Options {
+        isolation: args.isolation,
+        follow: args.follow,
+        ..Options::default()
+    };
+    let mut browser = Browser::open(
+        cluster.clone(),
+        &args.topic,
+        args.partition,
+        &start,
+        options,
+    )
+    .await?;
+    if output == OutputFormat::Table {
+        writeln!(
+            out,
+            "{:>4}  {:>10}  {:<24}  {:<20}  VALUE",
+            "PART", "OFFSET", "TIMESTAMP", "KEY"
+        )?;
+    }
+    let mut printed: u64 = 0;
+    while args.count.is_none_or(|n| printed < n) && (args.follow || !browser.finished()) {
+        for event in browser.next_events().await? {
+            match event {
+                Event::Notice(notice) => eprintln!("kscope: topic '{}' {notice}", args.topic),
+                Event::Record(record) => {
+                    if args.count.is_some_and(|n| printed >= n) {
+                        break;
+                    }
+                    if grep.as_ref().is_some_and(|re| !matches(re, &record)) {
+                        continue;
+                    }
+                    write_record(&args.topic, &record, output, out)?;
+                    printed += 1;
+                }
+            }
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
+
+fn matches(re: &Regex, record: &Record) -> bool {
+    record.key.as_ref().is_some_and(|k| re.is_match(k))
+        || record.value.as_ref().is_some_and(|v| re.is_match(v))
+}
+
+/// The group's committed offsets on `topic`, per partition.
+async fn group_offsets(
+    cluster: &Cluster,
+    group: &str,
+    topic: &str,
+) -> Result<std::collections::BTreeMap<i32, i64>, Error> {
+    let coordinator = cluster.coordinator_for(group).await?;
+    let client = GroupsClient::new(cluster.clone());
+    let mut answers = client
+        .committed(vec![(group.to_owned(), coordinator)])
+        .await;
+    let committed = answers
+        .remove(group)
+        .ok_or_else(|| Error::Usage(format!("group '{group}' not found")))?
+        .map_err(|e| Error::Usage(e.to_string()))?;
+    Ok(committed
+        .into_iter()
+        .filter(|((t, _), _)| t == topic)
+        .map(|((_, p), offset)| (p, offset))
+        .collect())
+}
+
+fn write_record(
+    topic: &str,
+    record: &Record,
+    output: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    match output {
+        OutputFormat::Json => {
+            serde_json::to_writer(&mut *out, &json_record(topic, record))?;
+            writeln!(out)?;
+        }
+        OutputFormat::Raw => {
+            out.write_all(record.value.as_deref().unwrap_or_default())?;
+            writeln!(out)?;
+        }
+        OutputFormat::Table => {
+            let time = super::event::rfc3339(
+                std::time::UNIX_EPOCH
+                    + std::time::Duration::from_millis(
+                        u64::try_from(record.timestamp).unwrap_or(0),
+                    ),
+            );
+            let key = record
+                .key
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), |k| escaped(k, 20));
+            let value = record
+                .value
+                .as_deref()
+                .map_or_else(|| "(tombstone)".to_owned(), |v| escaped(v, 120));
+            writeln!(
+                out,
+                "{:>4}  {:>10}  {:<24}  {:<20}  {value}",
+                record.partition, record.offset, time, key
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A byte field as JSON: its text and `utf8`, or base64 and `base64`.
+fn encoded(bytes: Option<&[u8]>) -> (Value, &'static str) {
+    match bytes {
+        None => (Value::Null, "utf8"),
+        Some(b) => match std::str::from_utf8(b) {
+            Ok(text) => (Value::from(text), "utf8"),
+            Err(_) => (Value::from(BASE64.encode(b)), "base64"),
+        },
+    }
+}
+
+/// One record as the JSON object `-o json` prints.
+pub fn json_record(topic: &str, record: &Record) -> Value {
+    let (key, key_encoding) = encoded(record.key.as_deref());
+    let (value, value_encoding) = encoded(record.value.as_deref());
+    let headers: Vec<Value> = record
+        .headers
+        .iter()
+        .map(|h| {
+            let (value, value_encoding) = encoded(h.value.as_deref());
+            json!({
+                "key": String::from_utf8_lossy(&h.key),
+                "value": value,
+                "value_encoding": value_encoding,
+            })
+        })
+        .collect();
+    json!({
+        "topic": topic,
+        "partition": record.partition,
+        "offset": record.offset,
+        "leader_epoch": record.leader_epoch,
+        "timestamp": record.timestamp,
+        "timestamp_type": record.timestamp_type.name(),
+        "key": key,
+        "key_encoding": key_encoding,
+        "value": value,
+        "value_encoding": value_encoding,
+        "headers": headers,
+        "size": record.size,
+        "codec": record.codec.name(),
+    })
+}
+
+/// Untrusted bytes as one safe line: control characters, escapes and bidi
+/// overrides escaped, invalid UTF-8 as `\xNN`, cut at `max` characters.
+pub fn escaped(bytes: &[u8], max: usize) -> String {
+    let mut out = String::new();
+    let mut shown = 0;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if shown >= max {
+                out.push('…');
+                return out;
+            }
+            let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                c if c.is_control() || bidi => {
+                    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+                }
+                c => out.push(c),
+            }
+            shown += 1;
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02x}");
+            shown += 1;
+        }
+    }
+    out
+}
+
+impl From<browse::Error> for Error {
+    fn from(error: browse::Error) -> Self {
+        Error::Browse(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::browse::{Codec, Header, TimestampType};
+    use bytes::Bytes;
+
+    #[test]
+    fn terminal_escapes_and_bidi_overrides_never_reach_the_terminal() {
+        let text = "a\u{1b}[31mred\u{202e}x\n".as_bytes();
+        assert_eq!(escaped(text, 100), "a\\u{1b}[31mred\\u{202e}x\\n");
+        assert_eq!(escaped(&[0x66, 0xff, 0x67], 100), "f\\xffg");
+        assert_eq!(escaped(b"abcdef", 3), "abc…");
+    }
+
+    #[test]
+    fn json_says_how_each_field_is_encoded_and_null_is_null() {
+        let record = Record {
+            partition: 2,
+            offset: 9,
+            leader_epoch: 4,
+            timestamp: 1_000,
+            timestamp_type: TimestampType::LogAppend,
+            key: Some(Bytes::from_static(&[0xff, 0x00])),
+            value: None,
+            headers: vec![
+                Header {
+                    key: Bytes::from_static(b"h"),
+                    value: Some(Bytes::from_static(b"1")),
+                },
+                Header {
+                    key: Bytes::from_static(b"h"),
+                    value: None,
+                },
+            ],
+            codec: Codec::Zstd,
+            size: 20,
+        };
+        let json = json_record("t", &record);
+        assert_eq!(json["key"], "/wA=");
+        assert_eq!(json["key_encoding"], "base64");
+        assert_eq!(json["value"], Value::Null);
+        assert_eq!(json["timestamp_type"], "log_append");
+        assert_eq!(json["headers"][1]["value"], Value::Null);
+        assert_eq!(json["headers"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            (json["partition"].as_i64(), json["leader_epoch"].as_i64()),
+            (Some(2), Some(4))
+        );
+    }
+}

@@ -1,0 +1,284 @@
+//! `kscope consume` (the browse layer) as the built binary against the real
+//! cluster: every codec, headers and tombstones, transactions under both
+//! isolations, 100 partitions merged by time, `-N`, timestamps, a group's
+//! committed offsets, an offset out of range, follow, a missing topic.
+//! Records are produced with the Python client (librdkafka), which
+//! `scripts/kcat` installs into the kscope cache dir.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn unique(prefix: &str) -> String {
+    format!("{prefix}-{:08x}", rand::random::<u32>())
+}
+
+fn kscope(env: &support::ClusterEnv, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kscope"))
+        .arg("-b")
+        .arg(env.bootstrap())
+        .args(args)
+        .output()
+        .expect("run kscope")
+}
+
+/// `kscope consume ARGS -o json`, which must succeed: its records and stderr.
+fn consume(env: &support::ClusterEnv, args: &[&str]) -> (Vec<Value>, String) {
+    let mut all = vec!["consume"];
+    all.extend(args);
+    all.extend(["-o", "json"]);
+    let output = kscope(env, &all);
+    support::assert_success(&output, &format!("kscope {}", all.join(" ")));
+    let records = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one json object per line"))
+        .collect();
+    (
+        records,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Where `scripts/kcat` keeps the Python client; installed on first use.
+fn python_path() -> PathBuf {
+    let output = Command::new(support::repo().join("scripts/kcat"))
+        .arg("-V")
+        .output()
+        .expect("run scripts/kcat");
+    support::assert_success(&output, "scripts/kcat -V (installs the Python client)");
+    let cache = std::env::var_os("KSCOPE_CACHE_DIR").map_or_else(
+        || {
+            std::env::var_os("XDG_CACHE_HOME")
+                .map_or_else(
+                    || PathBuf::from(std::env::var("HOME").unwrap()).join(".cache"),
+                    PathBuf::from,
+                )
+                .join("kscope")
+        },
+        PathBuf::from,
+    );
+    cache.join("librdkafka-wheel")
+}
+
+fn produce(env: &support::ClusterEnv, topic: &str, args: &[&str]) {
+    let output = Command::new("python3")
+        .arg(support::repo().join("tests/browse_fixture/produce.py"))
+        .args([env.bootstrap(), topic])
+        .args(args)
+        .env("PYTHONPATH", python_path())
+        .output()
+        .expect("run python3");
+    support::assert_success(&output, &format!("produce.py {topic} {}", args.join(" ")));
+}
+
+fn create(env: &support::ClusterEnv, topic: &str, partitions: &str) {
+    env.create_topic_with_kafka(
+        topic,
+        &["--partitions", partitions, "--replication-factor", "3"],
+    );
+    support::wait_until(Duration::from_secs(30), "the topic's leaders", || {
+        let output = kscope(env, &["get", "partitions", topic, "-o", "json"]);
+        let rows: Vec<Value> = serde_json::from_slice::<Value>(&output.stdout)
+            .ok()?
+            .as_array()?
+            .clone();
+        (rows.len().to_string() == partitions && rows.iter().all(|r| r["leader"].is_i64()))
+            .then_some(())
+    });
+}
+
+fn values(records: &[Value]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| r["value"].as_str().unwrap_or("null").to_owned())
+        .collect()
+}
+
+#[test]
+fn every_codec_with_duplicate_headers_and_a_tombstone() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-codecs");
+    create(&env, &topic, "1");
+    produce(&env, &topic, &["codecs"]);
+    let (records, _) = consume(&env, &[&topic, "-p", "0"]);
+    assert_eq!(records.len(), 26, "{records:?}");
+    for (i, codec) in ["none", "gzip", "snappy", "lz4", "zstd"].iter().enumerate() {
+        let first = &records[i * 5];
+        assert_eq!(first["codec"], *codec);
+        assert_eq!(first["key"], format!("{codec}-0"));
+        assert_eq!(first["value"], format!("{{\"codec\":\"{codec}\",\"i\":0}}"));
+        let headers = first["headers"].as_array().unwrap();
+        let keys: Vec<&str> = headers.iter().map(|h| h["key"].as_str().unwrap()).collect();
+        assert_eq!(keys, ["trace", "trace", "nil"], "duplicate keys kept");
+        assert_eq!(headers[1]["value"], "b");
+        assert_eq!(headers[2]["value"], Value::Null);
+    }
+    let offsets: Vec<i64> = records
+        .iter()
+        .map(|r| r["offset"].as_i64().unwrap())
+        .collect();
+    assert_eq!(offsets, (0..26).collect::<Vec<i64>>(), "no gap, no repeat");
+    let tombstone = &records[25];
+    assert_eq!(
+        (tombstone["key"].as_str(), &tombstone["value"]),
+        (Some("gone"), &Value::Null)
+    );
+    assert_eq!(tombstone["timestamp_type"], "create");
+    assert!(tombstone["leader_epoch"].as_i64().unwrap() >= 0);
+}
+
+#[test]
+fn aborted_transactions_show_only_under_read_uncommitted() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-txn");
+    create(&env, &topic, "1");
+    produce(&env, &topic, &["txn"]);
+    let (committed, _) = consume(&env, &[&topic]);
+    assert_eq!(
+        values(&committed),
+        ["committed-0", "committed-1", "committed-2", "committed-3"]
+    );
+    let (all, _) = consume(&env, &[&topic, "--isolation", "uncommitted"]);
+    assert_eq!(
+        values(&all),
+        [
+            "committed-0",
+            "committed-1",
+            "committed-2",
+            "aborted-0",
+            "aborted-1",
+            "committed-3"
+        ],
+        "control records never show"
+    );
+    // -N counts offsets, and transaction markers take offsets: the last
+    // record (7) sits before its commit marker (8).
+    let (last, _) = consume(&env, &[&topic, "--from", "-2"]);
+    assert_eq!(values(&last), ["committed-3"]);
+}
+
+#[test]
+fn a_hundred_partitions_merge_by_time_and_start_where_asked() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-merge");
+    create(&env, &topic, "100");
+    produce(&env, &topic, &["spread", "300"]);
+    let (records, _) = consume(&env, &[&topic]);
+    assert_eq!(records.len(), 300);
+    let times: Vec<i64> = records
+        .iter()
+        .map(|r| r["timestamp"].as_i64().unwrap())
+        .collect();
+    assert!(
+        times.windows(2).all(|w| w[0] <= w[1]),
+        "merged by timestamp"
+    );
+    let (first, _) = consume(&env, &[&topic, "-n", "5"]);
+    assert_eq!(values(&first), ["r-0", "r-1", "r-2", "r-3", "r-4"]);
+    let (tail, _) = consume(&env, &[&topic, "--from", "-1"]);
+    assert_eq!(tail.len(), 100, "the last record of each partition");
+    assert_eq!(tail[0]["value"], "r-200");
+    // 2024-01-01T00:00:00Z + 250 s: record 249 onwards.
+    let (since, _) = consume(&env, &[&topic, "--from", "2024-01-01T00:04:10Z"]);
+    assert_eq!(since.len(), 51);
+    assert_eq!(since[0]["value"], "r-249");
+    let (at_ms, _) = consume(&env, &[&topic, "-p", "7", "--from", "@1704067400000"]);
+    assert_eq!(values(&at_ms), ["r-207"]);
+    let (none, stderr) = consume(&env, &[&topic, "-p", "3", "--from", "-1m"]);
+    assert!(none.is_empty());
+    assert!(stderr.contains("no record at or after"), "{stderr}");
+}
+
+#[test]
+fn a_groups_committed_offset_an_offset_out_of_range_and_a_missing_topic() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-group");
+    create(&env, &topic, "1");
+    produce(&env, &topic, &["plain", "10"]);
+    let group = unique("browse-g");
+    produce(&env, &topic, &["commit", &group, "0", "7"]);
+    let (records, _) = consume(&env, &[&topic, "--from", &format!("group:{group}")]);
+    assert_eq!(values(&records), ["v-7", "v-8", "v-9"]);
+
+    let (none, stderr) = consume(&env, &[&topic, "-p", "0", "--from", "1000"]);
+    assert!(none.is_empty());
+    assert!(
+        stderr.contains("offset 1000 is out of range (low watermark 0, high watermark 10)"),
+        "{stderr}"
+    );
+
+    let missing = unique("browse-missing");
+    let output = kscope(&env, &["consume", &missing]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("not found"), "{stderr}");
+    let listed = kscope(&env, &["get", "topics", "-o", "json"]);
+    assert!(
+        !String::from_utf8_lossy(&listed.stdout).contains(&missing),
+        "never created"
+    );
+}
+
+#[test]
+fn follow_shows_records_produced_after_it_started() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-follow");
+    create(&env, &topic, "1");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kscope"))
+        .args([
+            "-b",
+            env.bootstrap(),
+            "consume",
+            &topic,
+            "--follow",
+            "--from",
+            "0",
+            "-n",
+            "3",
+            "-o",
+            "json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start kscope consume --follow");
+    produce(&env, &topic, &["plain", "3"]);
+    let deadline = Instant::now() + Duration::from_mins(1);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().ok();
+            panic!("consume --follow -n 3 did not see 3 records within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let output = child.wait_with_output().expect("output");
+    assert!(
+        status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(values(&lines), ["v-0", "v-1", "v-2"]);
+}
