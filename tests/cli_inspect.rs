@@ -335,3 +335,51 @@ fn acls_without_an_authorizer_are_an_empty_list_and_one_clear_line() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("no authorizer"), "{stderr}");
 }
+
+#[test]
+fn the_quorum_matches_kafkas_metadata_quorum_command() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let status = env.script(&[
+        "tool",
+        "org.apache.kafka.tools.MetadataQuorumCommand",
+        "--bootstrap-server",
+        env.bootstrap(),
+        "describe",
+        "--status",
+    ]);
+    let kafka_leader: i64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("LeaderId:"))
+        .expect("a LeaderId line")
+        .trim()
+        .parse()
+        .expect("a number");
+    let replicas = rows(&env, &["get", "quorum", "-o", "json"]);
+    let voters: Vec<i64> = replicas
+        .iter()
+        .filter(|r| r["role"] != "observer")
+        .map(|r| r["node_id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        voters,
+        [kafka_leader]
+            .into_iter()
+            .chain((1..=3).filter(|id| *id != kafka_leader))
+            .collect::<Vec<_>>(),
+        "the leader first, then the voters: {status}"
+    );
+    assert_eq!(replicas[0]["role"], "leader");
+    assert!(replicas.iter().all(|r| r["leader_id"] == kafka_leader));
+    assert!(
+        replicas
+            .iter()
+            .all(|r| r["lag"].as_i64().is_some_and(|l| l >= 0))
+    );
+    assert!(
+        replicas[0]["high_watermark"]
+            .as_i64()
+            .is_some_and(|hw| hw > 0)
+    );
+}

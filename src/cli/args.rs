@@ -118,6 +118,8 @@ pub enum GetCommand {
     Acls,
     /// SCRAM users: mechanisms and iterations (never a secret).
     Users,
+    /// The `KRaft` quorum: leader, epoch, voters and observers with their lag.
+    Quorum,
 }
 
 /// Whose configs `get config` prints.

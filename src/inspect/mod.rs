@@ -14,6 +14,7 @@ pub mod config_source;
 pub mod configs;
 mod error;
 pub mod log_dirs;
+pub mod quorum;
 pub mod security;
 pub mod sizes;
 

@@ -3,6 +3,7 @@
 
 mod config;
 mod output;
+mod quorum;
 mod security;
 mod sizes;
 
@@ -22,6 +23,7 @@ pub async fn run(
 ) -> Result<(), Error> {
     match what {
         GetCommand::Config { of } => config::run(cluster, of, format, out).await,
+        GetCommand::Quorum => quorum::run(cluster, format, out).await,
         GetCommand::Acls => security::acls(cluster, format, out).await,
         GetCommand::Users => security::users(cluster, format, out).await,
         GetCommand::Brokers { .. } => sizes::brokers(cluster, format, out).await,
