@@ -173,6 +173,7 @@ async fn a_killed_broker_moves_its_leaders_and_rejoins() {
     events_until(&mut feed, &mut seen, "the broker to rejoin and the ISR to expand", |seen| {
         let joined = seen.iter().any(|e| matches!(e.kind, MovementKind::BrokerJoined { broker, .. } if broker == victim));
         let expanded: BTreeSet<i32> = seen.iter()
+            .filter(|e| e.topic.as_deref() == Some(TOPIC))
             .filter(|e| matches!(&e.kind, MovementKind::IsrExpanded { added, .. } if added.contains(&victim)))
             .filter_map(|e| e.partition)
             .collect();

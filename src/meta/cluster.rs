@@ -286,11 +286,17 @@ impl Cluster {
             // leader and a moved coordinator are different caches, and
             // refreshing the wrong one leaves the retry pointed at the same
             // wrong broker.
-            if error.needs_metadata_refresh() {
+            // A leader or coordinator the liveness check found silent may
+            // have moved: look again, like after a refused connection. A
+            // request for one named broker has nowhere else to go.
+            let silent_target =
+                matches!(error, Error::NotAnswering(_)) && !matches!(&target, Target::Node(_));
+            let coordinator_target = matches!(&target, Target::Coordinator(..));
+            if error.needs_metadata_refresh() || (silent_target && !coordinator_target) {
                 self.on_stale_metadata(&target).await;
             }
             let coordinator_moved =
-                error.needs_coordinator_refresh() && matches!(&target, Target::Coordinator(..));
+                (error.needs_coordinator_refresh() || silent_target) && coordinator_target;
             if coordinator_moved && let Target::Coordinator(kind, key) = &target {
                 self.invalidate_coordinator(*kind, key);
             }
@@ -307,7 +313,7 @@ impl Cluster {
                 policy.should_retry(attempt)
             };
 
-            if !error.retriable() || !budget_left {
+            if !(error.retriable() || silent_target) || !budget_left {
                 return Err(error);
             }
             tracing::debug!(api = %R::API_KEY, attempt, %error, "retrying");
