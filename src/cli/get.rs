@@ -2,14 +2,12 @@
 
 use std::io::Write;
 
-use serde::Serialize;
-
-use crate::columns::Column;
 use crate::meta::{Cluster, MetadataSnapshot, TopicInfo, TopicPartition};
 
 use super::args::{GetWhat, OutputFormat};
 use super::error::Error;
-use super::{rows, table};
+use super::output::emit;
+use super::rows;
 
 /// Print what was asked for, once.
 pub async fn run(
@@ -89,21 +87,4 @@ fn selected<'a>(
         .iter()
         .map(AsRef::as_ref)
         .filter(move |t: &&TopicInfo| topic.is_none_or(|name| t.name == name))
-}
-
-fn emit<R: Serialize>(
-    out: &mut impl Write,
-    format: OutputFormat,
-    rows: &[R],
-    table: &[Column<R>],
-) -> Result<(), Error> {
-    match format {
-        OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, rows)?;
-            writeln!(out)?;
-        }
-        OutputFormat::Table | OutputFormat::Raw => table::write_columns(out, table, rows)?,
-    }
-    out.flush()?;
-    Ok(())
 }

@@ -9,6 +9,7 @@ pub mod event;
 mod get;
 pub mod groups;
 mod inspect;
+mod output;
 pub mod rows;
 pub mod table;
 mod watch;

@@ -13,7 +13,7 @@ use crate::meta::Cluster;
 use crate::cli::rows::{opt, text};
 use crate::columns::Column;
 
-use super::output::emit;
+use crate::cli::output::emit;
 
 /// What a sensitive value shows as in a table (JSON has null).
 pub const MASK: &str = "******";

@@ -1,8 +1,7 @@
-//! `kscope get config|acls|quotas|users|quorum` and `get topics|brokers
+//! `kscope get config|acls|users|quorum` and `get topics|brokers
 //! --sizes`: the read-only inspection commands, one file per command.
 
 mod config;
-mod output;
 mod quorum;
 mod security;
 mod sizes;

@@ -11,7 +11,7 @@ use crate::columns::Column;
 use crate::inspect::quorum;
 use crate::meta::Cluster;
 
-use super::output::emit;
+use crate::cli::output::emit;
 
 /// One replica of the metadata log (`get quorum`).
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -11,7 +11,7 @@ use crate::columns::Column;
 use crate::inspect::security::{self, Acls};
 use crate::meta::Cluster;
 
-use super::output::emit;
+use crate::cli::output::emit;
 
 /// One ACL binding (`get acls`).
 #[derive(Debug, Clone, PartialEq, Serialize)]

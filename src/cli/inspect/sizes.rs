@@ -14,7 +14,7 @@ use crate::inspect::log_dirs::{self, BrokerLogDirs};
 use crate::inspect::sizes::{broker_disk, topic_sizes};
 use crate::meta::Cluster;
 
-use super::output::emit;
+use crate::cli::output::emit;
 
 /// A broker with its disk (`get brokers --sizes`).
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,4 +1,4 @@
-//! Rows out as JSON (one array) or an aligned table.
+//! Rows out as JSON (one array) or an aligned table: what every `get` command prints.
 
 use std::io::Write;
 
