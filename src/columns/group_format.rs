@@ -67,17 +67,8 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-    use crate::groups::{GroupLag, GroupListing, GroupState, GroupType, LagSample, PartitionLag};
-
-    fn part(committed: Option<i64>, end: Option<i64>) -> PartitionLag {
-        PartitionLag {
-            topic: "orders".to_owned(),
-            partition: 2,
-            committed,
-            end,
-            start: None,
-        }
-    }
+    use crate::columns::fixtures::{billing, part};
+    use crate::groups::{GroupLag, LagSample};
 
     fn history(lags: &[(u64, i64, i64)]) -> LagHistory {
         let start = Instant::now();
@@ -95,23 +86,7 @@ mod tests {
 
     #[test]
     fn total_lag_and_trend_in_words() {
-        let summary = GroupSummary {
-            listing: GroupListing {
-                group: "billing".to_owned(),
-                group_type: GroupType::Consumer,
-                state: GroupState::Stable,
-                protocol_type: "consumer".to_owned(),
-                coordinator: 2,
-            },
-            members: Some(3),
-            state: GroupState::Reconciling,
-            lag: Some(GroupLag::new(vec![
-                part(Some(1), Some(11)),
-                part(None, Some(4)),
-            ])),
-            topics: vec!["orders".to_owned(), "audit".to_owned()],
-            error: None,
-        };
+        let summary = billing();
         assert_eq!(total_lag(&summary), "10");
         let mut uncommitted = summary.clone();
         uncommitted.lag = Some(GroupLag::new(vec![part(None, Some(4))]));

@@ -90,17 +90,8 @@ mod tests {
 
     use super::*;
     use crate::columns::cells;
+    use crate::columns::fixtures::part;
     use crate::groups::LagSample;
-
-    fn part(committed: Option<i64>, end: Option<i64>) -> PartitionLag {
-        PartitionLag {
-            topic: "orders".to_owned(),
-            partition: 2,
-            committed,
-            end,
-            start: None,
-        }
-    }
 
     #[test]
     fn offset_rows_say_no_commit_rather_than_zero() {

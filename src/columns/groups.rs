@@ -100,38 +100,13 @@ pub fn headless<'a>() -> Vec<Column<Row<'a>>> {
 mod tests {
     use super::*;
     use crate::columns::cells;
-    use crate::groups::{GroupLag, GroupListing, GroupState, GroupType, LagSample, PartitionLag};
+    use crate::columns::fixtures::billing;
+    use crate::groups::LagSample;
     use std::time::{Duration, Instant};
-
-    fn part(committed: Option<i64>, end: Option<i64>) -> PartitionLag {
-        PartitionLag {
-            topic: "orders".to_owned(),
-            partition: 2,
-            committed,
-            end,
-            start: None,
-        }
-    }
 
     #[test]
     fn group_rows_and_trend() {
-        let summary = GroupSummary {
-            listing: GroupListing {
-                group: "billing".to_owned(),
-                group_type: GroupType::Consumer,
-                state: GroupState::Stable,
-                protocol_type: "consumer".to_owned(),
-                coordinator: 2,
-            },
-            members: Some(3),
-            state: GroupState::Reconciling,
-            lag: Some(GroupLag::new(vec![
-                part(Some(1), Some(11)),
-                part(None, Some(4)),
-            ])),
-            topics: vec!["orders".to_owned(), "audit".to_owned()],
-            error: None,
-        };
+        let summary = billing();
         let start = Instant::now();
         let mut growing = LagHistory::new(10);
         for (secs, end) in [(0, 10), (10, 100)] {

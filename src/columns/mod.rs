@@ -17,6 +17,9 @@ pub mod members;
 pub mod partitions;
 pub mod topics;
 
+#[cfg(test)]
+mod fixtures;
+
 use std::cmp::Ordering;
 
 pub use crate::untrusted::Align;
