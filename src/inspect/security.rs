@@ -10,8 +10,8 @@ use crate::conn::protocol::messages::{
 };
 use crate::meta::Cluster;
 
-/// One ACL binding.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One ACL binding (also the JSON record of `kscope get acls`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Acl {
     /// `User:alice`.
     pub principal: String,

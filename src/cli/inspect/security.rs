@@ -8,29 +8,10 @@ use crate::cli::args::OutputFormat;
 use crate::cli::error::Error;
 use crate::cli::rows::{number, text};
 use crate::columns::Column;
-use crate::inspect::security::{self, Acls};
+use crate::inspect::security::{self, Acl, Acls};
 use crate::meta::Cluster;
 
 use crate::cli::output::emit;
-
-/// One ACL binding (`get acls`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AclRow {
-    /// `User:alice`.
-    pub principal: String,
-    /// `*` or an address.
-    pub host: String,
-    /// `READ`, `WRITE`, `ALL`, …
-    pub operation: &'static str,
-    /// `ALLOW` or `DENY`.
-    pub permission: &'static str,
-    /// `TOPIC`, `GROUP`, `CLUSTER`, …
-    pub resource_type: &'static str,
-    /// `LITERAL` or `PREFIXED`.
-    pub pattern_type: &'static str,
-    /// The resource's name or prefix.
-    pub resource_name: String,
-}
 
 /// One SCRAM credential of a user (`get users`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -43,19 +24,17 @@ pub struct UserRow {
     pub iterations: i32,
 }
 
-impl AclRow {
-    /// The table `get acls` prints.
-    pub fn table() -> [Column<AclRow>; 7] {
-        [
-            text("PRINCIPAL", |r| r.principal.clone()),
-            text("HOST", |r| r.host.clone()),
-            text("OPERATION", |r| r.operation.to_owned()),
-            text("PERMISSION", |r| r.permission.to_owned()),
-            text("RESOURCE-TYPE", |r| r.resource_type.to_owned()),
-            text("PATTERN", |r| r.pattern_type.to_owned()),
-            text("NAME", |r| r.resource_name.clone()),
-        ]
-    }
+/// The table `get acls` prints.
+fn acl_table() -> [Column<Acl>; 7] {
+    [
+        text("PRINCIPAL", |r| r.principal.clone()),
+        text("HOST", |r| r.host.clone()),
+        text("OPERATION", |r| r.operation.to_owned()),
+        text("PERMISSION", |r| r.permission.to_owned()),
+        text("RESOURCE-TYPE", |r| r.resource_type.to_owned()),
+        text("PATTERN", |r| r.pattern_type.to_owned()),
+        text("NAME", |r| r.resource_name.clone()),
+    ]
 }
 
 impl UserRow {
@@ -91,19 +70,7 @@ pub async fn acls(
         }
         Err(error) => return Err(error.into()),
     };
-    let rows: Vec<AclRow> = acls
-        .into_iter()
-        .map(|a| AclRow {
-            principal: a.principal,
-            host: a.host,
-            operation: a.operation,
-            permission: a.permission,
-            resource_type: a.resource_type,
-            pattern_type: a.pattern_type,
-            resource_name: a.resource_name,
-        })
-        .collect();
-    emit(out, format, &rows, &AclRow::table())
+    emit(out, format, &acls, &acl_table())
 }
 
 /// Print every SCRAM user, one row per mechanism.
