@@ -1,5 +1,7 @@
 // Seeds the demo cluster with a realistic picture and keeps it moving: topics of
-// different shapes, keyed JSON and binary records, light continuous produce
+// different shapes, keyed JSON, plain-text and binary records, a topic per
+// compression codec, transactions (one aborted), tombstones on a compacted topic,
+// records with headers, light continuous produce
 // traffic, consumer groups of both protocols (classic and KIP-848 consumer) in
 // the states a user meets in production, and a leader move every ~30 s.
 //
@@ -36,7 +38,16 @@ public final class DemoTraffic {
         new Spec("sensor-readings", 4, (short) 3, Map.of("compression.type", "lz4")),
         new Spec("sessions", 8, (short) 3, Map.of("retention.ms", "600000")),
         new Spec("fraud-alerts", 1, (short) 3, Map.of()),
-        new Spec("orders.dlq", 1, (short) 2, Map.of()));
+        new Spec("orders.dlq", 1, (short) 2, Map.of()),
+        // What the Messages screen shows off: one topic per codec, and transactions.
+        new Spec("codec-none", 3, (short) 3, Map.of()),
+        new Spec("codec-gzip", 3, (short) 3, Map.of()),
+        new Spec("codec-snappy", 3, (short) 3, Map.of()),
+        new Spec("codec-lz4", 3, (short) 3, Map.of()),
+        new Spec("codec-zstd", 3, (short) 3, Map.of()),
+        new Spec("ledger", 3, (short) 3, Map.of()));
+
+    static final List<String> CODECS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
     static final Random RANDOM = new Random();
     static volatile boolean running = true;
@@ -79,18 +90,35 @@ public final class DemoTraffic {
                     if (!(e.getCause() instanceof TopicExistsException)) throw e;
                 }
             }
+            awaitLeaders(admin);
             log("created " + TOPICS.size() + " topics");
         }
-        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap, "producer")) {
             for (Spec s : TOPICS) {
+                if (s.name().startsWith("codec-") || s.name().equals("ledger")) continue;
                 int count = s.name().equals("clickstream") ? 6000 : 600;
                 for (int i = 0; i < count; i++) {
                     producer.send(record(s.name(), i));
                 }
             }
+            // Tombstones: a compacted topic's deleted keys (null values).
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>("customers", ("customer-" + (i * 5)).getBytes(StandardCharsets.UTF_8), null));
+            }
             producer.flush();
-            log("produced seed records");
+            log("produced seed records (JSON, text, binary, headers, tombstones)");
         }
+        for (String codec : CODECS) {
+            try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap, codec)) {
+                for (int i = 0; i < 300; i++) {
+                    producer.send(record("codec-" + codec, i));
+                }
+                producer.flush();
+            }
+        }
+        log("produced one topic per codec (" + String.join(", ", CODECS) + ")");
+        seedTransactions(bootstrap);
+        log("produced transactions on ledger (4 committed, 1 aborted)");
         // Idle groups with known lag: they consumed part of a topic and went away.
         commitIdle(bootstrap, "analytics-batch", "classic", "orders", 150);
         commitIdle(bootstrap, "inventory-sync", "consumer", "inventory", 200);
@@ -98,11 +126,78 @@ public final class DemoTraffic {
         log("idle groups committed (analytics-batch, legacy-reports: classic; inventory-sync: consumer)");
     }
 
+    /**
+     * Wait until every partition of the demo topics has a leader that answers for it. A
+     * producer started the moment CreateTopics returns meets leaders that have not applied
+     * the new partitions yet (NOT_LEADER_OR_FOLLOWER), and an idempotent producer with
+     * several batches in flight then retries OUT_OF_ORDER_SEQUENCE_NUMBER for minutes.
+     */
+    static void awaitLeaders(Admin admin) throws Exception {
+        List<String> names = TOPICS.stream().map(Spec::name).toList();
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            boolean leaders = true;
+            for (TopicDescription d : admin.describeTopics(names).allTopicNames().get().values()) {
+                for (TopicPartitionInfo p : d.partitions()) {
+                    leaders &= p.leader() != null && !p.leader().isEmpty();
+                    request.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest());
+                }
+            }
+            // ListOffsets goes to each partition's leader: it answers once the leader has the partition.
+            if (leaders) {
+                try {
+                    admin.listOffsets(request).all().get();
+                    return;
+                } catch (ExecutionException e) {
+                    // not every leader knows its partitions yet
+                }
+            }
+            Thread.sleep(200);
+        }
+        log("some partitions still have no leader after 60 s; producing anyway");
+    }
+
+    /** Four committed transactions and one aborted one, so read_committed has something to hide. */
+    static void seedTransactions(String bootstrap) throws Exception {
+        Properties p = common(bootstrap);
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "kscope-demo-ledger");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "kscope-demo-ledger");
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            for (int t = 0; t < 5; t++) {
+                boolean abort = t == 3;
+                producer.beginTransaction();
+                for (int i = 0; i < 20; i++) {
+                    String key = "account-" + (i % 7);
+                    String value = String.format(
+                        "{\"transaction\":%d,\"entry\":%d,\"account\":\"%s\",\"amount\":%.2f,\"note\":\"%s\"}",
+                        t, i, key, RANDOM.nextDouble() * 100, abort ? "aborted: never visible under read_committed" : "committed");
+                    producer.send(new ProducerRecord<>("ledger", key.getBytes(StandardCharsets.UTF_8),
+                        value.getBytes(StandardCharsets.UTF_8)));
+                }
+                if (abort) {
+                    producer.flush();
+                    producer.abortTransaction();
+                } else {
+                    producer.commitTransaction();
+                }
+            }
+        }
+    }
+
     static ProducerRecord<byte[], byte[]> record(String topic, long i) {
         if (topic.equals("sensor-readings")) {
             byte[] value = new byte[24];
             RANDOM.nextBytes(value);
             return new ProducerRecord<>(topic, ("sensor-" + (i % 40)).getBytes(StandardCharsets.UTF_8), value);
+        }
+        if (topic.equals("notifications")) {
+            String text = List.of("Your order has shipped", "Password changed", "Weekly digest is ready",
+                "Payment received — thank you", "Delivery delayed by weather").get(RANDOM.nextInt(5));
+            return new ProducerRecord<>(topic, ("user-" + (i % 90)).getBytes(StandardCharsets.UTF_8),
+                (text + " (#" + i + ")").getBytes(StandardCharsets.UTF_8));
         }
         String key = switch (topic) {
             case "customers" -> "customer-" + (i % 50);
@@ -113,13 +208,21 @@ public final class DemoTraffic {
             "{\"id\":%d,\"topic\":\"%s\",\"at\":\"%s\",\"amount\":%.2f,\"status\":\"%s\"}",
             i, topic, Instant.now(), RANDOM.nextDouble() * 500,
             List.of("new", "paid", "shipped", "cancelled").get(RANDOM.nextInt(4)));
-        return new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+            topic, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+        if (topic.equals("orders") || topic.equals("payments")) {
+            record.headers().add("trace-id", String.format("%016x", RANDOM.nextLong()).getBytes(StandardCharsets.UTF_8));
+            record.headers().add("source", "checkout-api".getBytes(StandardCharsets.UTF_8));
+        }
+        return record;
     }
 
-    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+    /** An idempotent producer; `codec` is a compression.type ("producer" keeps the default). */
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap, String codec) {
         Properties p = common(bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        if (!codec.equals("producer")) p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, codec);
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
@@ -164,7 +267,7 @@ public final class DemoTraffic {
     }
 
     static Void produceForever(String bootstrap) {
-        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap, "producer")) {
             long i = 0;
             List<String> live = List.of("orders", "payments", "clickstream", "clickstream", "clickstream",
                 "inventory", "notifications", "sensor-readings", "sessions", "audit-log");
