@@ -8,24 +8,13 @@
 
 mod support;
 
+use support::{kscope, unique};
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-fn unique(prefix: &str) -> String {
-    format!("{prefix}-{:08x}", rand::random::<u32>())
-}
-
-fn kscope(env: &support::ClusterEnv, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kscope"))
-        .arg("-b")
-        .arg(env.bootstrap())
-        .args(args)
-        .output()
-        .expect("run kscope")
-}
 
 /// `kscope consume ARGS -o json`, which must succeed: its records and stderr.
 fn consume(env: &support::ClusterEnv, args: &[&str]) -> (Vec<Value>, String) {
@@ -76,22 +65,6 @@ fn produce(env: &support::ClusterEnv, topic: &str, args: &[&str]) {
     support::assert_success(&output, &format!("produce.py {topic} {}", args.join(" ")));
 }
 
-fn create(env: &support::ClusterEnv, topic: &str, partitions: &str) {
-    env.create_topic_with_kafka(
-        topic,
-        &["--partitions", partitions, "--replication-factor", "3"],
-    );
-    support::wait_until(Duration::from_secs(30), "the topic's leaders", || {
-        let output = kscope(env, &["get", "partitions", topic, "-o", "json"]);
-        let rows: Vec<Value> = serde_json::from_slice::<Value>(&output.stdout)
-            .ok()?
-            .as_array()?
-            .clone();
-        (rows.len().to_string() == partitions && rows.iter().all(|r| r["leader"].is_i64()))
-            .then_some(())
-    });
-}
-
 fn values(records: &[Value]) -> Vec<String> {
     records
         .iter()
@@ -105,7 +78,7 @@ fn every_codec_with_duplicate_headers_and_a_tombstone() {
         return;
     };
     let topic = unique("browse-codecs");
-    create(&env, &topic, "1");
+    support::create_topic(&env, &topic, "1", &[]);
     produce(&env, &topic, &["codecs"]);
     let (records, _) = consume(&env, &[&topic, "-p", "0"]);
     assert_eq!(records.len(), 26, "{records:?}");
@@ -140,7 +113,7 @@ fn aborted_transactions_show_only_under_read_uncommitted() {
         return;
     };
     let topic = unique("browse-txn");
-    create(&env, &topic, "1");
+    support::create_topic(&env, &topic, "1", &[]);
     produce(&env, &topic, &["txn"]);
     let (committed, _) = consume(&env, &[&topic]);
     assert_eq!(
@@ -172,7 +145,7 @@ fn a_hundred_partitions_merge_by_time_and_start_where_asked() {
         return;
     };
     let topic = unique("browse-merge");
-    create(&env, &topic, "100");
+    support::create_topic(&env, &topic, "100", &[]);
     produce(&env, &topic, &["spread", "300"]);
     let (records, _) = consume(&env, &[&topic]);
     assert_eq!(records.len(), 300);
@@ -206,7 +179,7 @@ fn a_groups_committed_offset_an_offset_out_of_range_and_a_missing_topic() {
         return;
     };
     let topic = unique("browse-group");
-    create(&env, &topic, "1");
+    support::create_topic(&env, &topic, "1", &[]);
     produce(&env, &topic, &["plain", "10"]);
     let group = unique("browse-g");
     produce(&env, &topic, &["commit", &group, "0", "7"]);
@@ -239,7 +212,7 @@ fn follow_shows_records_produced_after_it_started() {
         return;
     };
     let topic = unique("browse-follow");
-    create(&env, &topic, "1");
+    support::create_topic(&env, &topic, "1", &[]);
     let mut child = Command::new(env!("CARGO_BIN_EXE_kscope"))
         .args([
             "-b",

@@ -3,25 +3,14 @@
 
 mod support;
 
+use support::{kscope, unique};
+
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-fn unique(prefix: &str) -> String {
-    format!("{prefix}-{:08x}", rand::random::<u32>())
-}
-
-fn kscope(env: &support::ClusterEnv, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kscope"))
-        .arg("-b")
-        .arg(env.bootstrap())
-        .args(args)
-        .output()
-        .expect("run kscope")
-}
 
 fn json(env: &support::ClusterEnv, args: &[&str]) -> Vec<Value> {
     let output = kscope(env, args);
@@ -31,32 +20,6 @@ fn json(env: &support::ClusterEnv, args: &[&str]) -> Vec<Value> {
         .as_array()
         .unwrap()
         .clone()
-}
-
-fn create(env: &support::ClusterEnv, topic: &str, partitions: &str) {
-    env.topic_command(&[
-        "--create",
-        "--topic",
-        topic,
-        "--partitions",
-        partitions,
-        "--replication-factor",
-        "3",
-    ]);
-    support::wait_until(Duration::from_secs(30), "the topic's leaders", || {
-        // A broker that has not yet applied the creation answers "does not
-        // exist"; that is a reason to ask again, not a failure.
-        let output = kscope(env, &["get", "partitions", topic, "-o", "json"]);
-        if !output.status.success() {
-            return None;
-        }
-        let rows: Vec<Value> = serde_json::from_slice::<Value>(&output.stdout)
-            .ok()?
-            .as_array()?
-            .clone();
-        (rows.len().to_string() == partitions && rows.iter().all(|r| r["leader"].is_i64()))
-            .then_some(())
-    });
 }
 
 fn keys(row: &Value) -> Vec<&str> {
@@ -113,7 +76,7 @@ fn get_topics_and_partitions_describe_a_new_topic() {
         return;
     };
     let topic = unique("cli-get");
-    create(&env, &topic, "3");
+    support::create_topic(&env, &topic, "3", &[]);
 
     let topics = json(&env, &["get", "topics", "-o", "json"]);
     let row = topics
@@ -226,7 +189,7 @@ fn watch_leaders_prints_one_json_object_per_event() {
         return;
     };
     let topic = unique("cli-watch");
-    create(&env, &topic, "1");
+    support::create_topic(&env, &topic, "1", &[]);
     let partition = &json(&env, &["get", "partitions", &topic, "-o", "json"])[0];
     let from = partition["leader"].as_i64().unwrap();
     let to = partition["replicas"]
@@ -298,7 +261,7 @@ fn get_groups_and_describe_group_through_the_binary() {
     };
     let topic = unique("cli-groups");
     let group = unique("cli-group");
-    create(&env, &topic, "2");
+    support::create_topic(&env, &topic, "2", &[]);
     // A classic group with a commit on partition 0 only, and no member.
     env.script(&[
         "tool",

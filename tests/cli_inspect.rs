@@ -5,23 +5,11 @@
 
 mod support;
 
-use std::process::{Command, Output};
+use support::{kscope, unique};
+
 use std::time::Duration;
 
 use serde_json::Value;
-
-fn unique(prefix: &str) -> String {
-    format!("{prefix}-{:08x}", rand::random::<u32>())
-}
-
-fn kscope(env: &support::ClusterEnv, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kscope"))
-        .arg("-b")
-        .arg(env.bootstrap())
-        .args(args)
-        .output()
-        .expect("run kscope")
-}
 
 fn json(env: &support::ClusterEnv, args: &[&str]) -> Value {
     let output = kscope(env, args);
@@ -58,30 +46,13 @@ fn config_command(env: &support::ClusterEnv, args: &[&str]) -> String {
     env.script(&all)
 }
 
-fn create_with(env: &support::ClusterEnv, topic: &str, partitions: &str, extra: &[&str]) {
-    let mut args = vec!["--partitions", partitions, "--replication-factor", "3"];
-    args.extend(extra);
-    env.create_topic_with_kafka(topic, &args);
-    support::wait_until(Duration::from_secs(30), "the topic's leaders", || {
-        let output = kscope(env, &["get", "partitions", topic, "-o", "json"]);
-        let rows: Vec<Value> = serde_json::from_slice::<Value>(&output.stdout)
-            .ok()?
-            .as_array()?
-            .clone();
-        (output.status.success()
-            && rows.len().to_string() == partitions
-            && rows.iter().all(|r| r["leader"].is_i64()))
-        .then_some(())
-    });
-}
-
 #[test]
 fn a_topic_config_set_at_creation_shows_its_dynamic_source_and_the_rest_are_defaults() {
     let Some(env) = support::shared_cluster() else {
         return;
     };
     let topic = unique("inspect-config");
-    create_with(&env, &topic, "1", &["--config", "retention.ms=12345"]);
+    support::create_topic(&env, &topic, "1", &["--config", "retention.ms=12345"]);
 
     let configs = rows(&env, &["get", "config", "topic", &topic, "-o", "json"]);
     let retention = config(&configs, "retention.ms");
@@ -225,7 +196,7 @@ fn a_topic_grows_after_producing_and_brokers_report_their_disk() {
         return;
     };
     let topic = unique("inspect-sizes");
-    create_with(&env, &topic, "2", &[]);
+    support::create_topic(&env, &topic, "2", &[]);
     let before = rows(&env, &["get", "topics", &topic, "--sizes", "-o", "json"]);
     assert_eq!(before.len(), 1);
     assert_eq!(before[0]["name"], topic.as_str());

@@ -225,3 +225,40 @@ where
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
+
+/// A name no other test or run uses: `prefix-` and 8 random hex digits.
+pub fn unique(prefix: &str) -> String {
+    format!("{prefix}-{:08x}", rand::random::<u32>())
+}
+
+/// The built `kscope` binary run with `-b` the cluster's PLAINTEXT bootstrap
+/// list and `args`; its whole output.
+pub fn kscope(env: &ClusterEnv, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kscope"))
+        .arg("-b")
+        .arg(env.bootstrap())
+        .args(args)
+        .output()
+        .expect("run kscope")
+}
+
+/// Create `topic` with Kafka's own tool (`partitions` partitions, replication
+/// factor 3, then `extra` arguments such as `--config k=v`) and wait until
+/// `kscope get partitions` shows a leader for every partition: a broker that
+/// has not yet applied the creation answers "does not exist", a reason to ask
+/// again, not a failure.
+pub fn create_topic(env: &ClusterEnv, topic: &str, partitions: &str, extra: &[&str]) {
+    let mut layout = vec!["--partitions", partitions, "--replication-factor", "3"];
+    layout.extend(extra);
+    env.create_topic_with_kafka(topic, &layout);
+    wait_until(Duration::from_secs(30), "the topic's leaders", || {
+        let output = kscope(env, &["get", "partitions", topic, "-o", "json"]);
+        if !output.status.success() {
+            return None;
+        }
+        let rows = serde_json::from_slice::<serde_json::Value>(&output.stdout).ok()?;
+        let rows = rows.as_array()?;
+        (rows.len().to_string() == partitions && rows.iter().all(|r| r["leader"].is_i64()))
+            .then_some(())
+    });
+}
