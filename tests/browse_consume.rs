@@ -1,7 +1,8 @@
 //! `kscope consume` (the browse layer) as the built binary against the real
 //! cluster: every codec, headers and tombstones, transactions under both
 //! isolations, 100 partitions merged by time, `-N`, timestamps, a group's
-//! committed offsets, an offset out of range, follow, a missing topic.
+//! committed offsets, an offset out of range, follow (also across a leader
+//! move), a missing topic.
 //! Records are produced with the Python client (librdkafka), which
 //! `scripts/kcat` installs into the kscope cache dir.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
@@ -254,4 +255,106 @@ fn follow_shows_records_produced_after_it_started() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(values(&lines), ["v-0", "v-1", "v-2"]);
+}
+
+/// The leader of `topic`'s partition 0 and its replicas, as kscope sees them.
+fn leader_and_replicas(env: &support::ClusterEnv, topic: &str) -> (i64, Vec<i64>) {
+    let output = kscope(env, &["get", "partitions", topic, "-o", "json"]);
+    support::assert_success(&output, "kscope get partitions");
+    let rows: Value = serde_json::from_slice(&output.stdout).expect("json");
+    let row = &rows[0];
+    let replicas = row["replicas"]
+        .as_array()
+        .expect("replicas")
+        .iter()
+        .map(|r| r.as_i64().expect("a broker id"))
+        .collect();
+    (row["leader"].as_i64().expect("a leader"), replicas)
+}
+
+#[test]
+fn follow_across_a_leader_move_shows_every_offset_once_in_order() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-move");
+    support::create_topic(&env, &topic, "1", &[]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kscope"))
+        .args(["-b", env.bootstrap(), "consume", &topic])
+        .args(["--follow", "--from", "0", "-n", "300", "-o", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start kscope consume --follow");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, seen) = std::sync::mpsc::channel::<Value>();
+    let reader = std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if lines
+                .send(serde_json::from_str(&line).expect("one json object per line"))
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let mut records = Vec::new();
+    let mut receive_until = |count: usize, what: &str| {
+        let deadline = Instant::now() + Duration::from_mins(1);
+        while records.len() < count {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match seen.recv_timeout(left) {
+                Ok(record) => records.push(record),
+                Err(_) => panic!("{what}: {} of {count} records within 60 s", records.len()),
+            }
+        }
+    };
+
+    produce(&env, &topic, &["plain", "100"]);
+    receive_until(100, "before the move");
+    let (from, replicas) = leader_and_replicas(&env, &topic);
+    let to = *replicas
+        .iter()
+        .find(|r| **r != from)
+        .expect("another replica");
+    // Records keep arriving while the leader moves, and after it.
+    let producing = {
+        let env = env.clone();
+        let topic = topic.clone();
+        std::thread::spawn(move || {
+            for _ in 0..4 {
+                produce(&env, &topic, &["plain", "25"]);
+            }
+        })
+    };
+    env.script(&["move-leader", &topic, "0", &to.to_string()]);
+    producing.join().expect("producer thread");
+    assert_eq!(leader_and_replicas(&env, &topic).0, to, "the leader moved");
+    produce(&env, &topic, &["plain", "100"]);
+    receive_until(300, "after the move");
+
+    let deadline = Instant::now() + Duration::from_mins(1);
+    while child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "consume -n 300 did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("output");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    reader.join().expect("reader thread");
+    let offsets: Vec<i64> = records
+        .iter()
+        .map(|r| r["offset"].as_i64().expect("an offset"))
+        .collect();
+    let expected: Vec<i64> = (0..300).collect();
+    assert_eq!(offsets, expected, "no gap, no duplicate, in order");
+    assert!(
+        records.iter().any(|r| r["leader_epoch"].as_i64() > Some(0)),
+        "records written after the move carry the new leader's epoch"
+    );
 }
