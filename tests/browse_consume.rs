@@ -305,10 +305,11 @@ fn follow_across_a_leader_move_shows_every_offset_once_in_order() {
         let deadline = Instant::now() + Duration::from_mins(1);
         while records.len() < count {
             let left = deadline.saturating_duration_since(Instant::now());
-            match seen.recv_timeout(left) {
-                Ok(record) => records.push(record),
-                Err(_) => panic!("{what}: {} of {count} records within 60 s", records.len()),
-            }
+            let got = records.len();
+            let record = seen
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("{what}: {got} of {count} records within 60 s ({e})"));
+            records.push(record);
         }
     };
 
