@@ -81,10 +81,10 @@ impl GroupsClient {
     /// A broker that cannot answer is reported in [`GroupList::failed`] rather
     /// than failing the list (its groups move to a live coordinator soon).
     pub async fn list_groups(&self) -> Result<GroupList> {
-        let snapshot = match self.cluster.snapshot() {
-            s if s.brokers().is_empty() => self.cluster.refresh().await?,
-            s => s,
-        };
+        // The broker list decides which groups are listed at all: one older
+        // than `max_staleness` (the background refresh failing, or paced
+        // down on a large cluster) is refreshed before answering.
+        let snapshot = self.cluster.refresh_if_stale().await?;
         let mut requests = JoinSet::new();
         for broker in snapshot.brokers() {
             let client = self.clone();

@@ -81,9 +81,14 @@ pub(super) struct Inner {
     pub(super) generation: watch::Sender<u64>,
     /// Makes refreshes single-flight; every install happens under it.
     pub(super) refresh_lock: AsyncMutex<()>,
-    /// How many full refreshes have finished, for collapsing waiters into them.
-    pub(super) refreshes_done: AtomicU64,
-    /// Set by an invalidation, cleared by the next full refresh.
+    /// The ticket of the last full refresh started (each takes the next
+    /// number, under `refresh_lock`).
+    pub(super) full_started: AtomicU64,
+    /// The ticket of the last full refresh finished: a caller that arrived
+    /// when `full_started` was `n` collapses into a finished ticket `> n`.
+    pub(super) full_done: AtomicU64,
+    /// Set by an invalidation, taken by the next full refresh as it starts
+    /// (and put back if it fails).
     pub(super) invalidated: AtomicBool,
     /// Set while refreshes fail; the old snapshot stays meanwhile.
     pub(super) degraded: ArcSwapOption<Degraded>,
@@ -127,7 +132,8 @@ impl Cluster {
                 coordinators: CoordinatorCache::default(),
                 generation,
                 refresh_lock: AsyncMutex::new(()),
-                refreshes_done: AtomicU64::new(0),
+                full_started: AtomicU64::new(0),
+                full_done: AtomicU64::new(0),
                 invalidated: AtomicBool::new(false),
                 degraded: ArcSwapOption::empty(),
                 movements,

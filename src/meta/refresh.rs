@@ -49,16 +49,21 @@ impl RefresherProbe {
 impl Cluster {
     /// Fetch metadata for the whole cluster and install it.
     ///
-    /// Single-flight: a caller that waited while another full refresh
-    /// finished gets that refresh's outcome instead of sending a second request.
+    /// Single-flight: a caller that waited while another full refresh ran
+    /// gets that refresh's outcome instead of sending a second request, but
+    /// only when that refresh started after the caller arrived. A refresh
+    /// already in flight when it arrived may have been answered before
+    /// whatever made the caller ask (an `r` pressed, a stale leader seen), so
+    /// the caller runs one more after it.
     pub async fn refresh(&self) -> Result<Arc<MetadataSnapshot>> {
-        let seen = self.inner.refreshes_done.load(Ordering::Acquire);
+        let arrived = self.inner.full_started.load(Ordering::Acquire);
         let _flight = self.inner.refresh_lock.lock().await;
-        if self.inner.refreshes_done.load(Ordering::Acquire) != seen {
+        if self.inner.full_done.load(Ordering::Acquire) > arrived {
             return self.collapsed();
         }
+        let ticket = self.inner.full_started.fetch_add(1, Ordering::AcqRel) + 1;
         let outcome = self.fetch_full().await;
-        self.inner.refreshes_done.fetch_add(1, Ordering::AcqRel);
+        self.inner.full_done.store(ticket, Ordering::Release);
         self.finish(outcome.map(|fresh| {
             let (guarded, refused) = self.snapshot().guard_epochs(fresh);
             if refused > 0 {
@@ -77,14 +82,14 @@ impl Cluster {
     /// and the only sane thing to do when the trigger was one partition's
     /// leader moving. Never creates a topic, whatever the broker's
     /// `auto.create.topics.enable` says. Collapses into a full refresh that
-    /// finished while it waited for its turn.
+    /// started after it arrived and finished while it waited for its turn.
     pub async fn refresh_topics(&self, topics: &[&str]) -> Result<Arc<MetadataSnapshot>> {
         if topics.is_empty() {
             return Ok(self.snapshot());
         }
-        let seen = self.inner.refreshes_done.load(Ordering::Acquire);
+        let arrived = self.inner.full_started.load(Ordering::Acquire);
         let _flight = self.inner.refresh_lock.lock().await;
-        if self.inner.refreshes_done.load(Ordering::Acquire) != seen {
+        if self.inner.full_done.load(Ordering::Acquire) > arrived {
             return self.collapsed();
         }
         let outcome = self.merge_topics(topics).await;
@@ -119,7 +124,13 @@ impl Cluster {
         Ok((self.install(Arc::new(merged), Some(&names)), errors))
     }
 
-    /// Refresh only if the snapshot has gone stale (or was invalidated).
+    /// Refresh only if the snapshot has gone stale (older than
+    /// `max_staleness`) or was invalidated; otherwise the snapshot as it is.
+    ///
+    /// For answers that are only as complete as the snapshot's broker list
+    /// (listing every group asks each broker): the background refresh keeps
+    /// the snapshot young while it works, and this bounds what is answered
+    /// from when it does not.
     pub async fn refresh_if_stale(&self) -> Result<Arc<MetadataSnapshot>> {
         let snapshot = self.snapshot();
         let invalidated = self.inner.invalidated.load(Ordering::Acquire);
@@ -213,7 +224,20 @@ impl Cluster {
         outcome
     }
 
+    /// One full fetch. The invalidation flag is taken before the request
+    /// is sent, so an invalidation made while it is in flight (its answer
+    /// may predate whatever prompted it) stays set and runs another; it is
+    /// put back when the fetch fails.
     async fn fetch_full(&self) -> Result<MetadataSnapshot> {
+        let was_invalidated = self.inner.invalidated.swap(false, Ordering::AcqRel);
+        let fetched = self.fetch_full_once().await;
+        if fetched.is_err() && was_invalidated {
+            self.inner.invalidated.store(true, Ordering::Release);
+        }
+        fetched
+    }
+
+    async fn fetch_full_once(&self) -> Result<MetadataSnapshot> {
         let (response, asked) = tokio::join!(self.fetch(all_topics_request), self.ask_quorum());
         let snapshot = decode_metadata(response?);
         let (controller, voters) = self.active_controller(&asked, snapshot.controller_id());
@@ -222,7 +246,6 @@ impl Cluster {
             // Never install a cluster without brokers: nothing could be routed.
             return Err(Error::NoBrokers);
         }
-        self.inner.invalidated.store(false, Ordering::Release);
         Ok(snapshot)
     }
 

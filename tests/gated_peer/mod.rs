@@ -1,0 +1,304 @@
+//! A fake broker for tests (not Kafka): one node on loopback that answers
+//! `ApiVersions`, `Metadata` (itself as broker 1, one topic `t` in a full
+//! answer), `DescribeQuorum` (itself as the leader, a high watermark that
+//! rises with every ask) and `ListGroups` (none), and counts what it was
+//! asked. Two knobs make the timing of kscope's own code testable without
+//! sleeping and hoping:
+//!
+//! - a gate on full `Metadata` requests (every topic): while closed, their
+//!   answers wait, so a test can act while a full refresh is in flight;
+//! - a silent quorum: `DescribeQuorum` is never answered (a quorum that lost
+//!   its majority).
+//!
+//! Each request is answered on its own task (responses may leave out of
+//! order; kscope matches them by correlation id), so a held full `Metadata`
+//! does not hold up the `DescribeQuorum` sent beside it on one connection.
+//! The peer serves on its own thread's runtime, so tests driving the real
+//! binary can use it too.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::{Bytes, BytesMut};
+use kscope::conn::protocol::messages::api_versions_response::ApiVersion;
+use kscope::conn::protocol::messages::describe_quorum_response::{
+    PartitionData, ReplicaState, TopicData,
+};
+use kscope::conn::protocol::messages::metadata_response::{
+    MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+};
+use kscope::conn::protocol::messages::{
+    ApiKey, ApiVersionsResponse, BrokerId, DescribeQuorumResponse, ListGroupsResponse,
+    MetadataRequest, MetadataResponse, RequestHeader, ResponseHeader, TopicName,
+};
+use kscope::conn::protocol::{Decodable, Encodable, StrBytes};
+use kscope::conn::supported_versions;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+/// The APIs the peer advertises.
+const ADVERTISED: &[ApiKey] = &[
+    ApiKey::ApiVersions,
+    ApiKey::Metadata,
+    ApiKey::DescribeQuorum,
+    ApiKey::ListGroups,
+];
+
+/// What the peer counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Asked {
+    /// `Metadata` for every topic (a full refresh).
+    FullMetadata,
+    /// `Metadata` for named topics (a topic-scoped refresh).
+    TopicsMetadata,
+    /// `Metadata` for no topics (a liveness ping).
+    NoTopicsMetadata,
+    /// `DescribeQuorum`, answered or not.
+    DescribeQuorum,
+    /// `ListGroups`.
+    ListGroups,
+}
+
+#[derive(Debug)]
+struct Shared {
+    port: u16,
+    counts: Mutex<HashMap<Asked, usize>>,
+    /// `true`: full `Metadata` answers go out; `false`: they wait.
+    gate: watch::Sender<bool>,
+    quorum_silent: AtomicBool,
+}
+
+/// A running fake broker; it stops with the test process.
+#[derive(Debug, Clone)]
+pub struct GatedPeer {
+    /// `127.0.0.1:port`.
+    pub address: String,
+    shared: Arc<Shared>,
+}
+
+impl GatedPeer {
+    /// Start a peer with the gate open and the quorum answering.
+    pub fn start() -> GatedPeer {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.set_nonblocking(true).expect("nonblocking");
+        let port = listener.local_addr().expect("address").port();
+        let shared = Arc::new(Shared {
+            port,
+            counts: Mutex::new(HashMap::new()),
+            gate: watch::Sender::new(true),
+            quorum_silent: AtomicBool::new(false),
+        });
+        let serving = shared.clone();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let listener = TcpListener::from_std(listener).expect("listener");
+                while let Ok((socket, _)) = listener.accept().await {
+                    tokio::spawn(serve(socket, serving.clone()));
+                }
+            });
+        });
+        GatedPeer {
+            address: format!("127.0.0.1:{port}"),
+            shared,
+        }
+    }
+
+    /// Hold full `Metadata` answers until [`GatedPeer::open`].
+    pub fn close(&self) {
+        self.shared.gate.send_replace(false);
+    }
+
+    /// Let held and later full `Metadata` answers go out.
+    pub fn open(&self) {
+        self.shared.gate.send_replace(true);
+    }
+
+    /// Never answer `DescribeQuorum` from now on.
+    pub fn silence_quorum(&self) {
+        self.shared.quorum_silent.store(true, Ordering::SeqCst);
+    }
+
+    /// How many `what` requests arrived so far.
+    pub fn count(&self, what: Asked) -> usize {
+        self.shared
+            .counts
+            .lock()
+            .expect("counts")
+            .get(&what)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Wait until at least `n` `what` requests arrived, for at most
+    /// `deadline`; the count reached.
+    pub async fn reached(&self, what: Asked, n: usize, deadline: Duration) -> usize {
+        let until = Instant::now() + deadline;
+        loop {
+            let count = self.count(what);
+            if count >= n || Instant::now() >= until {
+                return count;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
+
+async fn serve(socket: TcpStream, shared: Arc<Shared>) {
+    let (mut reader, writer) = socket.into_split();
+    let writer = Arc::new(tokio::sync::Mutex::new(writer));
+    loop {
+        let Ok(length) = reader.read_i32().await else {
+            return;
+        };
+        let mut request = vec![0; usize::try_from(length).expect("request length")];
+        if reader.read_exact(&mut request).await.is_err() {
+            return;
+        }
+        let shared = shared.clone();
+        let writer = writer.clone();
+        tokio::spawn(async move {
+            let mut buf = Bytes::from(request);
+            let key = ApiKey::try_from(i16::from_be_bytes([buf[0], buf[1]])).expect("api key");
+            let version = i16::from_be_bytes([buf[2], buf[3]]);
+            let header = RequestHeader::decode(&mut buf, key.request_header_version(version))
+                .expect("request header");
+            let Some(body) = answer(&shared, key, version, &mut buf).await else {
+                return;
+            };
+            let mut frame = BytesMut::new();
+            ResponseHeader::default()
+                .with_correlation_id(header.correlation_id)
+                .encode(&mut frame, key.response_header_version(version))
+                .expect("response header");
+            frame.extend_from_slice(&body);
+            let length = i32::try_from(frame.len()).expect("frame length");
+            let mut writer = writer.lock().await;
+            let _ = writer.write_all(&length.to_be_bytes()).await;
+            let _ = writer.write_all(&frame).await;
+        });
+    }
+}
+
+fn count(shared: &Shared, what: Asked) -> usize {
+    let mut counts = shared.counts.lock().expect("counts");
+    let count = counts.entry(what).or_default();
+    *count += 1;
+    *count
+}
+
+/// The answer to one request, `None` for one never answered.
+async fn answer(shared: &Shared, key: ApiKey, version: i16, request: &mut Bytes) -> Option<Bytes> {
+    match key {
+        ApiKey::ApiVersions => Some(encode(&api_versions(), version)),
+        ApiKey::Metadata => {
+            let asked = MetadataRequest::decode(request, version).expect("metadata request");
+            let full = match &asked.topics {
+                None => true,
+                Some(topics) if topics.is_empty() => {
+                    count(shared, Asked::NoTopicsMetadata);
+                    false
+                }
+                Some(_) => {
+                    count(shared, Asked::TopicsMetadata);
+                    false
+                }
+            };
+            if full {
+                count(shared, Asked::FullMetadata);
+                let mut gate = shared.gate.subscribe();
+                let _ = gate.wait_for(|open| *open).await;
+            }
+            Some(encode(&metadata(shared.port, full), version))
+        }
+        ApiKey::DescribeQuorum => {
+            let asked = count(shared, Asked::DescribeQuorum);
+            if shared.quorum_silent.load(Ordering::SeqCst) {
+                return None;
+            }
+            Some(encode(
+                &quorum(i64::try_from(asked).expect("count")),
+                version,
+            ))
+        }
+        ApiKey::ListGroups => {
+            count(shared, Asked::ListGroups);
+            Some(encode(&ListGroupsResponse::default(), version))
+        }
+        other => panic!("the gated peer has no answer for {other:?} v{version}"),
+    }
+}
+
+fn metadata(port: u16, with_topic: bool) -> MetadataResponse {
+    let broker = MetadataResponseBroker::default()
+        .with_node_id(BrokerId(1))
+        .with_host(StrBytes::from_static_str("127.0.0.1"))
+        .with_port(i32::from(port));
+    let topics = if with_topic {
+        vec![
+            MetadataResponseTopic::default()
+                .with_name(Some(TopicName(StrBytes::from_static_str("t"))))
+                .with_partitions(vec![
+                    MetadataResponsePartition::default()
+                        .with_partition_index(0)
+                        .with_leader_id(BrokerId(1))
+                        .with_replica_nodes(vec![BrokerId(1)])
+                        .with_isr_nodes(vec![BrokerId(1)]),
+                ]),
+        ]
+    } else {
+        Vec::new()
+    };
+    MetadataResponse::default()
+        .with_brokers(vec![broker])
+        .with_topics(topics)
+        .with_cluster_id(Some(StrBytes::from_static_str("gated")))
+        .with_controller_id(BrokerId(1))
+}
+
+fn quorum(high_watermark: i64) -> DescribeQuorumResponse {
+    let leader = ReplicaState::default()
+        .with_replica_id(BrokerId(1))
+        .with_log_end_offset(high_watermark);
+    DescribeQuorumResponse::default().with_topics(vec![
+        TopicData::default()
+            .with_topic_name(TopicName(StrBytes::from_static_str("__cluster_metadata")))
+            .with_partitions(vec![
+                PartitionData::default()
+                    .with_partition_index(0)
+                    .with_leader_id(BrokerId(1))
+                    .with_leader_epoch(1)
+                    .with_high_watermark(high_watermark)
+                    .with_current_voters(vec![leader]),
+            ]),
+    ])
+}
+
+/// The handshake answer: kscope's own range for every advertised API.
+fn api_versions() -> ApiVersionsResponse {
+    ApiVersionsResponse::default().with_api_keys(
+        ADVERTISED
+            .iter()
+            .map(|&key| {
+                let ours = supported_versions(key);
+                ApiVersion::default()
+                    .with_api_key(key as i16)
+                    .with_min_version(ours.min)
+                    .with_max_version(ours.max)
+            })
+            .collect(),
+    )
+}
+
+fn encode<T: Encodable>(value: &T, version: i16) -> Bytes {
+    let mut buf = BytesMut::new();
+    value.encode(&mut buf, version).expect("encode");
+    buf.freeze()
+}
