@@ -261,7 +261,7 @@ fn command_line_completes_and_switches_context() {
     let snap = cluster();
     let mut s = state(&snap, 100, 20);
     s.contexts = vec!["local".to_owned(), "prod".to_owned()];
-    keys(&mut s, &snap, ":c");
+    keys(&mut s, &snap, ":ct");
     press(&mut s, &snap, Code::Tab);
     keys(&mut s, &snap, "p");
     press(&mut s, &snap, Code::Tab);

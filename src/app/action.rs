@@ -64,6 +64,13 @@ pub enum Action {
         /// The group's members, offsets and lag, or why not.
         result: Result<Arc<GroupDetail>, String>,
     },
+    /// The answer to [`Effect::FetchConfigs`].
+    Configs {
+        /// The request id it answers.
+        request: u64,
+        /// Each resource's configs, or why not.
+        result: Result<Vec<super::configs::Answer>, String>,
+    },
     /// Whether metadata refreshes are failing.
     Degraded(Option<DegradedInfo>),
     /// What the latest liveness check found (brokers not answering, the
@@ -125,6 +132,13 @@ pub enum Effect {
         request: u64,
         /// The group.
         group: String,
+    },
+    /// Describe the configs of `resources`; answer with [`Action::Configs`].
+    FetchConfigs {
+        /// Request id.
+        request: u64,
+        /// Topics, brokers, or the broker defaults.
+        resources: Vec<crate::inspect::ConfigResource>,
     },
     /// Resolve the named context and reconnect.
     SwitchContext(String),

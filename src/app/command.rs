@@ -13,6 +13,8 @@ pub enum Parsed {
     /// `:partitions TOPIC` (also `:p`).
     Partitions(String),
     Context(String),
+    /// `:config topic NAME`, `:config broker ID`, `:config defaults`.
+    Config(crate::inspect::ConfigResource),
     Help,
     Quit,
 }
@@ -25,6 +27,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("leaders", &["l", "movement", "moves"]),
     ("groups", &["cg", "consumers", "consumer-groups"]),
     ("group", &["describe"]),
+    ("config", &["configs", "cfg"]),
     ("ctx", &["context"]),
     ("help", &["h"]),
     ("q", &["quit", "q!"]),
@@ -44,6 +47,9 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         return Err("empty command".to_owned());
     };
     let argument = words.next().map(str::to_owned);
+    if canonical(word) == Some("config") {
+        return config(argument.as_deref(), words.next()).map(Parsed::Config);
+    }
     let parsed = match (canonical(word), argument) {
         (Some("topics"), _) => Parsed::Topics,
         (Some("brokers"), _) => Parsed::Brokers,
@@ -64,6 +70,25 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         }
     };
     Ok(parsed)
+}
+
+const CONFIG_USAGE: &str = "usage: :config topic NAME | broker ID | defaults";
+
+/// The resource of `:config KIND [NAME]`.
+fn config(
+    kind: Option<&str>,
+    name: Option<&str>,
+) -> Result<crate::inspect::ConfigResource, String> {
+    use crate::inspect::ConfigResource;
+    match (kind, name) {
+        (Some("topic" | "t"), Some(name)) => Ok(ConfigResource::Topic(name.to_owned())),
+        (Some("broker" | "b"), Some(id)) => id
+            .parse()
+            .map(ConfigResource::Broker)
+            .map_err(|_| format!("broker id '{id}' is not a number ({CONFIG_USAGE})")),
+        (Some("defaults" | "broker-defaults"), None) => Ok(ConfigResource::BrokerDefaults),
+        _ => Err(CONFIG_USAGE.to_owned()),
+    }
 }
 
 /// What `:` arguments complete from.
@@ -95,7 +120,7 @@ pub fn complete(line: &str, candidates: Candidates<'_>) -> String {
                 .filter(|n| n.starts_with(done.as_str()))
                 .count()
                 == 1;
-            if unique && matches!(done.as_str(), "ctx" | "partitions" | "group") {
+            if unique && matches!(done.as_str(), "ctx" | "partitions" | "group" | "config") {
                 format!("{done} ")
             } else {
                 done
@@ -110,6 +135,11 @@ pub fn complete(line: &str, candidates: Candidates<'_>) -> String {
                 ),
                 Some("partitions" | "groups") => extend(argument, topics),
                 Some("group") => extend(argument, groups),
+                Some("config") => match argument.split_once(' ') {
+                    Some(("topic", name)) => format!("topic {}", extend(name.trim_start(), topics)),
+                    Some(_) => argument.to_owned(),
+                    None => extend(argument, &["topic", "broker", "defaults"]),
+                },
                 _ => argument.to_owned(),
             };
             format!("{word} {done}")
@@ -146,6 +176,8 @@ fn extend(prefix: &str, candidates: &[&str]) -> String {
 mod tests {
     use super::*;
 
+    use crate::inspect::ConfigResource;
+
     #[test]
     fn parses_commands_and_aliases() {
         assert_eq!(parse("topics"), Ok(Parsed::Topics));
@@ -167,6 +199,21 @@ mod tests {
         assert_eq!(parse("quit"), Ok(Parsed::Quit));
         assert!(parse("ctx").is_err());
         assert!(parse("explode").expect_err("unknown").contains("'explode'"));
+        assert_eq!(
+            parse("config topic orders"),
+            Ok(Parsed::Config(ConfigResource::Topic("orders".to_owned())))
+        );
+        assert_eq!(
+            parse("config broker 2"),
+            Ok(Parsed::Config(ConfigResource::Broker(2)))
+        );
+        assert_eq!(
+            parse("cfg defaults"),
+            Ok(Parsed::Config(ConfigResource::BrokerDefaults))
+        );
+        assert!(parse("config broker two").is_err());
+        assert!(parse("config topic").is_err());
+        assert!(parse("config").is_err());
     }
 
     #[test]
@@ -180,7 +227,8 @@ mod tests {
         let table = [
             ("to", "topics"),
             ("b", "brokers"),
-            ("c", "ctx "),
+            ("ct", "ctx "),
+            ("c", "c"),
             ("ctx p", "ctx prod-"),
             ("ctx l", "ctx local"),
             ("ctx x", "ctx x"),
@@ -189,6 +237,9 @@ mod tests {
             ("group b", "group billing"),
             ("groups pay", "groups payments"),
             ("gr", "group"),
+            ("conf", "config "),
+            ("config t", "config topic"),
+            ("config topic pay", "config topic payments"),
             ("zz", "zz"),
         ];
         for (line, want) in table {

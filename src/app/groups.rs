@@ -198,7 +198,12 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
                 });
             }
         }
-        Screen::Topics | Screen::Partitions { .. } | Screen::Brokers | Screen::Leaders => {}
+        Screen::Topics
+        | Screen::Partitions { .. }
+        | Screen::Brokers
+        | Screen::Leaders
+        | Screen::Config { .. }
+        | Screen::ConfigEntry { .. } => {}
     }
 }
 

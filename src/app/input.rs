@@ -89,6 +89,7 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
         Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
         Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
         Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),
+        Parsed::Config(of) => push(state, Screen::Config { of }, None, fx),
         Parsed::Help => state.show_help = true,
         Parsed::Quit => {
             state.quit = true;

@@ -32,6 +32,8 @@ pub enum Command {
     Members,
     /// Show or hide Empty and Dead groups.
     ToggleInactive,
+    /// The configs of the selected topic or broker.
+    Configs,
 }
 
 /// Where a binding applies.
@@ -41,6 +43,8 @@ enum Scope {
     Topics,
     Drillable,
     TopicsOrPartitions,
+    /// Topics, Partitions and Brokers: where a resource with configs is selected.
+    HasConfigs,
     Groups,
     GroupOffsets,
 }
@@ -52,7 +56,15 @@ impl Scope {
             Scope::Topics => matches!(screen, Screen::Topics),
             Scope::Drillable => matches!(
                 screen,
-                Screen::Topics | Screen::Brokers | Screen::Groups { .. } | Screen::Group { .. }
+                Screen::Topics
+                    | Screen::Brokers
+                    | Screen::Groups { .. }
+                    | Screen::Group { .. }
+                    | Screen::Config { .. }
+            ),
+            Scope::HasConfigs => matches!(
+                screen,
+                Screen::Topics | Screen::Partitions { .. } | Screen::Brokers
             ),
             Scope::TopicsOrPartitions => {
                 matches!(screen, Screen::Topics | Screen::Partitions { .. })
@@ -207,6 +219,13 @@ impl Default for Keymap {
                 &[c('c')],
                 "consumer groups of this topic",
                 Scope::TopicsOrPartitions,
+            ),
+            bind(
+                C::Configs,
+                Some("configs"),
+                &[c('C')],
+                "configs of this topic or broker",
+                Scope::HasConfigs,
             ),
             bind(
                 C::ToggleInactive,

@@ -12,10 +12,16 @@ pub const BELOW_TABLE: u16 = 3;
 /// lag chart.
 pub const GROUP_PANEL: u16 = 8;
 
-/// Rows above the table of `screen` (the group screens have a panel).
+/// Rows of the panel above a config's synonym chain: its value, type and
+/// documentation.
+pub const CONFIG_PANEL: u16 = 7;
+
+/// Rows above the table of `screen` (the group screens and a config's
+/// detail have a panel).
 pub fn table_first_row(screen: &Screen) -> u16 {
     match screen {
         Screen::Group { .. } | Screen::Members { .. } => TABLE_FIRST_ROW + GROUP_PANEL,
+        Screen::ConfigEntry { .. } => TABLE_FIRST_ROW + CONFIG_PANEL,
         _ => TABLE_FIRST_ROW,
     }
 }

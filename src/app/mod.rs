@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod command;
+pub mod configs;
 pub mod filter;
 pub mod group_rows;
 pub mod groups;

@@ -8,7 +8,7 @@ use crate::meta::{MetadataSnapshot, MovementEvent};
 
 use super::screen::{RowsKey, Screen, View};
 use super::state::AppState;
-use super::{group_rows, table_rows};
+use super::{configs, group_rows, table_rows};
 
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
@@ -26,6 +26,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         sort: state.view().sort,
         internal: state.show_internal,
         groups: state.groups.answers,
+        configs: state.configs.answers,
         inactive: state.groups.hide_inactive,
     };
     if state.view().built_for.as_ref() != Some(&key) {
@@ -33,15 +34,14 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         let kept = view
             .rows
             .get(view.selected)
-            .and_then(|&i| group_rows::identity(&state.groups, &view.screen, i));
+            .and_then(|&i| identity(state, &view.screen, i));
         let rows = build(state, snap);
         // A group screen's rows are rebuilt from each answer and may
         // reorder: the selection stays on the group or partition it was on.
         let screen = state.view().screen.clone();
         let found = kept.and_then(|kept| {
-            rows.iter().position(|&i| {
-                group_rows::identity(&state.groups, &screen, i).as_ref() == Some(&kept)
-            })
+            rows.iter()
+                .position(|&i| identity(state, &screen, i).as_ref() == Some(&kept))
         });
         let kinds = if matches!(screen, Screen::Leaders) {
             let mut kinds = BTreeMap::new();
@@ -62,6 +62,13 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
     }
     let page = state.page();
     clamp(state.view_mut(), page);
+}
+
+/// What identifies row `index` of a screen whose rows are rebuilt from
+/// answers (groups, configs), so the selection can follow it.
+fn identity(state: &AppState, screen: &Screen, index: usize) -> Option<String> {
+    group_rows::identity(&state.groups, screen, index)
+        .or_else(|| configs::identity(&state.configs, screen, index))
 }
 
 /// Keep `selected` inside the rows and the window around it.
@@ -126,6 +133,9 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             group_rows::build(&state.groups, &screen, &mut keep)
         }
+        Screen::Config { .. } | Screen::ConfigEntry { .. } => {
+            configs::build(&state.configs, &screen, &mut keep)
+        }
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
     if sort.descending {
@@ -174,7 +184,7 @@ fn sort_rows(
     rows: &mut Vec<usize>,
 ) {
     use crate::columns::{
-        brokers, group_offsets, groups, leaders, members, partitions, sort_indices, topics,
+        brokers, configs, group_offsets, groups, leaders, members, partitions, sort_indices, topics,
     };
     match screen {
         Screen::Topics => sort_indices(rows, topics::table().get(column), |i| {
@@ -198,5 +208,10 @@ fn sort_rows(
         Screen::Members { group } => sort_indices(rows, members::table().get(column), |i| {
             table_rows::member(state, group, i)
         }),
+        Screen::Config { of } => sort_indices(rows, configs::table().get(column), |i| {
+            table_rows::config(state, of, i)
+        }),
+        // The synonym chain keeps its order of precedence.
+        Screen::ConfigEntry { .. } => {}
     }
 }

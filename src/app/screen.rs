@@ -1,6 +1,7 @@
 //! The screens and one entry of the navigation stack.
 
 use super::filter::Filter;
+use crate::inspect::ConfigResource;
 use std::collections::BTreeMap;
 
 /// What is on screen.
@@ -32,6 +33,18 @@ pub enum Screen {
         /// The group's name.
         group: String,
     },
+    /// The configs of a topic, a broker or the cluster-wide broker defaults.
+    Config {
+        /// Whose.
+        of: ConfigResource,
+    },
+    /// One config: its documentation and synonym chain.
+    ConfigEntry {
+        /// Whose.
+        of: ConfigResource,
+        /// The config's key.
+        name: String,
+    },
 }
 
 impl Screen {
@@ -46,13 +59,15 @@ impl Screen {
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
+            Screen::Config { of } => format!("configs of {of}"),
+            Screen::ConfigEntry { of, name } => format!("config '{name}' of {of}"),
         })
     }
 
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            brokers, group_offsets, groups, headers, leaders, members, partitions, topics,
+            brokers, configs, group_offsets, groups, headers, leaders, members, partitions, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -62,6 +77,8 @@ impl Screen {
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
+            Screen::Config { .. } => headers(&configs::table()),
+            Screen::ConfigEntry { .. } => headers(&configs::synonym_table()),
         }
     }
 
@@ -124,6 +141,8 @@ pub struct RowsKey {
     pub internal: bool,
     /// Group answers received (list and detail).
     pub groups: u64,
+    /// Config answers received.
+    pub configs: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
 }

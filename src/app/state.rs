@@ -6,6 +6,7 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::meta::{BrokerInfo, MetadataSnapshot, MovementEvent, TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
+use super::configs::ConfigStore;
 use super::filter::Scratch;
 use super::groups::GroupsStore;
 use super::keymap::Keymap;
@@ -126,6 +127,8 @@ pub struct AppState {
     pub watermarks: WatermarkStore,
     /// Consumer groups and their lag.
     pub groups: GroupsStore,
+    /// Configs of what is on screen.
+    pub configs: ConfigStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -180,6 +183,7 @@ impl AppState {
             moved_at: HashMap::new(),
             watermarks: WatermarkStore::default(),
             groups: GroupsStore::default(),
+            configs: ConfigStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -216,6 +220,7 @@ impl AppState {
         self.moved_at.clear();
         self.watermarks = WatermarkStore::default();
         self.groups.reset();
+        self.configs.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

@@ -3,8 +3,9 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use crate::columns::{brokers, format, group_offsets, groups, partitions, topics};
+use crate::columns::{brokers, configs, format, group_offsets, groups, partitions, topics};
 use crate::groups::{GroupDetail, Member};
+use crate::inspect::ConfigResource;
 use crate::meta::{MetadataSnapshot, MovementEvent, TopicPartition};
 
 use super::group_rows;
@@ -138,4 +139,28 @@ pub fn member<'a>(state: &'a AppState, group: &str, index: usize) -> Option<&'a 
         .description
         .members
         .get(index)
+}
+
+/// Config `index` of `of`.
+pub fn config<'a>(
+    state: &'a AppState,
+    of: &ConfigResource,
+    index: usize,
+) -> Option<configs::Row<'a>> {
+    let entry = state.configs.entries(of)?.get(index)?;
+    Some(configs::Row { entry })
+}
+
+/// Synonym `index` of config `name` of `of`.
+pub fn synonym<'a>(
+    state: &'a AppState,
+    of: &ConfigResource,
+    name: &str,
+    index: usize,
+) -> Option<configs::SynonymRow<'a>> {
+    let entry = state.configs.entry(of, name)?;
+    Some(configs::SynonymRow {
+        synonym: entry.synonyms.get(index)?,
+        sensitive: entry.sensitive,
+    })
 }

@@ -1,9 +1,11 @@
 //! `update`: the one place the model changes. Pure: no I/O, no awaiting;
 //! anything that needs the outside world is returned as an [`Effect`].
 
+use crate::inspect::ConfigResource;
 use crate::meta::{MetadataSnapshot, MovementEvent, MovementKind};
 
 use super::action::{Action, Effect};
+use super::configs;
 use super::filter::Filter;
 use super::group_rows;
 use super::groups;
@@ -47,6 +49,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);
         }
+        Action::Configs { request, result } => configs::receive(state, request, result),
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
@@ -74,6 +77,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     rows::refresh(state, snap);
     watermarks::plan(state, snap, &mut effects);
     groups::plan(state, &mut effects);
+    configs::plan(state, &mut effects);
     effects
 }
 
@@ -111,6 +115,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
             state.refreshing = true;
             state.groups.expire();
+            state.configs.expire();
             fx.push(Effect::Refresh);
         }
         Command::SortNext => {
@@ -141,6 +146,11 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             if let Screen::Group { group } = &state.view().screen {
                 let group = group.clone();
                 push(state, Screen::Members { group }, None, fx);
+            }
+        }
+        Command::Configs => {
+            if let Some(of) = config_target(state, snap) {
+                push(state, Screen::Config { of }, None, fx);
             }
         }
         Command::Leaders => {
@@ -188,6 +198,21 @@ fn current_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
     }
 }
 
+/// Whose configs the configs key opens: the topic on screen or selected,
+/// or the selected broker.
+fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option<ConfigResource> {
+    if let Some(topic) = current_topic(state, snap) {
+        return Some(ConfigResource::Topic(topic));
+    }
+    let view = state.view();
+    if !matches!(view.screen, Screen::Brokers) {
+        return None;
+    }
+    let index = *view.rows.get(view.selected)?;
+    let (broker, _) = state.broker_row(snap, index)?;
+    Some(ConfigResource::Broker(broker.node_id))
+}
+
 fn selected_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
     let view = state.view();
     let index = *view.rows.get(view.selected)?;
@@ -232,7 +257,22 @@ fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
                 push(state, Screen::Partitions { topic }, None, fx);
             }
         }
-        Screen::Partitions { .. } | Screen::Leaders | Screen::Members { .. } => {}
+        Screen::Config { of } => {
+            let view = state.view();
+            let name = view
+                .rows
+                .get(view.selected)
+                .and_then(|&i| state.configs.entries(of)?.get(i))
+                .map(|e| e.name.clone());
+            if let Some(name) = name {
+                let of = of.clone();
+                push(state, Screen::ConfigEntry { of, name }, None, fx);
+            }
+        }
+        Screen::Partitions { .. }
+        | Screen::Leaders
+        | Screen::Members { .. }
+        | Screen::ConfigEntry { .. } => {}
     }
 }
 

@@ -52,7 +52,9 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Leaders
         | Screen::Groups { .. }
         | Screen::Group { .. }
-        | Screen::Members { .. } => {}
+        | Screen::Members { .. }
+        | Screen::Config { .. }
+        | Screen::ConfigEntry { .. } => {}
     }
     out
 }

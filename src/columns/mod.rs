@@ -8,6 +8,7 @@
 //! text and fits it by display width ([`crate::untrusted`]).
 
 pub mod brokers;
+pub mod configs;
 pub mod format;
 pub mod group_format;
 pub mod group_offsets;

@@ -25,6 +25,7 @@ pub const ACTIONS: &[&str] = &[
     "consumers",
     "members",
     "inactive",
+    "configs",
 ];
 
 const NAMED: &[&str] = &[

@@ -277,6 +277,11 @@ impl Session {
                     worker::group(groups.clone(), request, group, self.tx.clone());
                 }
             }
+            Effect::FetchConfigs { request, resources } => {
+                if let Some(cluster) = &self.cluster {
+                    worker::configs(cluster.clone(), request, resources, self.tx.clone());
+                }
+            }
             Effect::SwitchContext(name) => {
                 let mut args = self.args.clone();
                 args.context = Some(name);

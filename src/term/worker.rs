@@ -140,3 +140,26 @@ pub fn group(client: GroupsClient, request: u64, group: String, tx: UnboundedSen
         let _ = tx.send(Msg::Action(Action::GroupDetail { request, result }));
     });
 }
+
+/// Describe configs in the background.
+pub fn configs(
+    cluster: Cluster,
+    request: u64,
+    resources: Vec<crate::inspect::ConfigResource>,
+    tx: UnboundedSender<Msg>,
+) {
+    tokio::spawn(async move {
+        let result = crate::inspect::configs::describe(&cluster, &resources)
+            .await
+            .map(|described| {
+                described
+                    .into_iter()
+                    .map(|(resource, entries)| {
+                        (resource, entries.map(Arc::new).map_err(|e| e.to_string()))
+                    })
+                    .collect()
+            })
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Msg::Action(Action::Configs { request, result }));
+    });
+}

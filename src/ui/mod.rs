@@ -1,6 +1,7 @@
 //! Pure drawing: `view(frame, state, snapshot, theme)`. Reads, never
 //! mutates; formats only the visible rows.
 
+mod config_screens;
 mod group_screens;
 mod screens;
 pub mod theme;
@@ -44,8 +45,17 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
                 theme,
             );
         }
-        _ => match state.view().screen.group() {
-            Some(group) => {
+        _ => match &state.view().screen {
+            Screen::ConfigEntry { of, name } => {
+                let [panel, table] = Layout::vertical([
+                    Constraint::Length(layout::CONFIG_PANEL),
+                    Constraint::Fill(1),
+                ])
+                .areas(body);
+                config_screens::draw_panel(frame, panel, state, (of, name), theme);
+                draw_table(frame, table, state, snap, theme);
+            }
+            Screen::Group { group } | Screen::Members { group } => {
                 let [panel, table] = Layout::vertical([
                     Constraint::Length(layout::GROUP_PANEL),
                     Constraint::Fill(1),
@@ -54,7 +64,7 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
                 group_screens::draw_panel(frame, panel, state, group, theme);
                 draw_table(frame, table, state, snap, theme);
             }
-            None => draw_table(frame, body, state, snap, theme),
+            _ => draw_table(frame, body, state, snap, theme),
         },
     }
     draw_status(frame, status, state, snap, theme);
@@ -234,6 +244,7 @@ fn draw_table(
     if matches!(view.screen, Screen::Groups { .. }) {
         title.push_str(&group_screens::list_status(state));
     }
+    title.push_str(&config_screens::status(state));
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = view
             .kinds
@@ -322,6 +333,9 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         "  commands: :topics :partitions TOPIC :groups [TOPIC] :group NAME",
     ));
     lines.push(Line::raw("            :brokers :leaders :ctx NAME :q"));
+    lines.push(Line::raw(
+        "            :config topic NAME | broker ID | defaults",
+    ));
     let height = u16::try_from(lines.len() + 2)
         .unwrap_or(u16::MAX)
         .min(area.height);

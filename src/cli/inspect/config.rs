@@ -10,13 +10,11 @@ use crate::conn::ErrorCode;
 use crate::inspect::{ConfigEntry, ConfigResource, configs};
 use crate::meta::Cluster;
 
-use crate::cli::rows::{opt, text};
+use crate::cli::rows::text;
 use crate::columns::Column;
+use crate::columns::configs::shown_value;
 
 use crate::cli::output::emit;
-
-/// What a sensitive value shows as in a table (JSON has null).
-pub const MASK: &str = "******";
 
 /// One config (`get config`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,13 +56,7 @@ impl ConfigRow {
     pub fn table() -> [Column<ConfigRow>; 6] {
         [
             text("NAME", |r| r.name.clone()),
-            text("VALUE", |r| {
-                if r.sensitive {
-                    MASK.to_owned()
-                } else {
-                    opt(r.value.as_deref())
-                }
-            }),
+            text("VALUE", |r| shown_value(r.sensitive, r.value.as_deref())),
             text("SOURCE", |r| r.source.to_owned()),
             text("DEFAULT", |r| r.is_default.to_string()),
             text("SENSITIVE", |r| r.sensitive.to_string()),

@@ -1,0 +1,223 @@
+//! Configs for what is on screen (`DescribeConfigs`): the resource a config
+//! screen shows. When to ask, and what an answer changes. Answers are kept
+//! with their age and shown while the next one is awaited; only a few whole
+//! resources are kept (the config screens visited last).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::inspect::{ConfigEntry, ConfigResource};
+
+use super::action::Effect;
+use super::screen::Screen;
+use super::state::{AppState, Link};
+
+/// How often the configs on screen are re-read (they change rarely).
+pub const INTERVAL: Duration = Duration::from_secs(15);
+/// A request older than this is forgotten (its answer will be dropped).
+const GIVE_UP: Duration = Duration::from_secs(30);
+/// How many resources' full configs are kept.
+const KEPT: usize = 16;
+
+/// One resource's configs as last answered.
+#[derive(Debug, Clone, Default)]
+pub struct Held {
+    /// The latest entries, sorted by name (kept while the next answer is
+    /// awaited, and when a later request fails).
+    pub entries: Option<Arc<Vec<ConfigEntry>>>,
+    /// When the latest answer (entries or failure) landed.
+    pub at: Option<Instant>,
+    /// The latest failure, if the latest answer was one.
+    pub error: Option<String>,
+}
+
+/// One resource's answer: its entries, or why not.
+pub type Answer = (ConfigResource, Result<Arc<Vec<ConfigEntry>>, String>);
+
+/// Everything the UI knows about configs.
+#[derive(Debug, Default)]
+pub struct ConfigStore {
+    /// Per resource.
+    pub held: HashMap<ConfigResource, Held>,
+    /// The request in flight and when it left.
+    pub in_flight: Option<(u64, Instant)>,
+    /// Answers received (rows depend on them).
+    pub answers: u64,
+    /// Request ids handed out.
+    pub next_id: u64,
+}
+
+impl ConfigStore {
+    /// The entries of `resource`, if they have arrived.
+    pub fn entries(&self, resource: &ConfigResource) -> Option<&[ConfigEntry]> {
+        self.held
+            .get(resource)?
+            .entries
+            .as_deref()
+            .map(Vec::as_slice)
+    }
+
+    /// The entry `name` of `resource`.
+    pub fn entry(&self, resource: &ConfigResource, name: &str) -> Option<&ConfigEntry> {
+        self.entries(resource)?.iter().find(|e| e.name == name)
+    }
+
+    /// Ask again for whatever is on screen at the next chance (the `r` key).
+    pub fn expire(&mut self) {
+        self.in_flight = None;
+        for held in self.held.values_mut() {
+            held.at = None;
+        }
+    }
+
+    /// Forget the cluster's configs (another context), keeping the ids.
+    pub fn reset(&mut self) {
+        *self = ConfigStore {
+            next_id: self.next_id,
+            ..ConfigStore::default()
+        };
+    }
+
+    fn due(&self, resource: &ConfigResource, now: Instant) -> bool {
+        self.held
+            .get(resource)
+            .and_then(|h| h.at)
+            .is_none_or(|at| now.saturating_duration_since(at) >= INTERVAL)
+    }
+}
+
+/// The resource whose configs the screen shows, if any.
+pub fn on_screen(screen: &Screen) -> Option<&ConfigResource> {
+    match screen {
+        Screen::Config { of } | Screen::ConfigEntry { of, .. } => Some(of),
+        _ => None,
+    }
+}
+
+/// Ask for the configs the screen shows, if they are due.
+pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
+    if state.link != Link::Connected {
+        return;
+    }
+    let now = state.now;
+    let Some(resource) = on_screen(&state.view().screen).cloned() else {
+        return;
+    };
+    let store = &mut state.configs;
+    let waiting = store
+        .in_flight
+        .is_some_and(|(_, sent)| now.saturating_duration_since(sent) < GIVE_UP);
+    if waiting || !store.due(&resource, now) {
+        return;
+    }
+    store.next_id += 1;
+    let request = store.next_id;
+    store.in_flight = Some((request, now));
+    effects.push(Effect::FetchConfigs {
+        request,
+        resources: vec![resource],
+    });
+}
+
+/// Take an answer; a stale one (not the request in flight) is dropped.
+pub fn receive(state: &mut AppState, request: u64, result: Result<Vec<Answer>, String>) {
+    let now = state.now;
+    let store = &mut state.configs;
+    if store.in_flight.map(|(id, _)| id) != Some(request) {
+        return;
+    }
+    store.in_flight = None;
+    store.answers += 1;
+    let answers = match result {
+        Ok(answers) => answers,
+        Err(error) => {
+            state.notice = Some(format!("configs: {error}"));
+            return;
+        }
+    };
+    for (resource, result) in answers {
+        let held = store.held.entry(resource.clone()).or_default();
+        held.at = Some(now);
+        match result {
+            Ok(entries) => {
+                held.entries = Some(entries);
+                held.error = None;
+            }
+            Err(error) => {
+                state.notice = Some(format!("configs of {resource}: {error}"));
+                held.error = Some(error);
+            }
+        }
+    }
+    forget_oldest(store);
+}
+
+fn forget_oldest(store: &mut ConfigStore) {
+    while store.held.len() > KEPT {
+        let oldest = store
+            .held
+            .iter()
+            .min_by_key(|(_, h)| h.at)
+            .map(|(r, _)| r.clone());
+        let Some(oldest) = oldest else { return };
+        store.held.remove(&oldest);
+    }
+}
+
+/// What identifies row `index` of a config screen: the config's name, or
+/// the synonym's.
+pub fn identity(store: &ConfigStore, screen: &Screen, index: usize) -> Option<String> {
+    match screen {
+        Screen::Config { of } => store.entries(of)?.get(index).map(|e| e.name.clone()),
+        Screen::ConfigEntry { of, name } => store
+            .entry(of, name)?
+            .synonyms
+            .get(index)
+            .map(|s| format!("{} {}", s.source.name(), s.name)),
+        _ => None,
+    }
+}
+
+/// Indices of the rows of a config screen, in source order, filtered by
+/// `keep` (on name, shown value and source).
+pub fn build(
+    store: &ConfigStore,
+    screen: &Screen,
+    keep: &mut impl FnMut(&str) -> bool,
+) -> Vec<usize> {
+    use crate::columns::configs::{shown_value, source_label};
+    match screen {
+        Screen::Config { of } => store.entries(of).map_or_else(Vec::new, |entries| {
+            entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| {
+                    keep(&format!(
+                        "{} {} {}",
+                        e.name,
+                        shown_value(e.sensitive, e.value.as_deref()),
+                        source_label(e.source)
+                    ))
+                })
+                .map(|(i, _)| i)
+                .collect()
+        }),
+        Screen::ConfigEntry { of, name } => store.entry(of, name).map_or_else(Vec::new, |e| {
+            e.synonyms
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    keep(&format!(
+                        "{} {} {}",
+                        s.name,
+                        shown_value(e.sensitive, s.value.as_deref()),
+                        source_label(s.source)
+                    ))
+                })
+                .map(|(i, _)| i)
+                .collect()
+        }),
+        _ => Vec::new(),
+    }
+}

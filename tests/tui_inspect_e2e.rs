@@ -1,0 +1,102 @@
+//! End to end, the inspection screens: the real binary in tmux against the
+//! real cluster. From a topic to its configs (a dynamic config shown with
+//! its source), into one config (documentation and synonym chain: a topic's
+//! config lists the topic's own setting and broker settings that are set,
+//! not the built-in default), and
+//! back to the Topics screen.
+
+mod groups_fixture;
+mod support;
+
+use std::time::Duration;
+
+use support::tmux::{self, Tmux, kscope_command};
+
+/// The cells of the row whose first cell is `name`.
+fn row_of(screen: &str, name: &str) -> Option<Vec<String>> {
+    screen.lines().find_map(|line| {
+        let cells: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        (cells.first().map(String::as_str) == Some(name)).then_some(cells)
+    })
+}
+
+#[test]
+fn topic_to_its_configs_into_one_config_and_back() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = groups_fixture::unique("tui-config");
+    env.create_topic_with_kafka(
+        &topic,
+        &[
+            "--partitions",
+            "1",
+            "--replication-factor",
+            "3",
+            "--config",
+            "retention.ms=3600000",
+        ],
+    );
+    let home = tempfile::tempdir().expect("temp home");
+    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
+    let tmux = Tmux::start(&tmux::unique_name("kscope-config"), &command);
+    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", &topic]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the filter applied", |s| {
+        s.contains(&format!("filter: {topic}")) && s.contains("[1/1]")
+    });
+
+    tmux.keys(&["C"]);
+    tmux.wait_for("the topic's configs with the dynamic retention", |s| {
+        s.contains(&format!("configs of topic '{topic}'"))
+            && row_of(s, "retention.ms").is_some_and(|cells| {
+                cells.get(1..4)
+                    == Some(
+                        &[
+                            "3600000".to_owned(),
+                            "dynamic".to_owned(),
+                            "topic".to_owned(),
+                        ][..],
+                    )
+            })
+            && row_of(s, "cleanup.policy").is_some_and(|cells| {
+                cells.get(1..3) == Some(&["delete".to_owned(), "default".to_owned()][..])
+            })
+    });
+
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "~^retention"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the filter on the configs", |s| {
+        s.contains("filter: ~^retention")
+            && s.contains("[1/2]")
+            && row_of(s, "retention.ms").is_some()
+    });
+    tmux.keys(&["j"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the config's documentation and synonyms", |s| {
+        s.contains(&format!("config 'retention.ms' of topic '{topic}'"))
+            && s.contains("retention.ms = 3600000")
+            && s.contains("retain")
+            && s.lines().any(|l| {
+                l.trim_start().starts_with("dynamic topic")
+                    && l.contains("retention.ms")
+                    && l.contains("3600000")
+            })
+    });
+
+    // Back: the configs (filter kept), the configs unfiltered, Topics.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("back on the configs", |s| {
+        s.contains(&format!("configs of topic '{topic}'")) && s.contains("filter: ~^retention")
+    });
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("back on the topics", |s| {
+        s.contains("topics [") && s.contains(&format!("filter: {topic}"))
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
+}
