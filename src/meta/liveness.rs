@@ -22,7 +22,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use arc_swap::ArcSwapOption;
 use tokio::task::{AbortHandle, JoinSet};
@@ -205,13 +205,39 @@ fn clock(time: SystemTime) -> String {
     )
 }
 
-/// The cluster's liveness part: the tracker, the published health and the
-/// background task (stopped on drop).
+/// How recent a `DescribeQuorum` outcome must be for a check to use it
+/// instead of asking again: `kscope get` connects (a full refresh asks the
+/// quorum) and checks at once, and a lost quorum must cost one
+/// [`super::quorum::QUORUM_DEADLINE`], not two.
+const QUORUM_REUSE: Duration = Duration::from_secs(1);
+
+/// The cluster's liveness part: the tracker, the published health, the
+/// last quorum outcome not yet seen by a check, and the background task
+/// (stopped on drop).
 #[derive(Debug, Default)]
 pub(super) struct Liveness {
     tracker: Mutex<Tracker>,
     health: ArcSwapOption<Health>,
+    /// Every `DescribeQuorum` outcome, when it came; a check takes it (so
+    /// the tracker sees each outcome at most once).
+    last_quorum: Mutex<Option<(Instant, Result<Option<Quorum>>)>>,
     task: Mutex<Option<AbortHandle>>,
+}
+
+impl Liveness {
+    /// Keep the outcome of a `DescribeQuorum` just asked (or timed out).
+    pub(super) fn remember_quorum(&self, asked: &Result<Option<Quorum>>) {
+        if let Ok(mut last) = self.last_quorum.lock() {
+            *last = Some((Instant::now(), asked.clone()));
+        }
+    }
+
+    /// The last outcome, when it came within [`QUORUM_REUSE`] and no check
+    /// took it yet.
+    fn take_recent_quorum(&self) -> Option<Result<Option<Quorum>>> {
+        let (at, asked) = self.last_quorum.lock().ok()?.take()?;
+        (at.elapsed() < QUORUM_REUSE).then_some(asked)
+    }
 }
 
 impl Drop for Liveness {
@@ -231,7 +257,9 @@ impl Cluster {
     }
 
     /// Check now: every broker the snapshot names, then the quorum, each
-    /// within its deadline (so this takes at most about three seconds).
+    /// within its deadline (so this takes at most about three seconds). A
+    /// quorum outcome from the last second (the full refresh beside which
+    /// `Cluster::connect` asked) is used instead of asking again.
     pub async fn check_liveness(&self) -> Arc<Health> {
         let brokers: Vec<i32> = self
             .snapshot()
@@ -253,16 +281,9 @@ impl Cluster {
         for (&id, &answered) in &answers {
             self.inner.pool.mark_answering(id, answered);
         }
-        // After the pings: a broker answers one connection's requests in
-        // order, and a DescribeQuorum stuck on a lost quorum must not hold
-        // up a ping behind it (it is abandoned at its deadline).
-        let asked = match tokio::time::timeout(BROKER_DEADLINE, self.ask_quorum()).await {
-            Ok(asked) => asked,
-            Err(_) => Err(Error::Conn(crate::conn::Error::Timeout {
-                broker: "any broker".to_owned(),
-                what: "DescribeQuorum".to_owned(),
-                after: BROKER_DEADLINE,
-            })),
+        let asked = match self.inner.liveness.take_recent_quorum() {
+            Some(asked) => asked,
+            None => self.ask_quorum_for_liveness().await,
         };
         let now = SystemTime::now();
         let (events, health) = match self.inner.liveness.tracker.lock() {
@@ -288,6 +309,21 @@ impl Cluster {
         }
         self.inner.liveness.health.store(Some(health.clone()));
         health
+    }
+
+    /// Ask the quorum now, within [`BROKER_DEADLINE`]. After the pings: a
+    /// broker answers one connection's requests in order, and a
+    /// `DescribeQuorum` stuck on a lost quorum must not hold up a ping
+    /// behind it (it is abandoned at its deadline).
+    async fn ask_quorum_for_liveness(&self) -> Result<Option<Quorum>> {
+        match tokio::time::timeout(BROKER_DEADLINE, self.ask_quorum()).await {
+            Ok(asked) => asked,
+            Err(_) => Err(Error::Conn(crate::conn::Error::Timeout {
+                broker: "any broker".to_owned(),
+                what: "DescribeQuorum".to_owned(),
+                after: BROKER_DEADLINE,
+            })),
+        }
     }
 
     /// Whether broker `id` answers a `Metadata` request for no topics within

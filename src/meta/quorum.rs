@@ -119,7 +119,16 @@ impl Cluster {
     /// counts as a transport failure (what was shown is kept), and the
     /// connection it was sent on is abandoned (a broker answers one
     /// connection's requests in order, so everything behind it would wait).
+    /// Every outcome is also kept for the next liveness check
+    /// (`Liveness::remember_quorum`), so a check right after a refresh does
+    /// not wait out a lost quorum a second time.
     pub(super) async fn ask_quorum(&self) -> Result<Option<Quorum>> {
+        let asked = self.ask_quorum_once().await;
+        self.inner.liveness.remember_quorum(&asked);
+        asked
+    }
+
+    async fn ask_quorum_once(&self) -> Result<Option<Quorum>> {
         let connection = self.inner.pool.any().await?;
         let sent = tokio::time::timeout(QUORUM_DEADLINE, connection.send(quorum_request()));
         if let Ok(response) = sent.await {
