@@ -4,18 +4,18 @@
 use ratatui::crossterm::event::{
     self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
 
 use crate::app::{Action, Code, Key};
 
 use super::run::Msg;
 
 /// Read terminal events forever, sending actions; ends when the receiver is gone.
-pub fn spawn(tx: UnboundedSender<Msg>) {
+pub fn spawn(tx: Sender<Msg>) {
     std::thread::spawn(move || {
         while let Ok(event) = event::read() {
             if let Some(action) = convert(&event)
-                && tx.send(Msg::Action(action)).is_err()
+                && tx.blocking_send(Msg::Action(action)).is_err()
             {
                 break;
             }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::{self, Receiver, Sender};
 use tokio::task::JoinHandle;
 
 use crate::app::{Action, AppState, Effect, Keymap, Link, update};
@@ -17,9 +17,15 @@ use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
 use crate::ui::{self, theme::Theme};
 
+use super::in_flight::{Fetch, InFlight};
 use super::{input, terminal, worker};
 
 const FRAME: Duration = Duration::from_millis(16);
+/// Messages waiting for the loop at most: senders (the workers, the input
+/// thread) wait beyond that rather than grow a queue without bound.
+const QUEUED: usize = 256;
+/// How long `:ctx` may take to resolve a context (a `password_command`).
+const RESOLVE_DEADLINE: Duration = Duration::from_secs(30);
 
 /// What reaches the loop.
 pub enum Msg {
@@ -29,6 +35,8 @@ pub enum Msg {
     Connected(Cluster, String),
     /// A new snapshot was installed.
     Generation,
+    /// `:ctx NAME` resolved (off the loop), or why it could not be.
+    Resolved(String, Result<Box<ResolvedContext>, String>),
 }
 
 struct Session {
@@ -38,8 +46,12 @@ struct Session {
     cluster: Option<Cluster>,
     groups: Option<GroupsClient>,
     tasks: Vec<JoinHandle<()>>,
+    /// The per-view fetches in flight, one per kind.
+    fetches: InFlight,
+    /// The `:ctx` resolution in flight, if any (a newer one replaces it).
+    resolving: Option<JoinHandle<()>>,
     snap: Arc<MetadataSnapshot>,
-    tx: UnboundedSender<Msg>,
+    tx: Sender<Msg>,
 }
 
 /// Run the TUI on `context` until the user quits.
@@ -125,7 +137,7 @@ async fn run_loop(
     context: &ResolvedContext,
     args: ConnectArgs,
 ) -> std::io::Result<()> {
-    let (tx, mut rx): (UnboundedSender<Msg>, UnboundedReceiver<Msg>) = mpsc::unbounded_channel();
+    let (tx, mut rx): (Sender<Msg>, Receiver<Msg>) = mpsc::channel(QUEUED);
     let (mut state, theme) = initial_state(context, &args);
     let size = tui.size()?;
     let mut session = Session {
@@ -134,6 +146,8 @@ async fn run_loop(
         cluster: None,
         groups: None,
         tasks: Vec::new(),
+        fetches: InFlight::default(),
+        resolving: None,
         snap: Arc::new(MetadataSnapshot::empty()),
         tx: tx.clone(),
     };
@@ -172,16 +186,16 @@ async fn run_loop(
                 (false, _) => std::future::pending::<()>().await,
             }
         };
-        let action = tokio::select! {
+        let actions = tokio::select! {
             msg = rx.recv() => match msg {
                 Some(msg) => session.receive(msg, &mut state),
                 None => return Ok(()),
             },
-            _ = ticks.tick() => Some(Action::Tick { now: Instant::now(), wall: SystemTime::now() }),
-            () = frame_due => None,
+            _ = ticks.tick() => vec![Action::Tick { now: Instant::now(), wall: SystemTime::now() }],
+            () = frame_due => Vec::new(),
         };
-        if let Some(action) = action {
-            effects = update(&mut state, action, &session.snap);
+        for action in actions {
+            effects.extend(update(&mut state, action, &session.snap));
             dirty = true;
         }
         if state.quit {
@@ -197,6 +211,7 @@ impl Session {
         for task in self.tasks.drain(..) {
             task.abort();
         }
+        self.fetches.abort_all();
         self.cluster = None;
         self.groups = None;
         self.snap = Arc::new(MetadataSnapshot::empty());
@@ -210,30 +225,47 @@ impl Session {
         self.context = Some(context.clone());
     }
 
-    /// Turn a message into an action (installing a cluster or snapshot first).
-    fn receive(&mut self, msg: Msg, state: &mut AppState) -> Option<Action> {
+    /// Turn a message into actions for `update` (installing a cluster or
+    /// snapshot first); every effect they return is run by the loop.
+    fn receive(&mut self, msg: Msg, state: &mut AppState) -> Vec<Action> {
         match msg {
-            Msg::Action(action) => Some(action),
+            Msg::Action(action) => vec![action],
             Msg::Connected(cluster, context) => {
                 let earlier = cluster.movements();
                 self.snap = cluster.snapshot();
                 self.tasks
                     .push(worker::follow(cluster.clone(), self.tx.clone()));
                 self.groups = Some(GroupsClient::new(cluster.clone()));
+                let generation = cluster.generation();
                 self.cluster = Some(cluster);
-                let _ = update(state, Action::Connected { context }, &self.snap);
+                let mut actions = vec![Action::Connected { context }];
                 if !earlier.is_empty() {
-                    let _ = update(state, Action::Movements(earlier), &self.snap);
+                    actions.push(Action::Movements(earlier));
                 }
-                Some(Action::Snapshot {
-                    generation: self.cluster.as_ref().map_or(0, Cluster::generation),
-                })
+                actions.push(Action::Snapshot { generation });
+                actions
             }
             Msg::Generation => {
-                let cluster = self.cluster.as_ref()?;
+                let Some(cluster) = self.cluster.as_ref() else {
+                    return Vec::new();
+                };
                 let generation = cluster.generation();
                 self.snap = cluster.snapshot();
-                Some(Action::Snapshot { generation })
+                vec![Action::Snapshot { generation }]
+            }
+            Msg::Resolved(name, resolved) => {
+                self.resolving = None;
+                match resolved {
+                    Ok(context) => {
+                        state.reset_cluster();
+                        state.context.clone_from(&context.name);
+                        state.bootstrap.clone_from(&context.bootstrap_servers);
+                        state.read_only = context.read_only;
+                        self.start(&context, 0);
+                        Vec::new()
+                    }
+                    Err(error) => vec![Action::Notice(format!("context '{name}': {error}"))],
+                }
             }
         }
     }
@@ -264,40 +296,168 @@ impl Session {
                 partitions,
             } => {
                 if let Some(cluster) = &self.cluster {
-                    worker::watermarks(cluster.clone(), request, partitions, self.tx.clone());
+                    let task =
+                        worker::watermarks(cluster.clone(), request, partitions, self.tx.clone());
+                    self.fetches.replace(Fetch::Watermarks, task);
                 }
             }
             Effect::FetchGroups { request } => {
                 if let Some(groups) = &self.groups {
-                    worker::groups(groups.clone(), request, self.tx.clone());
+                    let task = worker::groups(groups.clone(), request, self.tx.clone());
+                    self.fetches.replace(Fetch::Groups, task);
                 }
             }
             Effect::FetchGroup { request, group } => {
                 if let Some(groups) = &self.groups {
-                    worker::group(groups.clone(), request, group, self.tx.clone());
+                    let task = worker::group(groups.clone(), request, group, self.tx.clone());
+                    self.fetches.replace(Fetch::Group, task);
                 }
             }
             Effect::FetchConfigs { request, resources } => {
                 if let Some(cluster) = &self.cluster {
-                    worker::configs(cluster.clone(), request, resources, self.tx.clone());
+                    let task =
+                        worker::configs(cluster.clone(), request, resources, self.tx.clone());
+                    self.fetches.replace(Fetch::Configs, task);
                 }
             }
-            Effect::SwitchContext(name) => {
-                let mut args = self.args.clone();
-                args.context = Some(name);
-                args.bootstrap_servers = None;
-                match crate::config::cli::resolve(&args) {
-                    Ok(context) => {
-                        state.reset_cluster();
-                        state.context.clone_from(&context.name);
-                        state.bootstrap.clone_from(&context.bootstrap_servers);
-                        state.read_only = context.read_only;
-                        self.start(&context, 0);
-                    }
-                    Err(error) => state.notice = Some(error.to_string()),
-                }
-            }
+            Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false
+    }
+
+    /// Resolve context `name` off the loop; [`Msg::Resolved`] answers.
+    fn switch_context(&mut self, name: String, deadline: Duration) {
+        let mut args = self.args.clone();
+        args.context = Some(name.clone());
+        args.bootstrap_servers = None;
+        let task = worker::resolve_context(args, name, deadline, self.tx.clone());
+        if let Some(superseded) = self.resolving.replace(task) {
+            superseded.abort();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A config whose context `slow` gets its password from `cat` on a
+    /// FIFO: the command blocks until the test writes the password.
+    struct SlowContext {
+        dir: tempfile::TempDir,
+    }
+
+    impl SlowContext {
+        fn new() -> SlowContext {
+            let dir = tempfile::tempdir().expect("a temporary directory");
+            let made = std::process::Command::new("mkfifo")
+                .arg(dir.path().join("pw"))
+                .status()
+                .expect("run mkfifo");
+            assert!(made.success(), "mkfifo failed");
+            let config = "[contexts.slow]\nbootstrap_servers = [\"127.0.0.1:9\"]\n\
+                [contexts.slow.sasl]\nmechanism = \"PLAIN\"\nusername = \"u\"\n\
+                password_command = \"cat pw\"\n";
+            std::fs::write(dir.path().join("config.toml"), config).expect("write the config");
+            SlowContext { dir }
+        }
+
+        fn session(&self, tx: Sender<Msg>) -> Session {
+            Session {
+                args: ConnectArgs {
+                    config: Some(self.dir.path().join("config.toml")),
+                    ..ConnectArgs::default()
+                },
+                context: None,
+                cluster: None,
+                groups: None,
+                tasks: Vec::new(),
+                fetches: InFlight::default(),
+                resolving: None,
+                snap: Arc::new(MetadataSnapshot::empty()),
+                tx,
+            }
+        }
+
+        /// Let the password command finish (it waits for a writer).
+        async fn release(&self) {
+            let fifo = self.dir.path().join("pw");
+            tokio::task::spawn_blocking(move || std::fs::write(fifo, "secret\n"))
+                .await
+                .expect("the writer")
+                .expect("write the password");
+        }
+    }
+
+    fn state() -> AppState {
+        AppState::new("first", vec!["127.0.0.1:1".to_owned()], Keymap::default())
+    }
+
+    async fn next(rx: &mut Receiver<Msg>) -> Msg {
+        tokio::time::timeout(Duration::from_secs(20), rx.recv())
+            .await
+            .expect("a message within the deadline")
+            .expect("the channel is open")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn ctx_returns_to_the_loop_while_the_password_command_runs_and_switches_when_it_answers()
+    {
+        let slow = SlowContext::new();
+        let (tx, mut rx) = mpsc::channel(QUEUED);
+        let mut session = slow.session(tx);
+        let mut state = state();
+
+        // On the loop's thread, `run` must return while `cat` still waits.
+        let ran = tokio::time::timeout(
+            Duration::from_secs(20),
+            tokio::task::spawn_blocking(move || {
+                let quit = session.run(Effect::SwitchContext("slow".to_owned()), &mut state);
+                (session, state, quit)
+            }),
+        )
+        .await;
+        let Ok(Ok((mut session, mut state, quit))) = ran else {
+            slow.release().await;
+            panic!("the run loop waited for the password command");
+        };
+        assert!(!quit);
+        assert_eq!(
+            state.context, "first",
+            "switched before the context resolved"
+        );
+
+        slow.release().await;
+        let Msg::Resolved(name, Ok(context)) = next(&mut rx).await else {
+            panic!("not a resolved context");
+        };
+        assert_eq!((name.as_str(), context.name.as_str()), ("slow", "slow"));
+        let actions = session.receive(Msg::Resolved(name, Ok(context)), &mut state);
+        assert!(actions.is_empty());
+        assert_eq!(state.context, "slow");
+        assert_eq!(state.bootstrap, vec!["127.0.0.1:9".to_owned()]);
+        for task in session.tasks.drain(..) {
+            task.abort();
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_password_command_that_hangs_gives_up_at_the_deadline_with_a_notice() {
+        let slow = SlowContext::new();
+        let (tx, mut rx) = mpsc::channel(QUEUED);
+        let mut session = slow.session(tx);
+        let mut state = state();
+
+        session.switch_context("slow".to_owned(), Duration::from_millis(100));
+        let msg = next(&mut rx).await;
+        let actions = session.receive(msg, &mut state);
+
+        slow.release().await;
+        let [Action::Notice(notice)] = actions.as_slice() else {
+            panic!("not one notice: {actions:?}");
+        };
+        assert!(notice.contains("context 'slow'"), "{notice}");
+        assert!(notice.contains("took longer than"), "{notice}");
+        assert_eq!(state.context, "first");
     }
 }

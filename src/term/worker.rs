@@ -3,10 +3,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
 use tokio::task::JoinHandle;
 
 use crate::app::{Action, DegradedInfo};
+use crate::config::cli::{ConnectArgs, resolve};
 use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig};
 
@@ -19,7 +20,7 @@ pub fn connect(
     bootstrap: Vec<String>,
     config: ClusterConfig,
     (context, attempts_before): (String, u32),
-    tx: UnboundedSender<Msg>,
+    tx: Sender<Msg>,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut attempt = attempts_before;
@@ -27,7 +28,7 @@ pub fn connect(
             attempt = attempt.saturating_add(1);
             match Cluster::connect(bootstrap.clone(), config.clone()).await {
                 Ok(cluster) => {
-                    let _ = tx.send(Msg::Connected(cluster, context));
+                    let _ = tx.send(Msg::Connected(cluster, context)).await;
                     return;
                 }
                 Err(error) => {
@@ -37,7 +38,7 @@ pub fn connect(
                         error: error.to_string(),
                         retrying,
                     };
-                    if tx.send(Msg::Action(action)).is_err() || !retrying {
+                    if tx.send(Msg::Action(action)).await.is_err() || !retrying {
                         return;
                     }
                 }
@@ -50,7 +51,7 @@ pub fn connect(
 }
 
 /// Follow a cluster: new generations, movement events, degraded status.
-pub fn follow(cluster: Cluster, tx: UnboundedSender<Msg>) -> JoinHandle<()> {
+pub fn follow(cluster: Cluster, tx: Sender<Msg>) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut generations = cluster.watch_generation();
         let mut moves = cluster.subscribe_movements();
@@ -73,7 +74,7 @@ pub fn follow(cluster: Cluster, tx: UnboundedSender<Msg>) -> JoinHandle<()> {
                     }
                     if missed > 0 {
                         let notice = format!("{missed} movement events were missed");
-                        if tx.send(Msg::Action(Action::Notice(notice))).is_err() { return; }
+                        if tx.send(Msg::Action(Action::Notice(notice))).await.is_err() { return; }
                     }
                     Msg::Action(Action::Movements(batch))
                 },
@@ -81,7 +82,7 @@ pub fn follow(cluster: Cluster, tx: UnboundedSender<Msg>) -> JoinHandle<()> {
                     let health = cluster.health();
                     if health != last_health {
                         last_health.clone_from(&health);
-                        if tx.send(Msg::Action(Action::Health(health))).is_err() { return; }
+                        if tx.send(Msg::Action(Action::Health(health))).await.is_err() { return; }
                     }
                     let now = cluster.degraded().map(|d| DegradedInfo {
                         since: d.since,
@@ -93,7 +94,7 @@ pub fn follow(cluster: Cluster, tx: UnboundedSender<Msg>) -> JoinHandle<()> {
                     Msg::Action(Action::Degraded(now))
                 }
             };
-            if tx.send(msg).is_err() {
+            if tx.send(msg).await.is_err() {
                 return;
             }
         }
@@ -105,40 +106,69 @@ pub fn watermarks(
     cluster: Cluster,
     request: u64,
     partitions: Vec<crate::meta::TopicPartition>,
-    tx: UnboundedSender<Msg>,
-) {
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         let result = cluster
             .watermarks(&partitions)
             .await
             .map(|found| found.into_iter().collect())
             .map_err(|e| e.to_string());
-        let _ = tx.send(Msg::Action(Action::Watermarks { request, result }));
-    });
+        let _ = tx
+            .send(Msg::Action(Action::Watermarks { request, result }))
+            .await;
+    })
 }
 
 /// List every group with its lag in the background.
-pub fn groups(client: GroupsClient, request: u64, tx: UnboundedSender<Msg>) {
+pub fn groups(client: GroupsClient, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
     tokio::spawn(async move {
         let result = client
             .overview()
             .await
             .map(Arc::new)
             .map_err(|e| e.to_string());
-        let _ = tx.send(Msg::Action(Action::Groups { request, result }));
-    });
+        let _ = tx
+            .send(Msg::Action(Action::Groups { request, result }))
+            .await;
+    })
 }
 
 /// Describe one group with its lag in the background.
-pub fn group(client: GroupsClient, request: u64, group: String, tx: UnboundedSender<Msg>) {
+pub fn group(client: GroupsClient, request: u64, group: String, tx: Sender<Msg>) -> JoinHandle<()> {
     tokio::spawn(async move {
         let result = client
             .group_detail(&group)
             .await
             .map(Arc::new)
             .map_err(|e| e.to_string());
-        let _ = tx.send(Msg::Action(Action::GroupDetail { request, result }));
-    });
+        let _ = tx
+            .send(Msg::Action(Action::GroupDetail { request, result }))
+            .await;
+    })
+}
+
+/// Resolve context `name` off the run loop (a `password_command` may take
+/// its time, or hang), answering with [`Msg::Resolved`]; after `deadline`
+/// the answer is a failure that says so (the command is left to finish on
+/// its own, but nothing waits for it).
+pub fn resolve_context(
+    args: ConnectArgs,
+    name: String,
+    deadline: Duration,
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let resolving = tokio::task::spawn_blocking(move || resolve(&args));
+        let result = match tokio::time::timeout(deadline, resolving).await {
+            Ok(Ok(resolved)) => resolved.map(Box::new).map_err(|error| error.to_string()),
+            Ok(Err(join)) => Err(format!("resolving the context failed: {join}")),
+            Err(_) => Err(format!(
+                "resolving the context took longer than {deadline:?} (a password_command that hangs?)"
+            )),
+        };
+        let _ = tx.send(Msg::Resolved(name, result)).await;
+    })
 }
 
 /// Describe configs in the background.
@@ -146,8 +176,8 @@ pub fn configs(
     cluster: Cluster,
     request: u64,
     resources: Vec<crate::inspect::ConfigResource>,
-    tx: UnboundedSender<Msg>,
-) {
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         let result = crate::inspect::configs::describe(&cluster, &resources)
             .await
@@ -160,6 +190,8 @@ pub fn configs(
                     .collect()
             })
             .map_err(|e| e.to_string());
-        let _ = tx.send(Msg::Action(Action::Configs { request, result }));
-    });
+        let _ = tx
+            .send(Msg::Action(Action::Configs { request, result }))
+            .await;
+    })
 }
