@@ -3,7 +3,10 @@
 //! its source), into one config (documentation and synonym chain: a topic's
 //! config lists the topic's own setting and broker settings that are set,
 //! not the built-in default), and
-//! back to the Topics screen.
+//! back to the Topics screen. The Topics screen's columns from configs, log
+//! dirs and watermark deltas (cleanup, retention, under min ISR, size,
+//! messages/s zero when idle and not while producing) and the Brokers
+//! screen's disk usage.
 
 mod groups_fixture;
 mod support;
@@ -96,6 +99,96 @@ fn topic_to_its_configs_into_one_config_and_back() {
     tmux.keys(&["Escape"]);
     tmux.wait_for("back on the topics", |s| {
         s.contains("topics [") && s.contains(&format!("filter: {topic}"))
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
+}
+
+/// The cells of `topic`'s row on the Topics screen from UNDER-MIN on:
+/// under min ISR, cleanup, retention, size, messages/s.
+fn topic_columns(screen: &str, topic: &str) -> Option<[String; 5]> {
+    let cells = row_of(screen, topic)?;
+    let tail = cells.get(7..12)?;
+    Some([0, 1, 2, 3, 4].map(|i| tail[i].clone()))
+}
+
+#[test]
+fn topics_show_cleanup_retention_size_and_throughput_and_brokers_their_disk() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = groups_fixture::unique("tui-size");
+    env.create_topic_with_kafka(
+        &topic,
+        &[
+            "--partitions",
+            "1",
+            "--replication-factor",
+            "3",
+            "--config",
+            "retention.ms=3600000",
+            "--config",
+            "min.insync.replicas=2",
+        ],
+    );
+    let home = tempfile::tempdir().expect("temp home");
+    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
+    let tmux = Tmux::start(&tmux::unique_name("kscope-sizes"), &command);
+    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", &topic]);
+    tmux.keys(&["Enter"]);
+    let idle = |s: &str| {
+        topic_columns(s, &topic).is_some_and(|[under, cleanup, retention, size, rate]| {
+            under == "0" && cleanup == "delete" && retention == "1h" && size == "0B" && rate == "0"
+        })
+    };
+    tmux.wait_for("configs, size and an idle rate on the row", idle);
+
+    // Produce for ~10 s at 300 records/s.
+    let producer_env = env.clone();
+    let producing = topic.clone();
+    let producer = std::thread::spawn(move || {
+        let props = format!("bootstrap.servers={}", producer_env.bootstrap());
+        producer_env.script(&[
+            "tool",
+            "org.apache.kafka.tools.ProducerPerformance",
+            "--topic",
+            &producing,
+            "--num-records",
+            "3000",
+            "--record-size",
+            "100",
+            "--throughput",
+            "300",
+            "--producer-props",
+            &props,
+        ]);
+    });
+    tmux.wait_for("a non-zero rate while producing", |s| {
+        topic_columns(s, &topic).is_some_and(|[.., rate]| rate.parse::<u64>().is_ok_and(|r| r > 0))
+    });
+    producer.join().expect("the producer ran");
+    tmux.wait_for_within(
+        Duration::from_secs(90),
+        "the size grown (sizes are read every 30 s) and the rate back to zero",
+        |s| {
+            topic_columns(s, &topic)
+                .is_some_and(|[.., size, rate]| size != "0B" && size != "-" && rate == "0")
+        },
+    );
+
+    tmux.keys(&[":"]);
+    tmux.keys(&["-l", "brokers"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("every broker's disk used", |s| {
+        ["1", "2", "3"].iter().all(|id| {
+            row_of(s, id).is_some_and(|cells| {
+                cells
+                    .get(5)
+                    .is_some_and(|used| used.ends_with('B') && used != "0B")
+            })
+        })
     });
     tmux.keys(&["q"]);
     tmux.wait_for_exit(Duration::from_secs(10));

@@ -71,6 +71,13 @@ pub enum Action {
         /// Each resource's configs, or why not.
         result: Result<Vec<super::configs::Answer>, String>,
     },
+    /// The answer to [`Effect::FetchSizes`].
+    Sizes {
+        /// The request id it answers.
+        request: u64,
+        /// Every broker's disk and every topic's size.
+        sizes: Arc<crate::inspect::ClusterSizes>,
+    },
     /// Whether metadata refreshes are failing.
     Degraded(Option<DegradedInfo>),
     /// What the latest liveness check found (brokers not answering, the
@@ -139,6 +146,11 @@ pub enum Effect {
         request: u64,
         /// Topics, brokers, or the broker defaults.
         resources: Vec<crate::inspect::ConfigResource>,
+    },
+    /// Describe every broker's log dirs; answer with [`Action::Sizes`].
+    FetchSizes {
+        /// Request id.
+        request: u64,
     },
     /// Resolve the named context and reconnect.
     SwitchContext(String),

@@ -1,13 +1,17 @@
 //! Configs for what is on screen (`DescribeConfigs`): the resource a config
-//! screen shows. When to ask, and what an answer changes. Answers are kept
-//! with their age and shown while the next one is awaited; only a few whole
-//! resources are kept (the config screens visited last).
+//! screen shows, and the few configs the Topics and Partitions screens show
+//! of their visible topics (cleanup policy, retention, min ISR). When to
+//! ask, and what an answer changes. Answers are kept with their age and
+//! shown while the next one is awaited; only a few whole resources are kept
+//! (the config screens visited last), and of other topics only the summary.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::inspect::{ConfigEntry, ConfigResource};
+use crate::inspect::{ConfigEntry, ConfigResource, TopicSummary};
+
+use crate::meta::MetadataSnapshot;
 
 use super::action::Effect;
 use super::screen::Screen;
@@ -17,8 +21,14 @@ use super::state::{AppState, Link};
 pub const INTERVAL: Duration = Duration::from_secs(15);
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(30);
+/// How long after a failed request the next one waits.
+pub const RETRY: Duration = Duration::from_secs(10);
 /// How many resources' full configs are kept.
 const KEPT: usize = 16;
+/// How often the summary of a visible topic is re-read.
+pub const SUMMARY_INTERVAL: Duration = Duration::from_mins(1);
+/// At most this many topics per request.
+const MAX_TOPICS: usize = 200;
 
 /// One resource's configs as last answered.
 #[derive(Debug, Clone, Default)]
@@ -40,8 +50,15 @@ pub type Answer = (ConfigResource, Result<Arc<Vec<ConfigEntry>>, String>);
 pub struct ConfigStore {
     /// Per resource.
     pub held: HashMap<ConfigResource, Held>,
+    /// Per topic seen on the Topics or Partitions screen: its summary and
+    /// when it was read (`None`: ask again).
+    pub topics: HashMap<String, (TopicSummary, Option<Instant>)>,
     /// The request in flight and when it left.
     pub in_flight: Option<(u64, Instant)>,
+    /// What the request in flight asked for.
+    pub asked: Vec<ConfigResource>,
+    /// When a whole request last failed (the next waits [`RETRY`]).
+    pub failed_at: Option<Instant>,
     /// Answers received (rows depend on them).
     pub answers: u64,
     /// Request ids handed out.
@@ -69,6 +86,9 @@ impl ConfigStore {
         for held in self.held.values_mut() {
             held.at = None;
         }
+        for (_, at) in self.topics.values_mut() {
+            *at = None;
+        }
     }
 
     /// Forget the cluster's configs (another context), keeping the ids.
@@ -95,29 +115,66 @@ pub fn on_screen(screen: &Screen) -> Option<&ConfigResource> {
     }
 }
 
-/// Ask for the configs the screen shows, if they are due.
-pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
+/// The topics whose summary the screen shows: the visible rows of Topics,
+/// the topic of Partitions.
+fn visible_topics(state: &AppState, snap: &MetadataSnapshot) -> Vec<String> {
+    let view = state.view();
+    match &view.screen {
+        Screen::Topics => view
+            .rows
+            .iter()
+            .skip(view.offset)
+            .take(state.page())
+            .filter_map(|&i| snap.topics().get(i))
+            .map(|t| t.name.clone())
+            .collect(),
+        Screen::Partitions { topic } => vec![topic.clone()],
+        _ => Vec::new(),
+    }
+}
+
+/// Ask for the configs the screen shows, if they are due: the resource of
+/// a config screen, or the summaries of the visible topics.
+pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
     if state.link != Link::Connected {
         return;
     }
     let now = state.now;
-    let Some(resource) = on_screen(&state.view().screen).cloned() else {
-        return;
+    let mut resources: Vec<ConfigResource> = match on_screen(&state.view().screen) {
+        Some(resource) if state.configs.due(resource, now) => vec![resource.clone()],
+        Some(_) => Vec::new(),
+        None => visible_topics(state, snap)
+            .into_iter()
+            .filter(|t| {
+                state
+                    .configs
+                    .topics
+                    .get(t)
+                    .and_then(|s| s.1)
+                    .is_none_or(|at| now.saturating_duration_since(at) >= SUMMARY_INTERVAL)
+            })
+            .map(ConfigResource::Topic)
+            .collect(),
     };
+    resources.truncate(MAX_TOPICS);
     let store = &mut state.configs;
-    let waiting = store
-        .in_flight
-        .is_some_and(|(_, sent)| now.saturating_duration_since(sent) < GIVE_UP);
-    if waiting || !store.due(&resource, now) {
+    // A request for something else (the Topics screen's summaries when a
+    // config screen opened) is superseded: its answer will be dropped.
+    let waiting = store.in_flight.is_some_and(|(_, sent)| {
+        now.saturating_duration_since(sent) < GIVE_UP
+            && resources.iter().all(|r| store.asked.contains(r))
+    });
+    let backing_off = store
+        .failed_at
+        .is_some_and(|at| now.saturating_duration_since(at) < RETRY);
+    if waiting || backing_off || resources.is_empty() {
         return;
     }
     store.next_id += 1;
     let request = store.next_id;
     store.in_flight = Some((request, now));
-    effects.push(Effect::FetchConfigs {
-        request,
-        resources: vec![resource],
-    });
+    store.asked.clone_from(&resources);
+    effects.push(Effect::FetchConfigs { request, resources });
 }
 
 /// Take an answer; a stale one (not the request in flight) is dropped.
@@ -133,10 +190,25 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Vec<Answer>, S
         Ok(answers) => answers,
         Err(error) => {
             state.notice = Some(format!("configs: {error}"));
+            store.failed_at = Some(now);
             return;
         }
     };
+    store.failed_at = None;
+    let shown = on_screen(&state.stack[state.stack.len() - 1].screen);
     for (resource, result) in answers {
+        if let ConfigResource::Topic(name) = &resource {
+            let summary = match &result {
+                Ok(entries) => TopicSummary::of(entries),
+                Err(_) => TopicSummary::default(),
+            };
+            store.topics.insert(name.clone(), (summary, Some(now)));
+        }
+        // Whole configs only for a config screen (the summaries are enough
+        // for the Topics screen's columns).
+        if shown != Some(&resource) && !store.held.contains_key(&resource) {
+            continue;
+        }
         let held = store.held.entry(resource.clone()).or_default();
         held.at = Some(now);
         match result {

@@ -14,8 +14,10 @@ pub mod keymap;
 pub mod layout;
 pub mod rows;
 pub mod screen;
+pub mod sizes;
 pub mod state;
 pub mod table_rows;
+pub mod throughput;
 mod update;
 pub mod watermarks;
 

@@ -27,6 +27,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         internal: state.show_internal,
         groups: state.groups.answers,
         configs: state.configs.answers,
+        sizes: state.sizes.answers,
         inactive: state.groups.hide_inactive,
     };
     if state.view().built_for.as_ref() != Some(&key) {

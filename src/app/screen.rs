@@ -143,6 +143,8 @@ pub struct RowsKey {
     pub groups: u64,
     /// Config answers received.
     pub configs: u64,
+    /// Size answers received.
+    pub sizes: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
 }

@@ -11,6 +11,7 @@ use super::filter::Scratch;
 use super::groups::GroupsStore;
 use super::keymap::Keymap;
 use super::screen::{Screen, View};
+use super::sizes::SizeStore;
 
 /// How many leader-count samples each broker's sparkline keeps.
 pub const HISTORY_LEN: usize = 60;
@@ -65,6 +66,10 @@ pub struct WatermarkStore {
     pub answers: u64,
     /// Request ids handed out.
     pub next_id: u64,
+    /// Messages per second per topic (its partitions' high watermarks summed).
+    pub topic_rates: HashMap<String, super::throughput::Throughput>,
+    /// Messages per second per partition.
+    pub partition_rates: HashMap<TopicPartition, super::throughput::Throughput>,
 }
 
 /// The model.
@@ -129,6 +134,8 @@ pub struct AppState {
     pub groups: GroupsStore,
     /// Configs of what is on screen.
     pub configs: ConfigStore,
+    /// Disk usage (brokers, topics).
+    pub sizes: SizeStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -184,6 +191,7 @@ impl AppState {
             watermarks: WatermarkStore::default(),
             groups: GroupsStore::default(),
             configs: ConfigStore::default(),
+            sizes: SizeStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -221,6 +229,7 @@ impl AppState {
         self.watermarks = WatermarkStore::default();
         self.groups.reset();
         self.configs.reset();
+        self.sizes.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

@@ -19,11 +19,26 @@ pub fn topic<'a>(
     index: usize,
 ) -> Option<topics::Row<'a>> {
     let t = snap.topics().get(index)?;
+    let summary = state.configs.topics.get(&t.name).map(|(s, _)| s);
+    let throughput = state.watermarks.topic_rates.get(&t.name);
     Some(topics::Row {
         name: &t.name,
         internal: t.internal,
         stats: snap.topic_stats(&t.name),
         messages: state.watermarks.topic_totals.get(&t.name).copied(),
+        cleanup: summary.and_then(|s| s.cleanup.as_deref()),
+        retention_ms: summary.and_then(|s| s.retention_ms),
+        under_min_isr: summary
+            .and_then(|s| s.min_isr)
+            .map(|min| t.partitions.iter().filter(|p| p.isr.len() < min).count()),
+        size: state
+            .sizes
+            .latest
+            .as_ref()
+            .and_then(|s| s.topics.get(&t.name))
+            .and_then(|s| s.all_replicas),
+        rate: throughput.and_then(|r| r.rate),
+        rates: throughput.map(|r| &r.history),
     })
 }
 
@@ -40,9 +55,14 @@ pub fn partition<'a>(
         .partitions
         .get(&TopicPartition::new(topic, p.partition))
         .copied();
+    let key = TopicPartition::new(topic, p.partition);
+    let throughput = state.watermarks.partition_rates.get(&key);
     Some(partitions::Row {
         partition: p,
         marks,
+        min_isr: state.configs.topics.get(topic).and_then(|(s, _)| s.min_isr),
+        rate: throughput.and_then(|r| r.rate),
+        rates: throughput.map(|r| &r.history),
     })
 }
 
@@ -78,6 +98,11 @@ pub fn broker<'a>(
             .get(&b.node_id)
             .map(|h| h.iter().copied().collect())
             .unwrap_or_default(),
+        disk: state
+            .sizes
+            .latest
+            .as_ref()
+            .map(|s| s.brokers.get(&b.node_id).copied().flatten()),
     })
 }
 

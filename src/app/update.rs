@@ -50,6 +50,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             groups::receive_detail(state, request, result);
         }
         Action::Configs { request, result } => configs::receive(state, request, result),
+        Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
@@ -77,7 +78,8 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     rows::refresh(state, snap);
     watermarks::plan(state, snap, &mut effects);
     groups::plan(state, &mut effects);
-    configs::plan(state, &mut effects);
+    configs::plan(state, snap, &mut effects);
+    super::sizes::plan(state, &mut effects);
     effects
 }
 

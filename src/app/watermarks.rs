@@ -12,6 +12,8 @@ use super::state::{AppState, Link};
 pub const INTERVAL: Duration = Duration::from_secs(3);
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(20);
+/// Partitions whose rates are kept before all but the visible are dropped.
+const RATES_KEPT: usize = 20_000;
 /// At most this many partitions per request.
 const MAX_PARTITIONS: usize = 5_000;
 
@@ -114,7 +116,18 @@ pub fn receive(
     };
     let mut topics: Vec<String> = answer.iter().map(|(tp, _)| tp.topic.clone()).collect();
     topics.dedup();
+    let now = state.now;
+    if store.partition_rates.len() > RATES_KEPT {
+        // Scrolled through many partitions: keep only what is on screen.
+        store.partition_rates.clear();
+        store.topic_rates.clear();
+    }
     for (tp, marks) in answer {
+        store
+            .partition_rates
+            .entry(tp.clone())
+            .or_default()
+            .record(marks.high, now);
         store.partitions.insert(tp, marks);
     }
     for name in topics {
@@ -131,6 +144,23 @@ pub fn receive(
                     .map(|w| (w.high - w.low).max(0))
             })
             .sum();
+        let highs: Option<i64> = topic
+            .partitions
+            .iter()
+            .map(|p| {
+                store
+                    .partitions
+                    .get(&TopicPartition::new(name.as_str(), p.partition))
+                    .map(|w| w.high)
+            })
+            .sum();
+        if let Some(highs) = highs {
+            store
+                .topic_rates
+                .entry(name.clone())
+                .or_default()
+                .record(highs, now);
+        }
         match total {
             Some(total) => store.topic_totals.insert(name, total),
             None => store.topic_totals.remove(&name),

@@ -1,7 +1,8 @@
 //! The Brokers screen's table (live brokers, then those that went down).
 
 use super::Column;
-use super::format::sparkline;
+use super::format::{bytes, sparkline};
+use crate::inspect::BrokerDisk;
 
 /// How many samples the leaders sparkline shows.
 pub const HISTORY_WIDTH: usize = 30;
@@ -21,10 +22,26 @@ pub struct Row<'a> {
     pub leaders: Option<usize>,
     /// Its leader count over the session.
     pub history: Vec<u64>,
+    /// Its disk: `None` before the first read, `Some(None)` when it did not
+    /// answer the last one.
+    pub disk: Option<Option<BrokerDisk>>,
 }
 
-/// The columns: id, address, rack, role, leaders and leaders over time.
-pub fn table<'a>() -> [Column<Row<'a>>; 6] {
+fn disk_cell(row: &Row, f: fn(&BrokerDisk) -> Option<i64>) -> String {
+    match row.disk {
+        None => "-".to_owned(),
+        Some(None) => "unknown".to_owned(),
+        Some(Some(disk)) => f(&disk).map_or_else(|| "-".to_owned(), bytes),
+    }
+}
+
+fn disk_key(row: &Row, f: fn(&BrokerDisk) -> Option<i64>) -> Option<i64> {
+    row.disk.flatten().as_ref().and_then(f)
+}
+
+/// The columns: id, address, rack, role, leaders, disk used by its
+/// replicas and free on its volumes (where it reports it), leaders over time.
+pub fn table<'a>() -> [Column<Row<'a>>; 8] {
     [
         Column {
             // Live brokers come sorted by id, the down ones after them.
@@ -54,6 +71,16 @@ pub fn table<'a>() -> [Column<Row<'a>>; 6] {
             |r| r.leaders.map_or_else(|| "-".to_owned(), |l| l.to_string()),
             |a, b| a.leaders.cmp(&b.leaders),
         ),
+        Column::number(
+            "DISK USED",
+            |r| disk_cell(r, |d| Some(d.used_bytes)),
+            |a, b| disk_key(a, |d| Some(d.used_bytes)).cmp(&disk_key(b, |d| Some(d.used_bytes))),
+        ),
+        Column::number(
+            "FREE",
+            |r| disk_cell(r, |d| d.usable_bytes),
+            |a, b| disk_key(a, |d| d.usable_bytes).cmp(&disk_key(b, |d| d.usable_bytes)),
+        ),
         Column::text(
             "LEADERS OVER TIME",
             (17, HISTORY_WIDTH),
@@ -77,21 +104,29 @@ mod tests {
             role: "controller".to_owned(),
             leaders: Some(7),
             history: vec![0, 7],
+            disk: Some(Some(BrokerDisk {
+                used_bytes: 2048,
+                total_bytes: Some(4096),
+                usable_bytes: None,
+            })),
         };
         assert_eq!(
             cells(&table(), &live),
-            ["2", "b2:9092", "r1", "controller", "7", "▁█"]
+            ["2", "b2:9092", "r1", "controller", "7", "2.0KiB", "-", "▁█"]
         );
         let down = Row {
             rack: None,
             role: "DOWN 5s".to_owned(),
             leaders: None,
             history: Vec::new(),
+            disk: Some(None),
             ..live
         };
         assert_eq!(
             cells(&table(), &down),
-            ["2", "b2:9092", "-", "DOWN 5s", "-", ""]
+            [
+                "2", "b2:9092", "-", "DOWN 5s", "-", "unknown", "unknown", ""
+            ]
         );
     }
 }

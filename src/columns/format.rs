@@ -51,6 +51,43 @@ pub fn age(age: Duration) -> String {
     }
 }
 
+/// A retention in milliseconds, in words: `7d`, `12h`, `30m`, `45s`,
+/// `1500ms`; -1 is `forever`.
+pub fn retention(ms: i64) -> String {
+    const UNITS: [(i64, &str); 4] = [
+        (86_400_000, "d"),
+        (3_600_000, "h"),
+        (60_000, "m"),
+        (1000, "s"),
+    ];
+    if ms < 0 {
+        return "forever".to_owned();
+    }
+    UNITS
+        .iter()
+        .find(|(unit, _)| ms >= *unit && ms % unit == 0)
+        .map_or_else(
+            || format!("{ms}ms"),
+            |(unit, name)| format!("{}{name}", ms / unit),
+        )
+}
+
+/// Bytes in binary units: `512B`, `1.5KiB`, `20.0MiB`, `3.2GiB`.
+#[allow(clippy::cast_precision_loss)] // shown to one decimal
+pub fn bytes(n: i64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    if n < 1024 {
+        return format!("{n}B");
+    }
+    let mut value = n as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1}{}", UNITS[unit])
+}
+
 /// What a movement event says, in words.
 pub fn movement_detail(kind: &MovementKind) -> String {
     let mut out = String::new();
@@ -107,6 +144,14 @@ mod tests {
     #[test]
     fn formatters() {
         assert_eq!(ids(&[1, 2, 3]), "1,2,3");
+        assert_eq!(retention(604_800_000), "7d");
+        assert_eq!(retention(3_600_000), "1h");
+        assert_eq!(retention(90_000), "90s");
+        assert_eq!(retention(1500), "1500ms");
+        assert_eq!(retention(-1), "forever");
+        assert_eq!(bytes(512), "512B");
+        assert_eq!(bytes(1536), "1.5KiB");
+        assert_eq!(bytes(3 * 1024 * 1024 * 1024), "3.0GiB");
         assert_eq!(ids(&[]), "");
         let shrank = |isr: Vec<i32>| {
             movement_detail(&MovementKind::IsrShrank {

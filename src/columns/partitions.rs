@@ -3,7 +3,7 @@
 use crate::meta::{PartitionInfo, Watermarks};
 
 use super::Column;
-use super::format::ids;
+use super::format::{ids, sparkline};
 
 /// What one partition row shows.
 #[derive(Debug, Clone, Copy)]
@@ -12,6 +12,20 @@ pub struct Row<'a> {
     pub partition: &'a PartitionInfo,
     /// Its watermarks, once read.
     pub marks: Option<Watermarks>,
+    /// The topic's `min.insync.replicas`, once its configs are in.
+    pub min_isr: Option<usize>,
+    /// Messages per second (high-watermark deltas), once measured.
+    pub rate: Option<u64>,
+    /// Messages per second over the session.
+    pub rates: Option<&'a std::collections::VecDeque<u64>>,
+}
+
+impl Row<'_> {
+    /// Whether its ISR is smaller than `min.insync.replicas` (acks=all
+    /// producers fail); `None` until the topic's configs are in.
+    pub fn under_min_isr(&self) -> Option<bool> {
+        self.min_isr.map(|min| self.partition.isr.len() < min)
+    }
 }
 
 fn len(ids: &[i32]) -> usize {
@@ -20,7 +34,7 @@ fn len(ids: &[i32]) -> usize {
 
 /// The columns: index, leader, epoch, replicas, ISR, offline replicas,
 /// whether the leader is preferred, low and high watermark.
-pub fn table<'a>() -> [Column<Row<'a>>; 9] {
+pub fn table<'a>() -> [Column<Row<'a>>; 12] {
     [
         Column::number(
             "PARTITION",
@@ -99,7 +113,29 @@ pub fn table<'a>() -> [Column<Row<'a>>; 9] {
             },
             |a, b| a.marks.map(|m| m.high).cmp(&b.marks.map(|m| m.high)),
         ),
+        Column::text(
+            "UNDER-MIN",
+            (9, 9),
+            |r| match r.under_min_isr() {
+                Some(true) => "yes".to_owned(),
+                Some(false) => "no".to_owned(),
+                None => "-".to_owned(),
+            },
+            Some(|a, b| a.under_min_isr().cmp(&b.under_min_isr())),
+        ),
+        Column::number("MSGS/S", rate, |a, b| a.rate.cmp(&b.rate)),
+        Column::fill("MSGS/S OVER TIME", (1, 0), rates, None),
     ]
+}
+
+fn rate(row: &Row) -> String {
+    row.rate.map_or_else(|| "-".to_owned(), |v| v.to_string())
+}
+
+fn rates(row: &Row) -> String {
+    row.rates.map_or_else(String::new, |h| {
+        sparkline(&h.iter().copied().collect::<Vec<_>>(), 20)
+    })
 }
 
 #[cfg(test)]
@@ -121,10 +157,15 @@ mod tests {
         let row = Row {
             partition: &p,
             marks: Some(Watermarks { low: 10, high: 25 }),
+            min_isr: Some(3),
+            rate: Some(0),
+            rates: None,
         };
         assert_eq!(
             cells(&table(), &row),
-            ["4", "2", "9", "1,2,3", "2,3", "-", "no", "10", "25"]
+            [
+                "4", "2", "9", "1,2,3", "2,3", "-", "no", "10", "25", "yes", "0", ""
+            ]
         );
     }
 }

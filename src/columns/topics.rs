@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 use crate::meta::TopicStats;
 
 use super::Column;
+use super::format::{bytes, retention, sparkline};
 
 /// What one topic row shows.
 #[derive(Debug, Clone, Copy)]
@@ -17,6 +18,26 @@ pub struct Row<'a> {
     pub stats: Option<&'a TopicStats>,
     /// Records across its partitions, once the watermarks are in.
     pub messages: Option<i64>,
+    /// `cleanup.policy`, once its configs are in.
+    pub cleanup: Option<&'a str>,
+    /// `retention.ms`, once its configs are in.
+    pub retention_ms: Option<i64>,
+    /// Partitions whose ISR is smaller than `min.insync.replicas` (producers
+    /// with acks=all fail there), once its configs are in.
+    pub under_min_isr: Option<usize>,
+    /// Bytes on disk over all replicas, once the brokers answered.
+    pub size: Option<i64>,
+    /// Messages per second (high-watermark deltas), once measured.
+    pub rate: Option<u64>,
+    /// Messages per second over the session.
+    pub rates: Option<&'a std::collections::VecDeque<u64>>,
+}
+
+/// How many samples the messages/s sparkline shows.
+pub const RATE_WIDTH: usize = 20;
+
+fn dash<T: ToString>(value: Option<T>) -> String {
+    value.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
 fn count(row: &Row, f: fn(&TopicStats) -> usize) -> String {
@@ -29,8 +50,10 @@ fn by(a: &Row, b: &Row, f: fn(&TopicStats) -> usize) -> Ordering {
 }
 
 /// The columns: name, partitions, replication factor, under-replicated and
-/// offline partitions, share of preferred leaders, records.
-pub fn table<'a>() -> [Column<Row<'a>>; 7] {
+/// offline partitions, share of preferred leaders, records, then from
+/// configs, log dirs and watermark deltas: under min ISR, cleanup policy,
+/// retention, size, messages/s and its sparkline.
+pub fn table<'a>() -> [Column<Row<'a>>; 13] {
     [
         Column::text(
             "TOPIC",
@@ -83,6 +106,42 @@ pub fn table<'a>() -> [Column<Row<'a>>; 7] {
             |r| r.messages.map_or_else(|| "-".to_owned(), |m| m.to_string()),
             |a, b| a.messages.cmp(&b.messages),
         ),
+        Column::number(
+            "UNDER-MIN",
+            |r| dash(r.under_min_isr),
+            |a, b| a.under_min_isr.cmp(&b.under_min_isr),
+        ),
+        Column::text(
+            "CLEANUP",
+            (7, 14),
+            |r| dash(r.cleanup),
+            Some(|a, b| a.cleanup.cmp(&b.cleanup)),
+        ),
+        Column::number(
+            "RETENTION",
+            |r| dash(r.retention_ms.map(retention)),
+            |a, b| {
+                // Forever (-1) is the longest.
+                let key = |r: &Row| r.retention_ms.map(|ms| if ms < 0 { i64::MAX } else { ms });
+                key(a).cmp(&key(b))
+            },
+        ),
+        Column::number(
+            "SIZE",
+            |r| dash(r.size.map(bytes)),
+            |a, b| a.size.cmp(&b.size),
+        ),
+        Column::number("MSGS/S", |r| dash(r.rate), |a, b| a.rate.cmp(&b.rate)),
+        Column::fill(
+            "MSGS/S OVER TIME",
+            (1, 0),
+            |r| {
+                r.rates.map_or_else(String::new, |h| {
+                    sparkline(&h.iter().copied().collect::<Vec<_>>(), RATE_WIDTH)
+                })
+            },
+            None,
+        ),
     ]
 }
 
@@ -100,21 +159,48 @@ mod tests {
             preferred_leaders: 1,
             partitions: 2,
         };
+        let rates = std::collections::VecDeque::from([0, 7]);
         let row = Row {
             name: "orders",
             internal: false,
             stats: Some(&stats),
             messages: Some(300),
+            cleanup: Some("compact,delete"),
+            retention_ms: Some(604_800_000),
+            under_min_isr: Some(1),
+            size: Some(2048),
+            rate: Some(7),
+            rates: Some(&rates),
         };
         assert_eq!(
             cells(&table(), &row),
-            ["orders", "2", "3", "1", "0", "50%", "300"]
+            [
+                "orders",
+                "2",
+                "3",
+                "1",
+                "0",
+                "50%",
+                "300",
+                "1",
+                "compact,delete",
+                "7d",
+                "2.0KiB",
+                "7",
+                "▁█"
+            ]
         );
         let bare = Row {
             name: "__consumer_offsets",
             internal: true,
             stats: None,
             messages: None,
+            cleanup: None,
+            retention_ms: None,
+            under_min_isr: None,
+            size: None,
+            rate: None,
+            rates: None,
         };
         assert_eq!(
             cells(&table(), &bare),
@@ -125,7 +211,13 @@ mod tests {
                 "-",
                 "-",
                 "-",
-                "-"
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                ""
             ]
         );
     }

@@ -63,6 +63,34 @@ pub struct Synonym {
     pub source: ConfigSource,
 }
 
+/// What the Topics and Partitions screens show of a topic's configs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopicSummary {
+    /// `cleanup.policy`: `delete`, `compact`, `compact,delete`.
+    pub cleanup: Option<String>,
+    /// `retention.ms` (-1: forever).
+    pub retention_ms: Option<i64>,
+    /// `min.insync.replicas`.
+    pub min_isr: Option<usize>,
+}
+
+impl TopicSummary {
+    /// The summary of a topic's entries.
+    pub fn of(entries: &[ConfigEntry]) -> TopicSummary {
+        let value = |name: &str| {
+            entries
+                .iter()
+                .find(|e| e.name == name)
+                .and_then(|e| e.value.clone())
+        };
+        TopicSummary {
+            cleanup: value("cleanup.policy"),
+            retention_ms: value("retention.ms").and_then(|v| v.parse().ok()),
+            min_isr: value("min.insync.replicas").and_then(|v| v.parse().ok()),
+        }
+    }
+}
+
 /// The answer for one resource: its entries sorted by name, or why not.
 pub type Described = (ConfigResource, Result<Vec<ConfigEntry>>);
 

@@ -19,7 +19,7 @@ pub mod security;
 pub mod sizes;
 
 pub use config_source::{ConfigResource, ConfigSource, ConfigType};
-pub use configs::{ConfigEntry, Described, Synonym};
+pub use configs::{ConfigEntry, Described, Synonym, TopicSummary};
 pub use error::{Error, Result};
 pub use log_dirs::{BrokerLogDirs, LogDir, ReplicaSize};
-pub use sizes::{BrokerDisk, TopicSize};
+pub use sizes::{BrokerDisk, ClusterSizes, TopicSize};

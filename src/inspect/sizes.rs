@@ -2,7 +2,7 @@
 //! per topic (all replicas, and the leaders' replicas only). A size that
 //! depends on a broker that did not answer is `None`, never a guess.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::log_dirs::BrokerLogDirs;
 use crate::meta::MetadataSnapshot;
@@ -26,6 +26,25 @@ pub struct TopicSize {
     /// The leader replica of each partition; `None` when a leader did not
     /// answer or a partition has no leader.
     pub leaders_only: Option<i64>,
+}
+
+/// Every broker's disk and every topic's size from one round of answers.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClusterSizes {
+    /// Per broker asked: its disk, or `None` when it did not answer.
+    pub brokers: BTreeMap<i32, Option<BrokerDisk>>,
+    /// Per topic of the snapshot.
+    pub topics: HashMap<String, TopicSize>,
+}
+
+impl ClusterSizes {
+    /// Sum up `answers` (one per broker) against `snapshot`.
+    pub fn of(answers: &[BrokerLogDirs], snapshot: &MetadataSnapshot) -> ClusterSizes {
+        ClusterSizes {
+            brokers: answers.iter().map(|a| (a.0, broker_disk(a))).collect(),
+            topics: topic_sizes(answers, snapshot),
+        }
+    }
 }
 
 /// The disk of one broker from its answer (`None` when it gave none).

@@ -19,6 +19,8 @@ pub enum Fetch {
     Group,
     /// The configs of the resource on screen.
     Configs,
+    /// Every broker's log dirs.
+    Sizes,
 }
 
 /// At most one running task per [`Fetch`] kind.

@@ -320,6 +320,12 @@ impl Session {
                     self.fetches.replace(Fetch::Configs, task);
                 }
             }
+            Effect::FetchSizes { request } => {
+                if let Some(cluster) = &self.cluster {
+                    let task = worker::sizes(cluster.clone(), request, self.tx.clone());
+                    self.fetches.replace(Fetch::Sizes, task);
+                }
+            }
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false

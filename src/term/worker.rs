@@ -195,3 +195,20 @@ pub fn configs(
             .await;
     })
 }
+
+/// Describe every live broker's log dirs and sum them up in the background
+/// (each broker has its own deadline: one that does not answer is unknown).
+pub fn sizes(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let brokers: Vec<i32> = cluster
+            .snapshot()
+            .brokers()
+            .iter()
+            .map(|b| b.node_id)
+            .collect();
+        let answers = crate::inspect::log_dirs::describe(&cluster, &brokers).await;
+        let sizes = crate::inspect::ClusterSizes::of(&answers, &cluster.snapshot());
+        let sizes = Arc::new(sizes);
+        let _ = tx.send(Msg::Action(Action::Sizes { request, sizes })).await;
+    })
+}

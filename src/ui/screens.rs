@@ -43,7 +43,9 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
             window
                 .filter_map(|i| table_rows::topic(state, snap, i))
                 .map(|row| {
-                    let style = if row.stats.is_some_and(|s| s.offline > 0) {
+                    let style = if row.stats.is_some_and(|s| s.offline > 0)
+                        || row.under_min_isr.is_some_and(|n| n > 0)
+                    {
                         theme.problem
                     } else if row.stats.is_some_and(|s| s.under_replicated > 0) {
                         theme.warning
@@ -59,7 +61,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                 .filter_map(|i| table_rows::partition(state, snap, topic, i))
                 .map(|row| {
                     let p = row.partition;
-                    let style = if p.is_offline() {
+                    let style = if p.is_offline() || row.under_min_isr() == Some(true) {
                         theme.problem
                     } else if state.recently_moved(topic, p.partition) {
                         theme.moved

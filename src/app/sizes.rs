@@ -1,0 +1,138 @@
+//! Disk usage for what is on screen (`DescribeLogDirs`): asked while the
+//! Topics, Partitions or Brokers screen shows it, at most every
+//! [`INTERVAL`]; one request per broker, each with its own deadline (a
+//! broker that does not answer shows as unknown). Kept with its age; each
+//! topic's bytes/s comes from the change between two answers.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::inspect::ClusterSizes;
+
+use super::action::Effect;
+use super::screen::Screen;
+use super::state::{AppState, Link};
+
+/// How often sizes are re-read while shown.
+pub const INTERVAL: Duration = Duration::from_secs(30);
+/// A request older than this is forgotten (its answer will be dropped).
+const GIVE_UP: Duration = Duration::from_secs(20);
+
+/// Disk usage as last answered.
+#[derive(Debug, Default)]
+pub struct SizeStore {
+    /// The latest answer.
+    pub latest: Option<Arc<ClusterSizes>>,
+    /// When it landed.
+    pub at: Option<Instant>,
+    /// Bytes/s per topic (all replicas) between the last two answers;
+    /// `None` when the size shrank (retention, compaction) or is unknown.
+    pub bytes_per_sec: HashMap<String, Option<u64>>,
+    /// The request in flight and when it left.
+    pub in_flight: Option<(u64, Instant)>,
+    /// When the last request left.
+    pub last_request: Option<Instant>,
+    /// Answers received (rows sort by them).
+    pub answers: u64,
+    /// Request ids handed out.
+    pub next_id: u64,
+}
+
+impl SizeStore {
+    /// Forget the cluster's sizes (another context), keeping the ids.
+    pub fn reset(&mut self) {
+        *self = SizeStore {
+            next_id: self.next_id,
+            ..SizeStore::default()
+        };
+    }
+}
+
+/// Whether `screen` shows sizes.
+fn shows_sizes(screen: &Screen) -> bool {
+    matches!(screen, Screen::Topics | Screen::Brokers)
+}
+
+/// Ask for sizes if the screen shows them and they are due.
+pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
+    if state.link != Link::Connected || !shows_sizes(&state.view().screen) {
+        return;
+    }
+    let now = state.now;
+    let store = &mut state.sizes;
+    let age = |at: Option<Instant>| at.map(|at| now.saturating_duration_since(at));
+    if let Some((_, sent)) = store.in_flight {
+        if now.saturating_duration_since(sent) < GIVE_UP {
+            return;
+        }
+    } else if age(store.last_request).is_some_and(|a| a < INTERVAL) {
+        return;
+    }
+    store.next_id += 1;
+    let request = store.next_id;
+    store.in_flight = Some((request, now));
+    store.last_request = Some(now);
+    effects.push(Effect::FetchSizes { request });
+}
+
+/// Take an answer; a stale one is dropped.
+pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) {
+    let now = state.now;
+    let store = &mut state.sizes;
+    if store.in_flight.map(|(id, _)| id) != Some(request) {
+        return;
+    }
+    store.in_flight = None;
+    store.answers += 1;
+    if let (Some(before), Some(at)) = (&store.latest, store.at) {
+        let secs = now.saturating_duration_since(at).as_secs_f64();
+        store.bytes_per_sec = sizes
+            .topics
+            .iter()
+            .map(|(name, size)| {
+                let old = before.topics.get(name).and_then(|s| s.all_replicas);
+                (name.clone(), rate(old, size.all_replicas, secs))
+            })
+            .collect();
+    }
+    let silent: Vec<String> = sizes
+        .brokers
+        .iter()
+        .filter(|(_, disk)| disk.is_none())
+        .map(|(id, _)| id.to_string())
+        .collect();
+    if !silent.is_empty() {
+        state.notice = Some(format!(
+            "disk usage: no answer from broker {}",
+            silent.join(",")
+        ));
+    }
+    store.latest = Some(sizes);
+    store.at = Some(now);
+}
+
+/// Bytes per second from `before` to `after` over `secs`; `None` when
+/// either is unknown, no time passed, or the size shrank.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)] // a non-negative byte rate far below 2^52
+pub fn rate(before: Option<i64>, after: Option<i64>, secs: f64) -> Option<u64> {
+    let grown = after?.checked_sub(before?)?;
+    (grown >= 0 && secs > 0.0).then(|| (grown as f64 / secs).round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_are_unknown_when_shrinking_or_unknown() {
+        assert_eq!(rate(Some(100), Some(400), 3.0), Some(100));
+        assert_eq!(rate(Some(400), Some(100), 3.0), None, "retention deleted");
+        assert_eq!(rate(None, Some(100), 3.0), None);
+        assert_eq!(rate(Some(1), Some(1), 0.0), None);
+    }
+}
