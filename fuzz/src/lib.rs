@@ -31,3 +31,45 @@ pub fn corpus_entry<R: Rpc>(version: i16, frame: &[u8]) -> Vec<u8> {
     entry.extend_from_slice(frame);
     entry
 }
+
+/// A v2 record batch (offset 0, epoch 0) with `attributes`, a claimed
+/// `count` of records and `records` as its records section (already
+/// compressed as the attributes say), with a correct length and CRC: what a
+/// fuzz target needs so its bytes reach the record decoder.
+pub fn sealed_batch(attributes: i16, count: i32, records: &[u8]) -> Vec<u8> {
+    let mut after_crc = Vec::with_capacity(records.len() + 40);
+    after_crc.extend_from_slice(&attributes.to_be_bytes());
+    after_crc.extend_from_slice(&count.wrapping_sub(1).to_be_bytes());
+    after_crc.extend_from_slice(&1_000i64.to_be_bytes());
+    after_crc.extend_from_slice(&2_000i64.to_be_bytes());
+    after_crc.extend_from_slice(&(-1i64).to_be_bytes());
+    after_crc.extend_from_slice(&(-1i16).to_be_bytes());
+    after_crc.extend_from_slice(&(-1i32).to_be_bytes());
+    after_crc.extend_from_slice(&count.to_be_bytes());
+    after_crc.extend_from_slice(records);
+    let length = i32::try_from(after_crc.len() + 9).unwrap_or(i32::MAX);
+    let mut out = Vec::with_capacity(after_crc.len() + 21);
+    out.extend_from_slice(&0i64.to_be_bytes());
+    out.extend_from_slice(&length.to_be_bytes());
+    out.extend_from_slice(&0i32.to_be_bytes());
+    out.push(2);
+    out.extend_from_slice(&crc32c::crc32c(&after_crc).to_be_bytes());
+    out.extend_from_slice(&after_crc);
+    out
+}
+
+/// `data` in the xerial snappy framing the Java client writes: the stream
+/// header, then length-prefixed raw snappy blocks of at most 32 KiB input.
+pub fn xerial_snappy(data: &[u8]) -> Vec<u8> {
+    let mut out = b"\x82SNAPPY\x00\x00\x00\x00\x01\x00\x00\x00\x01".to_vec();
+    let mut encoder = snap::raw::Encoder::new();
+    for chunk in data.chunks(32 * 1024) {
+        let Ok(block) = encoder.compress_vec(chunk) else {
+            return out;
+        };
+        let len = u32::try_from(block.len()).unwrap_or(u32::MAX);
+        out.extend_from_slice(&len.to_be_bytes());
+        out.extend_from_slice(&block);
+    }
+    out
+}
