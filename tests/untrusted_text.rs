@@ -8,9 +8,8 @@
 mod groups_fixture;
 mod support;
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
+use support::kscope;
 use support::tmux::{self, Tmux, kscope_command};
 use unicode_width::UnicodeWidthStr;
 
@@ -25,15 +24,6 @@ fn hostile(suffix: &str) -> Vec<(String, String)> {
     .into_iter()
     .map(|(raw, shown)| (format!("{raw}-{suffix}"), format!("{shown}-{suffix}")))
     .collect()
-}
-
-fn kscope(env: &support::ClusterEnv, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kscope"))
-        .arg("-b")
-        .arg(env.bootstrap())
-        .args(args)
-        .output()
-        .expect("run kscope")
 }
 
 /// Commit an offset for each hostile group on a new topic; returns the suffix.
