@@ -71,6 +71,19 @@ impl GroupsClient {
         self.cluster.coordinator_for(group).await
     }
 
+    /// The coordinators of many groups, looked up together (see
+    /// [`Cluster::coordinators`]); counted as one `FindCoordinator`.
+    pub(super) async fn coordinators_for(
+        &self,
+        groups: &[String],
+        deadline: std::time::Instant,
+    ) -> std::collections::BTreeMap<String, meta::Result<i32>> {
+        self.counter.bump(conn::ApiKey::FindCoordinator);
+        self.cluster
+            .coordinators(CoordinatorKind::Group, groups, deadline)
+            .await
+    }
+
     /// Forget the group's cached coordinator.
     pub(super) fn invalidate_coordinator(&self, group: &str) {
         self.cluster

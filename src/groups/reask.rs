@@ -55,7 +55,8 @@ impl GroupsClient {
             }
             let last = started.elapsed() >= policy.coordinator_timeout;
             let again = self.round(&send, pending, last, &mut done).await;
-            pending = self.relocate(again, &mut done).await;
+            let deadline = started + policy.coordinator_timeout;
+            pending = self.relocate(again, deadline, &mut done).await;
             attempt = attempt.saturating_add(1);
         }
         done
@@ -117,16 +118,24 @@ impl GroupsClient {
         self.cluster().snapshot().broker(node).is_some()
     }
 
-    /// Find the new coordinator of each group to re-ask.
+    /// Find the new coordinator of every group to re-ask: all of them in
+    /// one batched `FindCoordinator` a round, none waiting past `deadline`
+    /// (the policy's coordinator timeout from the first ask).
     async fn relocate<T>(
         &self,
         again: Vec<String>,
+        deadline: Instant,
         done: &mut BTreeMap<String, Result<T>>,
     ) -> Vec<(String, i32)> {
+        if again.is_empty() {
+            return Vec::new();
+        }
+        for group in &again {
+            self.invalidate_coordinator(group);
+        }
         let mut pending = Vec::with_capacity(again.len());
-        for group in again {
-            self.invalidate_coordinator(&group);
-            match self.coordinator_for(&group).await {
+        for (group, found) in self.coordinators_for(&again, deadline).await {
+            match found {
                 Ok(node) => pending.push((group, node)),
                 Err(error) => {
                     let failure = Error::for_group(&group, error);

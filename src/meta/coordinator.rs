@@ -1,5 +1,10 @@
 //! Finding group and transaction coordinators, cached.
 
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use tokio::task::JoinSet;
+
 use super::error::{Error, Result};
 use crate::conn::ErrorCode;
 use crate::conn::protocol::StrBytes;
@@ -88,39 +93,172 @@ impl Cluster {
         // top-level fields empty; older versions do the opposite. Reading only
         // one of the two shapes yields "coordinator 0", which is a real broker
         // id and therefore a bug that looks like it works.
-        let (node_id, error_code, message) = match response.coordinators.first() {
-            Some(coordinator) => (
+        let node_id = match response.coordinators.first() {
+            Some(coordinator) => read_answer(
+                key,
                 coordinator.node_id.0,
                 coordinator.error_code,
-                coordinator.error_message.as_ref().map(ToString::to_string),
+                coordinator.error_message.as_ref(),
             ),
-            None => (
+            None => read_answer(
+                key,
                 response.node_id.0,
                 response.error_code,
-                response.error_message.as_ref().map(ToString::to_string),
+                response.error_message.as_ref(),
             ),
-        };
-
-        if let Some(code) = ErrorCode::from_code(error_code) {
-            let context = match message {
-                Some(message) => format!("coordinator for '{key}' ({message})"),
-                None => format!("coordinator for '{key}'"),
-            };
-            return Err(Error::from_code(code, Some(context)));
-        }
-        if node_id < 0 {
-            return Err(Error::from_code(
-                ErrorCode::CoordinatorNotAvailable,
-                Some(format!("coordinator for '{key}'")),
-            ));
-        }
-
+        }?;
         self.inner.coordinators.insert(kind, key, node_id);
         Ok(node_id)
+    }
+
+    /// The coordinators of many keys at once, for recovering every group
+    /// whose coordinator moved: a round is one `FindCoordinator` carrying
+    /// every key still unanswered (batched from v4; before v4 one request
+    /// per key, all at once), and rounds repeat, with the retry policy's
+    /// backoff, for keys whose answer was retriable. Nothing waits past
+    /// `deadline` however many keys there are: a key still without an
+    /// answer then gets its last error. Cached coordinators are answered
+    /// from the cache.
+    pub async fn coordinators(
+        &self,
+        kind: CoordinatorKind,
+        keys: &[String],
+        deadline: Instant,
+    ) -> BTreeMap<String, Result<i32>> {
+        let policy = self.inner.config.retry;
+        let mut done = BTreeMap::new();
+        let mut pending = Vec::new();
+        for key in keys {
+            match self.inner.coordinators.get(kind, key) {
+                Some(node) => drop(done.insert(key.clone(), Ok(node))),
+                None => pending.push(key.clone()),
+            }
+        }
+        let mut attempt: u32 = 1;
+        while !pending.is_empty() {
+            let round = self.find_coordinators(kind, &pending);
+            let answers = tokio::time::timeout_at(deadline.into(), round)
+                .await
+                .unwrap_or_else(|_| {
+                    let late = Error::Conn(crate::conn::Error::Timeout {
+                        broker: "any broker".to_owned(),
+                        what: "FindCoordinator".to_owned(),
+                        after: policy.coordinator_timeout,
+                    });
+                    pending
+                        .iter()
+                        .map(|k| (k.clone(), Err(late.clone())))
+                        .collect()
+                });
+            attempt = attempt.saturating_add(1);
+            let delay = policy.delay(attempt);
+            let again = Instant::now() + delay < deadline;
+            pending.clear();
+            for (key, answer) in answers {
+                match answer {
+                    Ok(node) => {
+                        self.inner.coordinators.insert(kind, &key, node);
+                        done.insert(key, Ok(node));
+                    }
+                    Err(error) if again && error.retriable() => pending.push(key),
+                    Err(error) => drop(done.insert(key, Err(error))),
+                }
+            }
+            if !pending.is_empty() {
+                tracing::debug!(
+                    ?kind,
+                    keys = pending.len(),
+                    attempt,
+                    "re-asking FindCoordinator"
+                );
+                tokio::time::sleep(delay).await;
+            }
+        }
+        done
+    }
+
+    /// One round of [`Cluster::coordinators`]: every key's answer or error.
+    async fn find_coordinators(
+        &self,
+        kind: CoordinatorKind,
+        keys: &[String],
+    ) -> Vec<(String, Result<i32>)> {
+        let all = |error: Error| {
+            keys.iter()
+                .map(|k| (k.clone(), Err(error.clone())))
+                .collect()
+        };
+        let connection = match self.inner.pool.any().await {
+            Ok(connection) => connection,
+            Err(error) => return all(error),
+        };
+        let version = match connection.negotiated_for::<FindCoordinatorRequest>() {
+            Ok(version) => version,
+            Err(error) => return all(error.into()),
+        };
+        if version < 4 {
+            let mut lookups = JoinSet::new();
+            for key in keys {
+                let (cluster, key) = (self.clone(), key.clone());
+                lookups.spawn(async move {
+                    let found = cluster.coordinator_once(kind, &key).await;
+                    (key, found)
+                });
+            }
+            return lookups.join_all().await;
+        }
+        let request = FindCoordinatorRequest::default()
+            .with_key_type(kind.key_type())
+            .with_coordinator_keys(
+                keys.iter()
+                    .map(|k| StrBytes::from_string(k.clone()))
+                    .collect(),
+            );
+        let response = match connection.send(request).await {
+            Ok(response) => response,
+            Err(error) => return all(error.into()),
+        };
+        keys.iter()
+            .map(|key| {
+                let answer = response
+                    .coordinators
+                    .iter()
+                    .find(|c| c.key.as_str() == key.as_str())
+                    .map_or_else(
+                        || read_answer(key, -1, 0, None),
+                        |c| read_answer(key, c.node_id.0, c.error_code, c.error_message.as_ref()),
+                    );
+                (key.clone(), answer)
+            })
+            .collect()
     }
 
     /// Forget a cached coordinator.
     pub fn invalidate_coordinator(&self, kind: CoordinatorKind, key: &str) {
         self.inner.coordinators.remove(kind, key);
     }
+}
+
+/// One key's answer in a `FindCoordinator` response: the node, or the error
+/// its code (or a node id of -1) means.
+fn read_answer(
+    key: &str,
+    node_id: i32,
+    error_code: i16,
+    message: Option<&StrBytes>,
+) -> Result<i32> {
+    if let Some(code) = ErrorCode::from_code(error_code) {
+        let context = match message {
+            Some(message) => format!("coordinator for '{key}' ({message})"),
+            None => format!("coordinator for '{key}'"),
+        };
+        return Err(Error::from_code(code, Some(context)));
+    }
+    if node_id < 0 {
+        return Err(Error::from_code(
+            ErrorCode::CoordinatorNotAvailable,
+            Some(format!("coordinator for '{key}'")),
+        ));
+    }
+    Ok(node_id)
 }

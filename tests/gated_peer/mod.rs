@@ -1,14 +1,17 @@
 //! A fake broker for tests (not Kafka): one node on loopback that answers
 //! `ApiVersions`, `Metadata` (itself as broker 1, one topic `t` in a full
 //! answer), `DescribeQuorum` (itself as the leader, a high watermark that
-//! rises with every ask) and `ListGroups` (none), and counts what it was
-//! asked. Two knobs make the timing of kscope's own code testable without
-//! sleeping and hoping:
+//! rises with every ask), `ListGroups` (none), `FindCoordinator` (itself,
+//! for every key) and `DescribeGroups` (each group stable and empty), and
+//! counts what it was asked. Three knobs make the timing of kscope's own
+//! code testable without sleeping and hoping:
 //!
 //! - a gate on full `Metadata` requests (every topic): while closed, their
 //!   answers wait, so a test can act while a full refresh is in flight;
 //! - a silent quorum: `DescribeQuorum` is never answered (a quorum that lost
-//!   its majority).
+//!   its majority);
+//! - moved coordinators: `DescribeGroups` answers `NOT_COORDINATOR` for a
+//!   group the first time it is asked about it.
 //!
 //! Each request is answered on its own task (responses may leave out of
 //! order; kscope matches them by correlation id), so a held full `Metadata`
@@ -17,21 +20,24 @@
 //! binary can use it too.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use kscope::conn::protocol::messages::api_versions_response::ApiVersion;
+use kscope::conn::protocol::messages::describe_groups_response::DescribedGroup;
 use kscope::conn::protocol::messages::describe_quorum_response::{
     PartitionData, ReplicaState, TopicData,
 };
+use kscope::conn::protocol::messages::find_coordinator_response::Coordinator;
 use kscope::conn::protocol::messages::metadata_response::{
     MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
 use kscope::conn::protocol::messages::{
-    ApiKey, ApiVersionsResponse, BrokerId, DescribeQuorumResponse, ListGroupsResponse,
+    ApiKey, ApiVersionsResponse, BrokerId, DescribeGroupsRequest, DescribeGroupsResponse,
+    DescribeQuorumResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsResponse,
     MetadataRequest, MetadataResponse, RequestHeader, ResponseHeader, TopicName,
 };
 use kscope::conn::protocol::{Decodable, Encodable, StrBytes};
@@ -46,6 +52,8 @@ const ADVERTISED: &[ApiKey] = &[
     ApiKey::Metadata,
     ApiKey::DescribeQuorum,
     ApiKey::ListGroups,
+    ApiKey::FindCoordinator,
+    ApiKey::DescribeGroups,
 ];
 
 /// What the peer counts.
@@ -61,6 +69,10 @@ pub enum Asked {
     DescribeQuorum,
     /// `ListGroups`.
     ListGroups,
+    /// `FindCoordinator` requests (however many keys each carries).
+    FindCoordinator,
+    /// `DescribeGroups` requests.
+    DescribeGroups,
 }
 
 #[derive(Debug)]
@@ -70,6 +82,9 @@ struct Shared {
     /// `true`: full `Metadata` answers go out; `false`: they wait.
     gate: watch::Sender<bool>,
     quorum_silent: AtomicBool,
+    coordinators_moved: AtomicBool,
+    /// Groups `DescribeGroups` was asked about.
+    described: Mutex<HashSet<String>>,
 }
 
 /// A running fake broker; it stops with the test process.
@@ -91,6 +106,8 @@ impl GatedPeer {
             counts: Mutex::new(HashMap::new()),
             gate: watch::Sender::new(true),
             quorum_silent: AtomicBool::new(false),
+            coordinators_moved: AtomicBool::new(false),
+            described: Mutex::new(HashSet::new()),
         });
         let serving = shared.clone();
         std::thread::spawn(move || {
@@ -124,6 +141,12 @@ impl GatedPeer {
     /// Never answer `DescribeQuorum` from now on.
     pub fn silence_quorum(&self) {
         self.shared.quorum_silent.store(true, Ordering::SeqCst);
+    }
+
+    /// From now on, `DescribeGroups` answers `NOT_COORDINATOR` for a group
+    /// the first time it is asked about it (its coordinator moved).
+    pub fn move_coordinators(&self) {
+        self.shared.coordinators_moved.store(true, Ordering::SeqCst);
     }
 
     /// How many `what` requests arrived so far.
@@ -231,6 +254,50 @@ async fn answer(shared: &Shared, key: ApiKey, version: i16, request: &mut Bytes)
         ApiKey::ListGroups => {
             count(shared, Asked::ListGroups);
             Some(encode(&ListGroupsResponse::default(), version))
+        }
+        ApiKey::FindCoordinator => {
+            count(shared, Asked::FindCoordinator);
+            let asked = FindCoordinatorRequest::decode(request, version).expect("request");
+            let itself = |key: StrBytes| {
+                Coordinator::default()
+                    .with_key(key)
+                    .with_node_id(BrokerId(1))
+                    .with_host(StrBytes::from_static_str("127.0.0.1"))
+                    .with_port(i32::from(shared.port))
+            };
+            let response = if version < 4 {
+                FindCoordinatorResponse::default()
+                    .with_node_id(BrokerId(1))
+                    .with_host(StrBytes::from_static_str("127.0.0.1"))
+                    .with_port(i32::from(shared.port))
+            } else {
+                FindCoordinatorResponse::default()
+                    .with_coordinators(asked.coordinator_keys.into_iter().map(itself).collect())
+            };
+            Some(encode(&response, version))
+        }
+        ApiKey::DescribeGroups => {
+            count(shared, Asked::DescribeGroups);
+            let asked = DescribeGroupsRequest::decode(request, version).expect("request");
+            let moved = shared.coordinators_moved.load(Ordering::SeqCst);
+            let mut described = shared.described.lock().expect("described");
+            let groups = asked
+                .groups
+                .into_iter()
+                .map(|group| {
+                    let first = described.insert(group.0.to_string());
+                    let error_code = if moved && first { 16 } else { 0 };
+                    DescribedGroup::default()
+                        .with_group_id(group)
+                        .with_error_code(error_code)
+                        .with_group_state(StrBytes::from_static_str("Stable"))
+                        .with_protocol_type(StrBytes::from_static_str("consumer"))
+                })
+                .collect();
+            Some(encode(
+                &DescribeGroupsResponse::default().with_groups(groups),
+                version,
+            ))
         }
         other => panic!("the gated peer has no answer for {other:?} v{version}"),
     }
