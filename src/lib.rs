@@ -19,6 +19,7 @@ pub mod groups;
 pub mod inspect;
 pub mod logging;
 pub mod meta;
+pub mod schema;
 pub mod term;
 pub mod ui;
 pub mod untrusted;

@@ -53,6 +53,7 @@ fn main() -> ExitCode {
             connection: context.connection,
             output: cli.output,
             command,
+            schema_registry: context.schema_registry,
         });
     }
     // No subcommand: the TUI on the resolved context.

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use kscope::config::keys::ACTIONS;
 use kscope::config::schema::{
-    ConfigFile, ContextSection, RefreshSection, SaslSection, TlsSection, UiSection,
+    ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection, TlsSection,
+    UiSection,
 };
 use kscope::config::{Selection, load, resolve};
 use serde::Deserialize;
@@ -84,6 +85,10 @@ fn schema_keys() -> BTreeSet<String> {
     add("contexts.*.refresh.", fields_of::<RefreshSection>());
     add("contexts.*.tls.", fields_of::<TlsSection>());
     add("contexts.*.sasl.", fields_of::<SaslSection>());
+    add(
+        "contexts.*.schema_registry.",
+        fields_of::<SchemaRegistrySection>(),
+    );
     keys
 }
 

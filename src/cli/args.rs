@@ -120,6 +120,10 @@ pub enum GetCommand {
     Users,
     /// The `KRaft` quorum: leader, epoch, voters and observers with their lag.
     Quorum,
+    /// Schema-registry subjects: latest version, id, type, version count,
+    /// compatibility (needs a registry: context `schema_registry` or
+    /// `-X schema.registry.url=URL`; no broker is asked).
+    Schemas,
 }
 
 /// Whose configs `get config` prints.

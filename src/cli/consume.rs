@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use crate::browse::{self, Browser, Event, Isolation, Options, Record, Start};
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
+use crate::schema::{Decoder, Decoding};
 
 use super::args::OutputFormat;
 use super::error::Error;
@@ -42,6 +43,7 @@ pub struct ConsumeArgs {
 pub async fn run(
     cluster: &Cluster,
     args: ConsumeArgs,
+    decoder: Option<&Decoder>,
     output: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), Error> {
@@ -100,7 +102,13 @@ pub async fn run(
                     if grep.as_ref().is_some_and(|re| !matches(re, &record)) {
                         continue;
                     }
-                    write_record(&args.topic, &record, output, out)?;
+                    let decoded = match (decoder, output) {
+                        (Some(decoder), OutputFormat::Json | OutputFormat::Table) => {
+                            Some(decode(decoder, &record).await)
+                        }
+                        _ => None,
+                    };
+                    write_record(&args.topic, &record, decoded.as_ref(), output, out)?;
                     printed += 1;
                 }
             }
@@ -137,15 +145,45 @@ async fn group_offsets(
         .collect())
 }
 
+/// A record's key and value as the schema registry decodes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordDecoding {
+    /// The key's decoding.
+    pub key: Decoding,
+    /// The value's decoding.
+    pub value: Decoding,
+}
+
+/// Decode a record's key and value (each schema id fetched once per session).
+pub async fn decode(decoder: &Decoder, record: &Record) -> RecordDecoding {
+    RecordDecoding {
+        key: decode_field(decoder, record.key.as_deref()).await,
+        value: decode_field(decoder, record.value.as_deref()).await,
+    }
+}
+
+async fn decode_field(decoder: &Decoder, bytes: Option<&[u8]>) -> Decoding {
+    match bytes {
+        Some(bytes) => decoder.decode(bytes).await,
+        None => Decoding::NotFramed,
+    }
+}
+
 fn write_record(
     topic: &str,
     record: &Record,
+    decoded: Option<&RecordDecoding>,
     output: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), Error> {
     match output {
         OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, &json_record(topic, record))?;
+            let mut json = json_record(topic, record);
+            if let Some(decoded) = decoded {
+                add_decoding(&mut json, "key", record.key.as_deref(), &decoded.key);
+                add_decoding(&mut json, "value", record.value.as_deref(), &decoded.value);
+            }
+            serde_json::to_writer(&mut *out, &json)?;
             writeln!(out)?;
         }
         OutputFormat::Raw => {
@@ -159,14 +197,24 @@ fn write_record(
                         u64::try_from(record.timestamp).unwrap_or(0),
                     ),
             );
-            let key = record
-                .key
-                .as_deref()
-                .map_or_else(|| "-".to_owned(), |k| escaped(k, 20));
-            let value = record
-                .value
-                .as_deref()
-                .map_or_else(|| "(tombstone)".to_owned(), |v| escaped(v, 120));
+            let key = match decoded.map(|d| &d.key) {
+                Some(decoding @ (Decoding::Decoded(_) | Decoding::Failed { .. })) => {
+                    cell(decoding, record.key.as_deref(), 20)
+                }
+                _ => record
+                    .key
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), |k| escaped(k, 20)),
+            };
+            let value = match decoded.map(|d| &d.value) {
+                Some(decoding @ (Decoding::Decoded(_) | Decoding::Failed { .. })) => {
+                    cell(decoding, record.value.as_deref(), 120)
+                }
+                _ => record
+                    .value
+                    .as_deref()
+                    .map_or_else(|| "(tombstone)".to_owned(), |v| escaped(v, 120)),
+            };
             writeln!(
                 out,
                 "{:>4}  {:>10}  {:<24}  {:<20}  {value}",
@@ -175,6 +223,46 @@ fn write_record(
         }
     }
     Ok(())
+}
+
+/// A decoded field in a table cell: its JSON on one line; a failure as
+/// `[reason] ` and the bytes in hex.
+fn cell(decoding: &Decoding, bytes: Option<&[u8]>, max: usize) -> String {
+    match decoding {
+        Decoding::Decoded(decoded) => escaped(decoded.value.to_string().as_bytes(), max),
+        Decoding::Failed { reason, .. } => {
+            let hex = bytes.unwrap_or_default().iter().fold(String::new(), |mut s, b| {
+                let _ = write!(s, "{b:02x}");
+                s
+            });
+            escaped(format!("[{reason}] {hex}").as_bytes(), max)
+        }
+        Decoding::NotFramed => String::new(),
+    }
+}
+
+/// Put a field's decoding into its JSON object: `FIELD` becomes the decoded
+/// JSON, `FIELD_encoding` the format, `FIELD_schema_id` the id; a failure
+/// keeps the bytes (as base64) and adds `FIELD_schema_error`.
+pub fn add_decoding(json: &mut Value, field: &str, bytes: Option<&[u8]>, decoding: &Decoding) {
+    let Some(object) = json.as_object_mut() else {
+        return;
+    };
+    match decoding {
+        Decoding::NotFramed => {}
+        Decoding::Decoded(decoded) => {
+            object.insert(field.to_owned(), decoded.value.clone());
+            object.insert(format!("{field}_encoding"), decoded.format.name().into());
+            object.insert(format!("{field}_schema_id"), decoded.schema_id.into());
+        }
+        Decoding::Failed { schema_id, reason } => {
+            let base64 = BASE64.encode(bytes.unwrap_or_default());
+            object.insert(field.to_owned(), base64.into());
+            object.insert(format!("{field}_encoding"), "base64".into());
+            object.insert(format!("{field}_schema_id"), (*schema_id).into());
+            object.insert(format!("{field}_schema_error"), reason.clone().into());
+        }
+    }
 }
 
 /// A byte field as JSON: its text and `utf8`, or base64 and `base64`.

@@ -32,6 +32,14 @@ pub enum Error {
     /// Reading a topic's records failed.
     #[error(transparent)]
     Browse(crate::browse::Error),
+    /// Talking to the schema registry failed.
+    #[error(transparent)]
+    Schema(#[from] crate::schema::Error),
+    /// A command needs a schema registry and none is configured.
+    #[error(
+        "no schema registry: set [contexts.NAME.schema_registry] url or pass -X schema.registry.url=URL"
+    )]
+    NoRegistry,
     /// The async runtime could not start.
     #[error("starting the runtime: {0}")]
     Runtime(std::io::Error),
@@ -47,7 +55,7 @@ impl Error {
     /// The process exit code: 2 for usage errors, 1 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::NoBootstrap | Error::Usage(_) => 2,
+            Error::NoBootstrap | Error::Usage(_) | Error::NoRegistry => 2,
             _ => 1,
         }
     }

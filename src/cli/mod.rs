@@ -11,6 +11,7 @@ pub mod groups;
 mod inspect;
 mod output;
 pub mod rows;
+mod schemas;
 pub mod table;
 mod watch;
 
@@ -21,6 +22,7 @@ pub use error::Error;
 
 use crate::conn::ConnectionConfig;
 use crate::meta::{Cluster, ClusterConfig};
+use crate::schema::{Decoder, RegistryConfig};
 use args::{Command, DescribeWhat, GetCommand, IsolationArg, OutputFormat};
 
 /// A headless command with everything needed to reach its cluster.
@@ -34,6 +36,8 @@ pub struct Invocation {
     pub output: OutputFormat,
     /// What to do.
     pub command: Command,
+    /// The schema registry `consume` decodes through and `get schemas` lists.
+    pub schema_registry: Option<RegistryConfig>,
 }
 
 /// Run a headless command to completion and report how it went.
@@ -55,7 +59,14 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         connection,
         output,
         command,
+        schema_registry,
     } = invocation;
+    if let Command::Get {
+        what: GetCommand::Schemas,
+    } = &command
+    {
+        return schemas_only(schema_registry.as_ref(), output);
+    }
     if bootstrap.is_empty() {
         return Err(Error::NoBootstrap);
     }
@@ -124,11 +135,22 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                         IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,
                     },
                 };
-                consume::run(&cluster, args, output, &mut out).await
+                let decoder = schema_registry.as_ref().map(Decoder::new).transpose()?;
+                consume::run(&cluster, args, decoder.as_ref(), output, &mut out).await
             }
             Command::Watch { topic, .. } => {
                 watch::run(&cluster, topic.as_deref(), output, &mut out).await
             }
         }
     })
+}
+
+/// `get schemas`: the registry only, no broker.
+fn schemas_only(registry: Option<&RegistryConfig>, output: OutputFormat) -> Result<(), Error> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let mut out = std::io::stdout().lock();
+    runtime.block_on(schemas::run(registry, output, &mut out))
 }

@@ -100,6 +100,11 @@ fn literal_secret_contexts(file: &ConfigFile) -> Vec<&str> {
                 .as_ref()
                 .and_then(|sasl| sasl.password.as_ref())
                 .is_some_and(|password| secret::is_literal(password.get_ref()))
+                || context
+                    .schema_registry
+                    .as_ref()
+                    .and_then(|registry| registry.password.as_ref())
+                    .is_some_and(|password| secret::is_literal(password.get_ref()))
         })
         .map(|(name, _)| name.as_str())
         .collect()

@@ -16,6 +16,7 @@ pub const KEYS: &[&str] = &[
     "ssl.ca.location",
     "ssl.certificate.location",
     "ssl.key.location",
+    "schema.registry.url",
 ];
 
 /// librdkafka's `security.protocol`.
@@ -74,6 +75,8 @@ pub struct Overrides {
     pub cert_file: Option<PathBuf>,
     /// `ssl.key.location`.
     pub key_file: Option<PathBuf>,
+    /// `schema.registry.url`: a registry for this run (replaces the context's URL).
+    pub registry_url: Option<String>,
 }
 
 impl Overrides {
@@ -119,6 +122,7 @@ impl Overrides {
             "ssl.ca.location" => self.ca_file = Some(PathBuf::from(value)),
             "ssl.certificate.location" => self.cert_file = Some(PathBuf::from(value)),
             "ssl.key.location" => self.key_file = Some(PathBuf::from(value)),
+            "schema.registry.url" => self.registry_url = Some(value.to_owned()),
             _ => {
                 let message = format!("unknown key, expected one of {}", KEYS.join(", "));
                 return Err(bad(key, &message));
@@ -139,6 +143,7 @@ pub fn redacted(args: &[String]) -> Vec<String> {
         "ssl.ca.location",
         "ssl.certificate.location",
         "ssl.key.location",
+        "schema.registry.url",
     ];
     args.iter()
         .map(|arg| match arg.split_once('=') {

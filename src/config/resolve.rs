@@ -16,9 +16,12 @@ use super::keys;
 use super::load::LoadedConfig;
 use super::overrides::{Overrides, SecurityProtocol};
 use super::paths;
-use super::schema::{ConfigFile, ContextSection, RefreshSection, SaslSection, TlsSection};
+use super::schema::{
+    ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection, TlsSection,
+};
 use super::validate::{check_address, list_or_none};
 use crate::conn::{ConnectionConfig, SaslConfig, SaslMechanism, Secret, TlsConfig};
+use crate::schema::RegistryConfig;
 
 /// The name of the context made from `-b` alone.
 pub const ONE_OFF: &str = "command-line";
@@ -83,6 +86,8 @@ pub struct ResolvedContext {
     pub keys: BTreeMap<String, String>,
     /// Warnings to show before starting (e.g. file permissions).
     pub warnings: Vec<String>,
+    /// The schema registry, if one is configured (password resolved, redacted in `Debug`).
+    pub schema_registry: Option<RegistryConfig>,
 }
 
 impl ResolvedContext {
@@ -131,6 +136,12 @@ pub fn resolve(
         &overrides,
         base,
     )?;
+    let schema_registry = registry(
+        &name,
+        section.and_then(|s| s.schema_registry.as_ref()),
+        &overrides,
+        base,
+    )?;
     let read_only = selection.read_only || section.is_some_and(|s| s.read_only);
     let defaults = ConnectionConfig::default();
     let connection = ConnectionConfig {
@@ -173,7 +184,40 @@ pub fn resolve(
         theme,
         keys: key_remaps(file),
         warnings: loaded.warnings.clone(),
+        schema_registry,
     })
+}
+
+/// The schema registry: `-X schema.registry.url` replaces the context's URL
+/// (keeping its credentials); its password is resolved like SASL's.
+fn registry(
+    context: &str,
+    section: Option<&SchemaRegistrySection>,
+    overrides: &Overrides,
+    base: Option<&Path>,
+) -> Result<Option<RegistryConfig>, ConfigError> {
+    let url = match (&overrides.registry_url, section) {
+        (Some(url), _) => url.clone(),
+        (None, Some(section)) => section.url.get_ref().clone(),
+        (None, None) => return Ok(None),
+    };
+    let mut config = RegistryConfig::new(url);
+    let Some(section) = section else {
+        return Ok(Some(config));
+    };
+    let key = |field: &str| format!("contexts.{context}.schema_registry.{field}");
+    config.username = section.username.clone();
+    if let Some(raw) = &section.password {
+        config.password = Secret::new(super::secret::resolve(&key("password"), raw.get_ref(), base)?);
+    } else if let Some(command) = &section.password_command {
+        config.password = Secret::new(super::secret::run_command(
+            &key("password_command"),
+            command.get_ref(),
+            base,
+        )?);
+    }
+    config.ca_file = section.ca_file.as_ref().map(|p| paths::expand(p, base));
+    Ok(Some(config))
 }
 
 fn secs(value: Option<&Spanned<u64>>, default: Duration) -> Duration {

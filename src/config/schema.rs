@@ -74,6 +74,41 @@ pub struct ContextSection {
     pub tls: Option<TlsSection>,
     /// SASL; the table's presence turns SASL on.
     pub sasl: Option<SaslSection>,
+    /// A schema registry for decoding Avro, Protobuf and JSON Schema records.
+    pub schema_registry: Option<SchemaRegistrySection>,
+}
+
+/// `[contexts.NAME.schema_registry]`: a registry speaking the Confluent REST
+/// API. `Debug` hides the password and the password command.
+#[derive(Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemaRegistrySection {
+    /// The base URL, e.g. `https://registry.example.com` or
+    /// `http://127.0.0.1:8080/apis/ccompat/v7` (Apicurio).
+    pub url: Spanned<String>,
+    /// Basic-auth user name.
+    pub username: Option<String>,
+    /// Basic-auth password: literal, `${env:VAR}` or `${file:PATH}`.
+    pub password: Option<Spanned<String>>,
+    /// A shell command whose standard output is the password.
+    pub password_command: Option<Spanned<String>>,
+    /// PEM file of the CAs to trust for an `https` URL.
+    pub ca_file: Option<PathBuf>,
+}
+
+impl fmt::Debug for SchemaRegistrySection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SchemaRegistrySection")
+            .field("url", self.url.get_ref())
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "<redacted>"))
+            .field(
+                "password_command",
+                &self.password_command.as_ref().map(|_| "<redacted>"),
+            )
+            .field("ca_file", &self.ca_file)
+            .finish()
+    }
 }
 
 /// `[contexts.NAME.tls]`.

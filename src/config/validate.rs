@@ -7,7 +7,7 @@ use toml::Spanned;
 
 use super::error::ConfigError;
 use super::keys;
-use super::schema::{ConfigFile, ContextSection, RefreshSection, SaslSection};
+use super::schema::{ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection};
 use super::secret;
 
 /// The SASL mechanisms kscope implements (the connection layer parses these names).
@@ -79,10 +79,31 @@ impl Checker<'_> {
         if let Some(refresh) = &context.refresh {
             self.refresh(refresh, &format!("{prefix}refresh."))?;
         }
+        if let Some(registry) = &context.schema_registry {
+            self.registry(registry, &format!("{prefix}schema_registry."))?;
+        }
         match &context.sasl {
             Some(sasl) => self.sasl(sasl, &format!("{prefix}sasl.")),
             None => Ok(()),
         }
+    }
+
+    fn registry(&self, registry: &SchemaRegistrySection, prefix: &str) -> Result<(), ConfigError> {
+        let url = registry.url.get_ref();
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            let message = "expected an http:// or https:// URL";
+            return Err(self.fail(&registry.url.span(), &format!("{prefix}url"), message));
+        }
+        if let (Some(_), Some(command)) = (&registry.password, &registry.password_command) {
+            let message = "set either password or password_command, not both";
+            let key = format!("{prefix}password_command");
+            return Err(self.fail(&command.span(), &key, message));
+        }
+        if let Some(password) = &registry.password {
+            secret::check(password.get_ref())
+                .map_err(|m| self.fail(&password.span(), &format!("{prefix}password"), m))?;
+        }
+        Ok(())
     }
 
     fn sasl(&self, sasl: &SaslSection, prefix: &str) -> Result<(), ConfigError> {
