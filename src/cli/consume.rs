@@ -102,13 +102,13 @@ pub async fn run(
                     if grep.as_ref().is_some_and(|re| !matches(re, &record)) {
                         continue;
                     }
-                    let decoded = match (decoder, output) {
-                        (Some(decoder), OutputFormat::Json | OutputFormat::Table) => {
-                            Some(decode(decoder, &record).await)
+                    let decoding = match (decoder, output) {
+                        (Some(registry), OutputFormat::Json | OutputFormat::Table) => {
+                            Some(decode(registry, &record).await)
                         }
                         _ => None,
                     };
-                    write_record(&args.topic, &record, decoded.as_ref(), output, out)?;
+                    write_record(&args.topic, &record, decoding.as_ref(), output, out)?;
                     printed += 1;
                 }
             }
@@ -231,10 +231,13 @@ fn cell(decoding: &Decoding, bytes: Option<&[u8]>, max: usize) -> String {
     match decoding {
         Decoding::Decoded(decoded) => escaped(decoded.value.to_string().as_bytes(), max),
         Decoding::Failed { reason, .. } => {
-            let hex = bytes.unwrap_or_default().iter().fold(String::new(), |mut s, b| {
-                let _ = write!(s, "{b:02x}");
-                s
-            });
+            let hex = bytes
+                .unwrap_or_default()
+                .iter()
+                .fold(String::new(), |mut s, b| {
+                    let _ = write!(s, "{b:02x}");
+                    s
+                });
             escaped(format!("[{reason}] {hex}").as_bytes(), max)
         }
         Decoding::NotFramed => String::new(),

@@ -206,9 +206,13 @@ fn registry(
         return Ok(Some(config));
     };
     let key = |field: &str| format!("contexts.{context}.schema_registry.{field}");
-    config.username = section.username.clone();
+    config.username.clone_from(&section.username);
     if let Some(raw) = &section.password {
-        config.password = Secret::new(super::secret::resolve(&key("password"), raw.get_ref(), base)?);
+        config.password = Secret::new(super::secret::resolve(
+            &key("password"),
+            raw.get_ref(),
+            base,
+        )?);
     } else if let Some(command) = &section.password_command {
         config.password = Secret::new(super::secret::run_command(
             &key("password_command"),

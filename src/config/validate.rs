@@ -7,7 +7,9 @@ use toml::Spanned;
 
 use super::error::ConfigError;
 use super::keys;
-use super::schema::{ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection};
+use super::schema::{
+    ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection,
+};
 use super::secret;
 
 /// The SASL mechanisms kscope implements (the connection layer parses these names).

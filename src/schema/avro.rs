@@ -32,7 +32,10 @@ impl AvroSchema {
     pub fn parse(text: &str, references: &[String]) -> Result<Self, String> {
         limit_allocations();
         let (root, references) = if references.is_empty() {
-            (Schema::parse_str(text).map_err(|e| e.to_string())?, Vec::new())
+            (
+                Schema::parse_str(text).map_err(|e| e.to_string())?,
+                Vec::new(),
+            )
         } else {
             Schema::parse_str_with_list(text, references).map_err(|e| e.to_string())?
         };
@@ -57,7 +60,8 @@ impl AvroSchema {
         all.push(&self.root);
         let reader = GenericDatumReader::builder(&self.root)
             .writer_schemata(all)
-            .and_then(|b| b.build())
+            .map_err(|e| e.to_string())?
+            .build()
             .map_err(|e| e.to_string())?;
         let value = reader.read_value(&mut payload).map_err(|e| e.to_string())?;
         if !payload.is_empty() {

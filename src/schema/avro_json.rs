@@ -16,7 +16,11 @@ use serde_json::{Map, Value, json};
 
 /// `value` as JSON; `schema` is the writer schema it was read with, `names`
 /// resolves its named references.
-pub fn to_json(value: Avro, schema: &Schema, names: &HashMap<Name, Schema>) -> Value {
+pub fn to_json<S: std::hash::BuildHasher>(
+    value: Avro,
+    schema: &Schema,
+    names: &HashMap<Name, Schema, S>,
+) -> Value {
     let schema = match schema {
         Schema::Ref { name } => names.get(name).unwrap_or(schema),
         other => other,
@@ -66,7 +70,9 @@ pub fn to_json(value: Avro, schema: &Schema, names: &HashMap<Name, Schema>) -> V
             };
             let mut object = Map::new();
             for (i, (name, v)) in fields.into_iter().enumerate() {
-                let field = schemas.and_then(|f| f.get(i)).map_or(&Schema::Null, |f| &f.schema);
+                let field = schemas
+                    .and_then(|f| f.get(i))
+                    .map_or(&Schema::Null, |f| &f.schema);
                 object.insert(name, to_json(v, field, names));
             }
             Value::Object(object)
@@ -107,9 +113,7 @@ fn with_scale(digits: &str, scale: usize) -> String {
     if scale == 0 {
         return digits.to_owned();
     }
-    let (sign, digits) = digits
-        .strip_prefix('-')
-        .map_or(("", digits), |d| ("-", d));
+    let (sign, digits) = digits.strip_prefix('-').map_or(("", digits), |d| ("-", d));
     let padded = format!("{digits:0>width$}", width = scale + 1);
     let (whole, fraction) = padded.split_at(padded.len() - scale);
     format!("{sign}{whole}.{fraction}")
@@ -117,8 +121,10 @@ fn with_scale(digits: &str, scale: usize) -> String {
 
 /// Days since 1970-01-01 as `YYYY-MM-DD`.
 fn date(days: i64) -> String {
-    time::Date::from_julian_day(2_440_588_i32.saturating_add(i32::try_from(days).unwrap_or(i32::MAX)))
-        .map_or_else(|_| format!("{days} days"), |d| d.to_string())
+    time::Date::from_julian_day(
+        2_440_588_i32.saturating_add(i32::try_from(days).unwrap_or(i32::MAX)),
+    )
+    .map_or_else(|_| format!("{days} days"), |d| d.to_string())
 }
 
 /// Nanoseconds after midnight as `HH:MM:SS.fff`.
@@ -174,7 +180,11 @@ mod tests {
             timestamp(1_704_067_200_000_000_000, false),
             Value::String("2024-01-01T00:00:00".to_owned())
         );
-        assert!(timestamp(i128::MAX, true).as_str().is_some_and(|s| s.contains("ns")));
+        assert!(
+            timestamp(i128::MAX, true)
+                .as_str()
+                .is_some_and(|s| s.contains("ns"))
+        );
         assert_eq!(float(f64::NAN), Value::String("NaN".to_owned()));
     }
 }

@@ -135,7 +135,11 @@ impl RegistryClient {
                 "url '{base}' must start with http:// or https://"
             )));
         };
-        if rest.split('/').next().is_some_and(|host| host.contains('@')) {
+        if rest
+            .split('/')
+            .next()
+            .is_some_and(|host| host.contains('@'))
+        {
             return Err(Error::Config(
                 "put credentials in username and password, not in the url".to_owned(),
             ));
@@ -180,7 +184,11 @@ impl RegistryClient {
 
     /// One version (`"3"` or `"latest"`) of a subject.
     pub fn version(&self, subject: &str, version: &str) -> Result<SubjectSchema, Error> {
-        let path = format!("/subjects/{}/versions/{}", segment(subject), segment(version));
+        let path = format!(
+            "/subjects/{}/versions/{}",
+            segment(subject),
+            segment(version)
+        );
         self.get(&path, &format!("subject '{subject}' version {version}"))
     }
 
@@ -280,9 +288,8 @@ fn segment(text: &str) -> String {
 }
 
 fn tls_with_ca(path: &std::path::Path) -> Result<ureq::tls::TlsConfig, Error> {
-    let pem = std::fs::read(path).map_err(|e| {
-        Error::Config(format!("cannot read ca_file '{}': {e}", path.display()))
-    })?;
+    let pem = std::fs::read(path)
+        .map_err(|e| Error::Config(format!("cannot read ca_file '{}': {e}", path.display())))?;
     let mut certs = Vec::new();
     for item in ureq::tls::parse_pem(&pem) {
         if let Ok(ureq::tls::PemItem::Certificate(cert)) = item {
@@ -322,6 +329,9 @@ mod tests {
         let client = RegistryClient::new(&config).expect("valid");
         assert_eq!(client.url(), "http://h:1/apis/ccompat/v7");
         let debug = format!("{client:?} {config:?}");
-        assert!(debug.contains("alice") && !debug.contains("pw-123"), "{debug}");
+        assert!(
+            debug.contains("alice") && !debug.contains("pw-123"),
+            "{debug}"
+        );
     }
 }

@@ -149,7 +149,13 @@ impl Decoder {
             }
             Err(error) => {
                 let at = Instant::now();
-                cache.insert(id, Slot::Failed { error: error.clone(), at });
+                cache.insert(
+                    id,
+                    Slot::Failed {
+                        error: error.clone(),
+                        at,
+                    },
+                );
                 Err(error)
             }
         }

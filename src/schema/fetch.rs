@@ -47,8 +47,8 @@ impl Format {
 /// A compiled schema, ready to decode values.
 #[derive(Debug)]
 pub enum Compiled {
-    /// Avro writer schema.
-    Avro(AvroSchema),
+    /// Avro writer schema (boxed: far larger than the others).
+    Avro(Box<AvroSchema>),
     /// Protobuf file descriptor.
     Protobuf(ProtobufSchema),
     /// JSON Schema: nothing to compile, values are JSON.
@@ -74,22 +74,21 @@ pub struct SchemaInfo {
 pub fn fetch(client: &RegistryClient, id: u32) -> Result<SchemaInfo, Error> {
     let raw = client.schema(id)?;
     let what = || format!("id {id}");
-    let format = Format::from_schema_type(raw.schema_type.as_deref()).map_err(|message| {
-        Error::Schema {
+    let format =
+        Format::from_schema_type(raw.schema_type.as_deref()).map_err(|message| Error::Schema {
             what: what(),
             message,
-        }
-    })?;
+        })?;
     let references = references(client, &raw)?;
     let compiled = match format {
         Format::Avro => {
             let texts: Vec<String> = references.into_iter().map(|(_, text)| text).collect();
-            Compiled::Avro(AvroSchema::parse(&raw.schema, &texts).map_err(|message| {
-                Error::Schema {
+            Compiled::Avro(Box::new(AvroSchema::parse(&raw.schema, &texts).map_err(
+                |message| Error::Schema {
                     what: what(),
                     message,
-                }
-            })?)
+                },
+            )?))
         }
         Format::Protobuf => Compiled::Protobuf(
             ProtobufSchema::parse(&raw.schema, &references).map_err(|message| Error::Schema {
@@ -100,7 +99,10 @@ pub fn fetch(client: &RegistryClient, id: u32) -> Result<SchemaInfo, Error> {
         Format::JsonSchema => Compiled::JsonSchema,
     };
     // Where it is registered: shown beside the value, not needed to decode.
-    let registered = client.subjects_of(id).ok().and_then(|v| v.into_iter().next());
+    let registered = client
+        .subjects_of(id)
+        .ok()
+        .and_then(|v| v.into_iter().next());
     Ok(SchemaInfo {
         id,
         format,

@@ -148,10 +148,13 @@ mod tests {
 
     #[test]
     fn a_reference_resolves_and_nested_indexes_pick_the_nested_message() {
-        let schema = ProtobufSchema::parse(ORDER, &[("common.proto".to_owned(), COMMON.to_owned())])
-            .expect("compiles");
+        let schema =
+            ProtobufSchema::parse(ORDER, &[("common.proto".to_owned(), COMMON.to_owned())])
+                .expect("compiles");
         // Order { id: "o1", total: Money { currency: "EUR", units: 5 } }, index [0]
-        let mut bytes = vec![0, 0x0a, 2, b'o', b'1', 0x12, 7, 0x0a, 3, b'E', b'U', b'R', 0x10, 5];
+        let mut bytes = vec![
+            0, 0x0a, 2, b'o', b'1', 0x12, 7, 0x0a, 3, b'E', b'U', b'R', 0x10, 5,
+        ];
         let (value, name) = schema.decode(&bytes).expect("decodes");
         assert_eq!(name, "shop.Order");
         assert_eq!(value["total"]["units"], 5);
@@ -159,7 +162,10 @@ mod tests {
         // Order.Line { sku: "x" } at [0, 0]: count 2 (zigzag 4), 0, 0
         bytes = vec![4, 0, 0, 0x0a, 1, b'x'];
         let (value, name) = schema.decode(&bytes).expect("nested");
-        assert_eq!((name.as_str(), &value["sku"]), ("shop.Order.Line", &Value::from("x")));
+        assert_eq!(
+            (name.as_str(), &value["sku"]),
+            ("shop.Order.Line", &Value::from("x"))
+        );
         assert!(schema.decode(&[2, 6]).is_err(), "no message at [3]");
     }
 

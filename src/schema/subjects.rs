@@ -39,10 +39,10 @@ pub fn list(client: &RegistryClient) -> Result<Vec<Subject>, Error> {
         let compatibility = client.compatibility(&name).ok();
         // The type as the id's own endpoint says: Apicurio 3.0.9 labels every
         // subject version AVRO, JSON Schema ones too.
-        let schema_type = client.schema(latest.id).ok().map_or_else(
-            || latest.schema_type.clone(),
-            |raw| raw.schema_type,
-        );
+        let schema_type = client
+            .schema(latest.id)
+            .ok()
+            .map_or_else(|| latest.schema_type.clone(), |raw| raw.schema_type);
         let schema_type =
             Format::from_schema_type(schema_type.as_deref()).map_or("unknown", Format::name);
         subjects.push(Subject {

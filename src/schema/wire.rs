@@ -99,7 +99,10 @@ mod tests {
         assert!(message_index(&[4, 2]).is_err(), "count says 2, one given");
         assert!(message_index(&[1]).is_err(), "negative count");
         assert!(message_index(&[2, 1]).is_err(), "negative index");
-        assert!(message_index(&[0xfe, 0xff, 0xff, 0xff, 0x0f]).is_err(), "huge count");
+        assert!(
+            message_index(&[0xfe, 0xff, 0xff, 0xff, 0x0f]).is_err(),
+            "huge count"
+        );
         assert!(message_index(&[0x80; 11]).is_err(), "overlong varint");
     }
 }

@@ -8,6 +8,9 @@ usage: produce.py BOOTSTRAP REGISTRY_URL TOPIC MODE
   protobuf   2 records of shop.Order, 1 of the nested shop.Order.Line (index [0, 0]),
              1 of shop.Refund (index [1]); shop.Order imports common/money.proto (a reference)
   jsonschema 2 JSON Schema records
+  raw HEX    one record whose value is these bytes (no serializer)
+  hex        no Kafka: register two Avro schemas (subjects TOPIC-a-value and
+             TOPIC-b-value) and print each framed value in hex, then its JSON
 """
 import base64
 import datetime
@@ -87,7 +90,6 @@ if mode == "avro":
     done(expected)
 elif mode == "protobuf":
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-    from google.protobuf.json_format import MessageToDict
     from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
 
     pool = descriptor_pool.DescriptorPool()
@@ -117,8 +119,14 @@ elif mode == "protobuf":
     conf = {"use.deprecated.format": False}
 
     def as_json(msg):
-        d = MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
-        return json.loads(json.dumps(d), parse_int=int)
+        """The message as kscope renders it: every field, .proto names, 64-bit integers as numbers."""
+        out = {}
+        for field in msg.DESCRIPTOR.fields:
+            value = getattr(msg, field.name)
+            one = (lambda v: as_json(v)) if field.type == F.TYPE_MESSAGE else (lambda v: v)
+            repeated = field.is_repeated
+            out[field.name] = [one(v) for v in value] if repeated else one(value)
+        return out
 
     expected = []
     ser = ProtobufSerializer(Order, registry, conf)
@@ -144,5 +152,19 @@ elif mode == "jsonschema":
         send(ser(value, ctx()))
         expected.append(value)
     done(expected)
+elif mode == "raw":
+    send(bytes.fromhex(sys.argv[5]))
+    done([])
+elif mode == "hex":
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+
+    for part in ["a", "b"]:
+        schema = json.dumps({"type": "record", "name": f"Rec{part.upper()}",
+                             "fields": [{"name": "part", "type": "string"}, {"name": "n", "type": "long"}]})
+        ser = AvroSerializer(registry, schema)
+        value = {"part": part, "n": 41 if part == "a" else 42}
+        data = ser(value, SerializationContext(f"{topic}-{part}", MessageField.VALUE))
+        print(data.hex())
+        print(json.dumps(value, sort_keys=True))
 else:
     sys.exit(f"unknown mode {mode}")
