@@ -99,6 +99,20 @@ pub enum Action {
     },
     /// A message for the status line.
     Notice(String),
+    /// What a browse session read since it last reported.
+    Browsed {
+        /// The session ([`Effect::Browse`]'s id).
+        session: u64,
+        /// The records, oldest first.
+        records: Vec<crate::browse::Record>,
+        /// Records the session dropped in all because the UI had not taken
+        /// them yet (its own bounded ring).
+        dropped: u64,
+        /// Notices (out of range, open transaction, a bad batch …).
+        notices: Vec<String>,
+        /// The session ended with this error.
+        failed: Option<String>,
+    },
 }
 
 /// Refreshes failing, as shown in the status line.
@@ -154,4 +168,19 @@ pub enum Effect {
     },
     /// Resolve the named context and reconnect.
     SwitchContext(String),
+    /// Read `topic` (one partition, or all) from `start`, following, into
+    /// a bounded ring; answers with [`Action::Browsed`]. Replaces the
+    /// session running, if any.
+    Browse {
+        /// Session id.
+        session: u64,
+        /// The topic.
+        topic: String,
+        /// Only this partition.
+        partition: Option<i32>,
+        /// Where to start.
+        start: crate::browse::Start,
+    },
+    /// Stop the browse session running, if any.
+    StopBrowse,
 }

@@ -12,6 +12,17 @@ pub enum Parsed {
     Group(String),
     /// `:partitions TOPIC` (also `:p`).
     Partitions(String),
+    /// `:messages TOPIC [PARTITION]`: a topic's records, following.
+    Messages {
+        /// The topic.
+        topic: String,
+        /// Only this partition.
+        partition: Option<i32>,
+    },
+    /// `:seek FROM` on the Messages screen (offset, -N, time, beginning, end).
+    Seek(String),
+    /// `:format auto|text|json|hex` on the Messages screen.
+    Format(crate::browse::Format),
     Context(String),
     /// `:config topic NAME`, `:config broker ID`, `:config defaults`.
     Config(crate::inspect::ConfigResource),
@@ -28,6 +39,9 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("groups", &["cg", "consumers", "consumer-groups"]),
     ("group", &["describe"]),
     ("config", &["configs", "cfg"]),
+    ("messages", &["m", "msgs", "records"]),
+    ("seek", &["from"]),
+    ("format", &["fmt"]),
     ("ctx", &["context"]),
     ("help", &["h"]),
     ("q", &["quit", "q!"]),
@@ -50,7 +64,27 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
     if canonical(word) == Some("config") {
         return config(argument.as_deref(), words.next()).map(Parsed::Config);
     }
+    let more: Vec<&str> = words.collect();
     let parsed = match (canonical(word), argument) {
+        (Some("messages"), Some(topic)) => {
+            let partition = match more.first() {
+                None => None,
+                Some(p) => Some(p.parse::<i32>().map_err(|_| {
+                    format!("usage: :messages TOPIC [PARTITION] ('{p}' is not a partition)")
+                })?),
+            };
+            Parsed::Messages { topic, partition }
+        }
+        (Some("messages"), None) => return Err("usage: :messages TOPIC [PARTITION]".to_owned()),
+        (Some("seek"), Some(spec)) => Parsed::Seek(spec),
+        (Some("seek"), None) => {
+            return Err("usage: :seek OFFSET|-N|@EPOCH_MS|ISO8601|-15m|beginning|end".to_owned());
+        }
+        (Some("format"), Some(name)) => Parsed::Format(
+            crate::browse::Format::parse(&name)
+                .ok_or_else(|| format!("format '{name}': expected auto, text, json or hex"))?,
+        ),
+        (Some("format"), None) => return Err("usage: :format auto|text|json|hex".to_owned()),
         (Some("topics"), _) => Parsed::Topics,
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
@@ -120,7 +154,12 @@ pub fn complete(line: &str, candidates: Candidates<'_>) -> String {
                 .filter(|n| n.starts_with(done.as_str()))
                 .count()
                 == 1;
-            if unique && matches!(done.as_str(), "ctx" | "partitions" | "group" | "config") {
+            if unique
+                && matches!(
+                    done.as_str(),
+                    "ctx" | "partitions" | "group" | "config" | "messages" | "seek" | "format"
+                )
+            {
                 format!("{done} ")
             } else {
                 done
@@ -133,7 +172,7 @@ pub fn complete(line: &str, candidates: Candidates<'_>) -> String {
                     argument,
                     &contexts.iter().map(String::as_str).collect::<Vec<_>>(),
                 ),
-                Some("partitions" | "groups") => extend(argument, topics),
+                Some("partitions" | "groups" | "messages") => extend(argument, topics),
                 Some("group") => extend(argument, groups),
                 Some("config") => match argument.split_once(' ') {
                     Some(("topic", name)) => format!("topic {}", extend(name.trim_start(), topics)),
@@ -197,6 +236,28 @@ mod tests {
         assert_eq!(parse("group b"), Ok(Parsed::Group("b".to_owned())));
         assert!(parse("group").is_err());
         assert_eq!(parse("quit"), Ok(Parsed::Quit));
+        assert_eq!(
+            parse("messages orders 3"),
+            Ok(Parsed::Messages {
+                topic: "orders".to_owned(),
+                partition: Some(3)
+            })
+        );
+        assert_eq!(
+            parse("m orders"),
+            Ok(Parsed::Messages {
+                topic: "orders".to_owned(),
+                partition: None
+            })
+        );
+        assert!(parse("messages orders x").is_err());
+        assert!(parse("messages").is_err());
+        assert_eq!(parse("seek -10"), Ok(Parsed::Seek("-10".to_owned())));
+        assert_eq!(
+            parse("format hex"),
+            Ok(Parsed::Format(crate::browse::Format::Hex))
+        );
+        assert!(parse("format avro").is_err());
         assert!(parse("ctx").is_err());
         assert!(parse("explode").expect_err("unknown").contains("'explode'"));
         assert_eq!(
@@ -234,6 +295,8 @@ mod tests {
             ("ctx x", "ctx x"),
             ("partitions pa", "partitions payments"),
             ("p or", "p orders"),
+            ("messages pay", "messages payments"),
+            ("me", "messages "),
             ("group b", "group billing"),
             ("groups pay", "groups payments"),
             ("gr", "group"),

@@ -203,7 +203,9 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         | Screen::Brokers
         | Screen::Leaders
         | Screen::Config { .. }
-        | Screen::ConfigEntry { .. } => {}
+        | Screen::ConfigEntry { .. }
+        | Screen::Messages { .. }
+        | Screen::Record { .. } => {}
     }
 }
 

@@ -6,6 +6,7 @@ use super::action::Effect;
 use super::command::{self, Parsed};
 use super::filter::Filter;
 use super::key::{Code, Key};
+use super::messages;
 use super::screen::Screen;
 use super::state::{AppState, Mode};
 use super::update::push;
@@ -21,6 +22,9 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
         Code::Esc => {
             if filtering {
                 state.view_mut().filter = None;
+                if matches!(state.view().screen, Screen::Messages { .. }) {
+                    messages::set_filter(state, "");
+                }
             }
             state.mode = Mode::Normal;
             return;
@@ -62,6 +66,10 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
 }
 
 fn apply_filter(state: &mut AppState, text: &str) {
+    if matches!(state.view().screen, Screen::Messages { .. }) {
+        messages::set_filter(state, text);
+        return;
+    }
     match Filter::parse(text) {
         Ok(filter) => {
             let view = state.view_mut();
@@ -90,6 +98,14 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
         Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
         Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),
         Parsed::Config(of) => push(state, Screen::Config { of }, None, fx),
+        Parsed::Messages { topic, partition } => {
+            messages::open(state, topic, partition, messages::DEFAULT_START, fx);
+        }
+        Parsed::Seek(spec) => {
+            let now = super::table_rows::now_ms(state);
+            messages::seek(state, &spec, now, fx);
+        }
+        Parsed::Format(format) => messages::set_format(state, format),
         Parsed::Help => state.show_help = true,
         Parsed::Quit => {
             state.quit = true;

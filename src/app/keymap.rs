@@ -34,6 +34,10 @@ pub enum Command {
     ToggleInactive,
     /// The configs of the selected topic or broker.
     Configs,
+    /// The records of the selected topic or partition.
+    Messages,
+    /// Keep the Messages view still (arrivals are counted) or follow again.
+    Pause,
 }
 
 /// Where a binding applies.
@@ -47,6 +51,7 @@ enum Scope {
     HasConfigs,
     Groups,
     GroupOffsets,
+    Messages,
 }
 
 impl Scope {
@@ -57,10 +62,12 @@ impl Scope {
             Scope::Drillable => matches!(
                 screen,
                 Screen::Topics
+                    | Screen::Partitions { .. }
                     | Screen::Brokers
                     | Screen::Groups { .. }
                     | Screen::Group { .. }
                     | Screen::Config { .. }
+                    | Screen::Messages { .. }
             ),
             Scope::HasConfigs => matches!(
                 screen,
@@ -71,6 +78,7 @@ impl Scope {
             }
             Scope::Groups => matches!(screen, Screen::Groups { .. }),
             Scope::GroupOffsets => matches!(screen, Screen::Group { .. }),
+            Scope::Messages => matches!(screen, Screen::Messages { .. }),
         }
     }
 }
@@ -228,6 +236,20 @@ impl Default for Keymap {
                 Scope::HasConfigs,
             ),
             bind(
+                C::Messages,
+                Some("messages"),
+                &[c('m')],
+                "messages of this topic or partition (follows)",
+                Scope::TopicsOrPartitions,
+            ),
+            bind(
+                C::Pause,
+                Some("pause"),
+                &[c('p')],
+                "pause or follow again (arrivals are counted)",
+                Scope::Messages,
+            ),
+            bind(
                 C::ToggleInactive,
                 Some("inactive"),
                 &[c('e')],
@@ -364,7 +386,7 @@ mod tests {
 
     #[test]
     fn unknown_remaps_are_reported_not_fatal() {
-        let remaps = BTreeMap::from([("pause".to_owned(), "p".to_owned())]);
+        let remaps = BTreeMap::from([("no_such_action".to_owned(), "p".to_owned())]);
         let (_, problems) = Keymap::with_remaps(&remaps);
         assert_eq!(problems.len(), 1);
     }

@@ -22,6 +22,8 @@ pub fn table_first_row(screen: &Screen) -> u16 {
     match screen {
         Screen::Group { .. } | Screen::Members { .. } => TABLE_FIRST_ROW + GROUP_PANEL,
         Screen::ConfigEntry { .. } => TABLE_FIRST_ROW + CONFIG_PANEL,
+        // The record detail has no column header.
+        Screen::Record { .. } => TABLE_FIRST_ROW - 1,
         _ => TABLE_FIRST_ROW,
     }
 }

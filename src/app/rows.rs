@@ -13,6 +13,27 @@ use super::{configs, group_rows, table_rows};
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
 pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
+    let page = state.page();
+    match &state.view().screen {
+        Screen::Messages { .. } => {
+            super::messages::sync(state);
+            clamp(state.view_mut(), page);
+            return;
+        }
+        Screen::Record { .. } => {
+            // One row per first line of a page: selected is the scroll position.
+            let lines = state.messages.detail.as_ref().map_or(0, |d| d.lines.len());
+            let view = state.view_mut();
+            let positions = lines.saturating_sub(page) + 1;
+            if view.rows.len() != positions {
+                view.rows = (0..positions).collect();
+            }
+            clamp(view, 1);
+            view.offset = view.selected;
+            return;
+        }
+        _ => {}
+    }
     let key = RowsKey {
         generation: state.generation,
         movements: state.movements_seen,
@@ -61,7 +82,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
             view.selected = position;
         }
     }
-    let page = state.page();
     clamp(state.view_mut(), page);
 }
 
@@ -137,6 +157,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Config { .. } | Screen::ConfigEntry { .. } => {
             configs::build(&state.configs, &screen, &mut keep)
         }
+        Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
     if sort.descending {
@@ -213,6 +234,7 @@ fn sort_rows(
             table_rows::config(state, of, i)
         }),
         // The synonym chain keeps its order of precedence.
-        Screen::ConfigEntry { .. } => {}
+        // Records keep the order they arrived in.
+        Screen::ConfigEntry { .. } | Screen::Messages { .. } | Screen::Record { .. } => {}
     }
 }

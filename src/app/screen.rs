@@ -45,6 +45,23 @@ pub enum Screen {
         /// The config's key.
         name: String,
     },
+    /// A topic's records (one partition, or all merged by timestamp),
+    /// following.
+    Messages {
+        /// The topic.
+        topic: String,
+        /// Only this partition.
+        partition: Option<i32>,
+    },
+    /// One record in detail.
+    Record {
+        /// Its topic.
+        topic: String,
+        /// Its partition.
+        partition: i32,
+        /// Its offset.
+        offset: i64,
+    },
 }
 
 impl Screen {
@@ -61,13 +78,27 @@ impl Screen {
             Screen::Members { group } => format!("members of group '{group}'"),
             Screen::Config { of } => format!("configs of {of}"),
             Screen::ConfigEntry { of, name } => format!("config '{name}' of {of}"),
+            Screen::Messages {
+                topic,
+                partition: None,
+            } => format!("messages of '{topic}'"),
+            Screen::Messages {
+                topic,
+                partition: Some(p),
+            } => format!("messages of '{topic}' partition {p}"),
+            Screen::Record {
+                topic,
+                partition,
+                offset,
+            } => format!("record '{topic}' partition {partition} offset {offset}"),
         })
     }
 
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            brokers, configs, group_offsets, groups, headers, leaders, members, partitions, topics,
+            brokers, configs, group_offsets, groups, headers, leaders, members, messages,
+            partitions, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -79,6 +110,8 @@ impl Screen {
             Screen::Members { .. } => headers(&members::table()),
             Screen::Config { .. } => headers(&configs::table()),
             Screen::ConfigEntry { .. } => headers(&configs::synonym_table()),
+            Screen::Messages { .. } => headers(&messages::table()),
+            Screen::Record { .. } => vec![""],
         }
     }
 

@@ -136,6 +136,8 @@ pub struct AppState {
     pub configs: ConfigStore,
     /// Disk usage (brokers, topics).
     pub sizes: SizeStore,
+    /// The browse session of the Messages screen and its records.
+    pub messages: super::messages::MessagesStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -192,6 +194,7 @@ impl AppState {
             groups: GroupsStore::default(),
             configs: ConfigStore::default(),
             sizes: SizeStore::default(),
+            messages: super::messages::MessagesStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -230,6 +233,10 @@ impl AppState {
         self.groups.reset();
         self.configs.reset();
         self.sizes.reset();
+        self.messages = super::messages::MessagesStore {
+            utc_offset: self.messages.utc_offset,
+            ..super::messages::MessagesStore::default()
+        };
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

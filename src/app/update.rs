@@ -12,6 +12,7 @@ use super::groups;
 use super::input;
 use super::keymap::Command;
 use super::layout;
+use super::messages;
 use super::rows;
 use super::screen::{Screen, View};
 use super::state::{AppState, HISTORY_LEN, Link, MOVEMENTS_KEPT, Mode};
@@ -74,6 +75,13 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             state.link = Link::Connected;
         }
         Action::Notice(notice) => state.notice = Some(notice),
+        Action::Browsed {
+            session,
+            records,
+            dropped,
+            notices,
+            failed,
+        } => messages::receive(state, session, &records, dropped, notices, failed),
     }
     rows::refresh(state, snap);
     watermarks::plan(state, snap, &mut effects);
@@ -155,6 +163,16 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
                 push(state, Screen::Config { of }, None, fx);
             }
         }
+        Command::Messages => {
+            let partition = match &state.view().screen {
+                Screen::Partitions { topic } => selected_partition(state, snap, topic),
+                _ => None,
+            };
+            if let Some(topic) = current_topic(state, snap) {
+                messages::open(state, topic, partition, messages::DEFAULT_START, fx);
+            }
+        }
+        Command::Pause => messages::toggle_pause(state),
         Command::Leaders => {
             if let Some(topic) = current_topic(state, snap) {
                 let filter = format!("~^{} ", regex::escape(&topic));
@@ -221,8 +239,22 @@ fn selected_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
     snap.topics().get(index).map(|t| t.name.clone())
 }
 
+/// The partition selected on the Partitions screen of `topic`.
+fn selected_partition(state: &AppState, snap: &MetadataSnapshot, topic: &str) -> Option<i32> {
+    let view = state.view();
+    let index = *view.rows.get(view.selected)?;
+    Some(snap.topic(topic)?.partitions.get(index)?.partition)
+}
+
 fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
     match &state.view().screen {
+        Screen::Partitions { topic } => {
+            let topic = topic.clone();
+            if let Some(p) = selected_partition(state, snap, &topic) {
+                messages::open(state, topic, Some(p), messages::DEFAULT_START, fx);
+            }
+        }
+        Screen::Messages { .. } => messages::open_detail(state, fx),
         Screen::Topics => {
             if let Some(topic) = selected_topic(state, snap) {
                 push(state, Screen::Partitions { topic }, None, fx);
@@ -271,10 +303,10 @@ fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
                 push(state, Screen::ConfigEntry { of, name }, None, fx);
             }
         }
-        Screen::Partitions { .. }
-        | Screen::Leaders
+        Screen::Leaders
         | Screen::Members { .. }
-        | Screen::ConfigEntry { .. } => {}
+        | Screen::ConfigEntry { .. }
+        | Screen::Record { .. } => {}
     }
 }
 
@@ -294,19 +326,26 @@ fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
         state.view_mut().filter = None;
         return;
     }
+    if matches!(state.view().screen, Screen::Messages { .. }) && state.messages.filter.is_some() {
+        messages::set_filter(state, "");
+        return;
+    }
     if state.stack.len() > 1 {
         state.stack.pop();
         watch(state, fx);
+        messages::resume(state, fx);
     }
 }
 
-/// Tell the worker which topics are on screen (topic-scoped refreshes).
-fn watch(state: &AppState, fx: &mut Vec<Effect>) {
+/// Tell the worker which topics are on screen (topic-scoped refreshes),
+/// and stop browsing when the records left the screen.
+fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
     let topics = match &state.view().screen {
-        Screen::Partitions { topic } => vec![topic.clone()],
+        Screen::Partitions { topic } | Screen::Messages { topic, .. } => vec![topic.clone()],
         _ => Vec::new(),
     };
     fx.push(Effect::WatchTopics(topics));
+    messages::leave(state, fx);
 }
 
 fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {

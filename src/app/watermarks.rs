@@ -56,7 +56,9 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Group { .. }
         | Screen::Members { .. }
         | Screen::Config { .. }
-        | Screen::ConfigEntry { .. } => {}
+        | Screen::ConfigEntry { .. }
+        | Screen::Messages { .. }
+        | Screen::Record { .. } => {}
     }
     out
 }

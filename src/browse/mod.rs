@@ -16,6 +16,7 @@ pub mod codec;
 mod cursor;
 mod error;
 pub mod fetch;
+pub mod format;
 mod list_offsets;
 mod notice;
 mod record;
@@ -26,6 +27,7 @@ mod txn;
 
 pub use codec::Codec;
 pub use error::{Error, Result};
+pub use format::Format;
 pub use notice::Notice;
 pub use record::{Header, Record, TimestampType};
 pub use ring::Ring;

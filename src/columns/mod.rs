@@ -15,6 +15,7 @@ pub mod group_offsets;
 pub mod groups;
 pub mod leaders;
 pub mod members;
+pub mod messages;
 pub mod partitions;
 pub mod topics;
 

@@ -22,6 +22,7 @@ pub const ACTIONS: &[&str] = &[
     "bottom",
     "refresh",
     "pause",
+    "messages",
     "consumers",
     "members",
     "inactive",

@@ -21,6 +21,8 @@ pub enum Fetch {
     Configs,
     /// Every broker's log dirs.
     Sizes,
+    /// The Messages screen's browse session (runs until replaced or stopped).
+    Browse,
 }
 
 /// At most one running task per [`Fetch`] kind.
@@ -34,6 +36,13 @@ impl InFlight {
     pub fn replace(&mut self, kind: Fetch, task: JoinHandle<()>) {
         if let Some(superseded) = self.running.insert(kind, task) {
             superseded.abort();
+        }
+    }
+
+    /// Cancel the fetch of `kind`, if any.
+    pub fn stop(&mut self, kind: Fetch) {
+        if let Some(task) = self.running.remove(&kind) {
+            task.abort();
         }
     }
 

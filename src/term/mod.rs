@@ -1,6 +1,7 @@
 //! The only code that touches the terminal: lifecycle, input, the run loop
 //! and the effect worker.
 
+mod browse;
 mod in_flight;
 pub mod input;
 mod run;

@@ -37,6 +37,8 @@ pub enum Msg {
     Generation,
     /// `:ctx NAME` resolved (off the loop), or why it could not be.
     Resolved(String, Result<Box<ResolvedContext>, String>),
+    /// A browse session has records or notices staged.
+    Browsed(Arc<super::browse::Staging>),
 }
 
 struct Session {
@@ -64,6 +66,10 @@ pub fn run(context: &ResolvedContext, args: ConnectArgs) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    // Read while the process has one thread (the only time it can be read
+    // soundly); UTC when it cannot.
+    let utc_offset =
+        time::UtcOffset::current_local_offset().map_or(0, time::UtcOffset::whole_seconds);
     let log = crate::logging::init(&args.log_level).ok();
     let log_file = log.as_ref().map(|g| g.file.clone());
     crate::logging::install_panic_hook(terminal::restore, log_file);
@@ -86,7 +92,7 @@ pub fn run(context: &ResolvedContext, args: ConnectArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(run_loop(&mut tui, context, args));
+    let result = runtime.block_on(run_loop(&mut tui, context, args, utc_offset));
     terminal::restore();
     runtime.shutdown_timeout(Duration::from_millis(200));
     match result {
@@ -136,9 +142,11 @@ async fn run_loop(
     tui: &mut terminal::Tui,
     context: &ResolvedContext,
     args: ConnectArgs,
+    utc_offset: i32,
 ) -> std::io::Result<()> {
     let (tx, mut rx): (Sender<Msg>, Receiver<Msg>) = mpsc::channel(QUEUED);
     let (mut state, theme) = initial_state(context, &args);
+    state.messages.utc_offset = utc_offset;
     let size = tui.size()?;
     let mut session = Session {
         args,
@@ -230,6 +238,7 @@ impl Session {
     fn receive(&mut self, msg: Msg, state: &mut AppState) -> Vec<Action> {
         match msg {
             Msg::Action(action) => vec![action],
+            Msg::Browsed(staging) => vec![staging.take()],
             Msg::Connected(cluster, context) => {
                 let earlier = cluster.movements();
                 self.snap = cluster.snapshot();
@@ -326,6 +335,22 @@ impl Session {
                     self.fetches.replace(Fetch::Sizes, task);
                 }
             }
+            Effect::Browse {
+                session,
+                topic,
+                partition,
+                start,
+            } => {
+                if let Some(cluster) = &self.cluster {
+                    let task = super::browse::start(
+                        cluster.clone(),
+                        (session, topic, partition, start),
+                        self.tx.clone(),
+                    );
+                    self.fetches.replace(Fetch::Browse, task);
+                }
+            }
+            Effect::StopBrowse => self.fetches.stop(Fetch::Browse),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false

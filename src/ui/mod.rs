@@ -3,6 +3,7 @@
 
 mod config_screens;
 mod group_screens;
+mod messages;
 mod screens;
 pub mod theme;
 
@@ -63,6 +64,9 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
                 .areas(body);
                 group_screens::draw_panel(frame, panel, state, group, theme);
                 draw_table(frame, table, state, snap, theme);
+            }
+            Screen::Record { .. } => {
+                messages::draw_record(frame, body, state, theme);
             }
             _ => draw_table(frame, body, state, snap, theme),
         },
@@ -203,7 +207,7 @@ fn draw_table(
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            if i == sort.column {
+            if i == sort.column && !matches!(view.screen, Screen::Messages { .. }) {
                 format!("{name}{}", if sort.descending { "↓" } else { "↑" })
             } else {
                 (*name).to_owned()
@@ -245,6 +249,13 @@ fn draw_table(
         title.push_str(&group_screens::list_status(state));
     }
     title.push_str(&config_screens::status(state));
+    if matches!(view.screen, Screen::Messages { .. }) {
+        let _ = write!(
+            title,
+            " · {}",
+            crate::app::messages::status(&state.messages)
+        );
+    }
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = view
             .kinds
@@ -335,6 +346,12 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     lines.push(Line::raw("            :brokers :leaders :ctx NAME :q"));
     lines.push(Line::raw(
         "            :config topic NAME | broker ID | defaults",
+    ));
+    lines.push(Line::raw(
+        "            :messages TOPIC [PARTITION]  on Messages: :seek FROM",
+    ));
+    lines.push(Line::raw(
+        "            :format auto|text|json|hex   / text ~re key:… header:N=… !",
     ));
     let height = u16::try_from(lines.len() + 2)
         .unwrap_or(u16::MAX)

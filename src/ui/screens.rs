@@ -103,5 +103,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         Screen::Config { .. } | Screen::ConfigEntry { .. } => {
             super::config_screens::visible(state, theme, page)
         }
+        Screen::Messages { .. } => super::messages::visible(state, theme, page),
+        Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
     }
 }

@@ -1,0 +1,385 @@
+//! The Messages screen's model: one browse session at a time, its records
+//! in a bounded ring (N records, M bytes; drops counted), follow and pause,
+//! and the row list kept incrementally (a new record is checked against the
+//! filter once; a keystroke that narrows the filter re-checks only the rows
+//! it had).
+//!
+//! A view's `rows` hold record sequence numbers: the ring's record `i` has
+//! sequence `dropped + i`, so a row stays valid while older records go.
+
+use crate::browse::{Format, Record, Ring, Start};
+
+use super::action::Effect;
+use super::record_filter::RecordFilter;
+use super::record_view::Detail;
+use super::screen::Screen;
+use super::state::AppState;
+use super::update::push;
+
+/// Where a Messages screen starts: this many records before each
+/// partition's end, then it follows.
+pub const DEFAULT_START: Start = Start::FromEnd(500);
+
+/// The browse session on screen and what it read.
+#[derive(Debug)]
+pub struct MessagesStore {
+    /// The session id (0: none started).
+    pub session: u64,
+    /// Its topic.
+    pub topic: String,
+    /// Its partition (`None`: every partition, merged by timestamp).
+    pub partition: Option<i32>,
+    /// Where it started.
+    pub start: Start,
+    /// The records shown.
+    pub ring: Ring,
+    /// Records that arrived while paused.
+    pub held: Ring,
+    /// The view is kept still; arrivals are counted.
+    pub paused: bool,
+    /// Records that arrived since the pause.
+    pub arrived: u64,
+    /// Records the session dropped before the UI took them.
+    pub upstream_dropped: u64,
+    /// The `/` filter.
+    pub filter: Option<RecordFilter>,
+    /// Rows were built from the records before this sequence number.
+    pub built_upto: u64,
+    /// How values are shown.
+    pub format: Format,
+    /// Why the session ended, if it did.
+    pub failed: Option<String>,
+    /// The session is running (not stopped by leaving the screen).
+    pub live: bool,
+    /// The record open on the detail screen.
+    pub detail: Option<Detail>,
+    /// The local time zone's offset from UTC, in seconds (injected).
+    pub utc_offset: i32,
+    /// The ring's bounds: records and bytes.
+    pub bounds: (usize, usize),
+}
+
+impl Default for MessagesStore {
+    fn default() -> Self {
+        MessagesStore {
+            session: 0,
+            topic: String::new(),
+            partition: None,
+            start: DEFAULT_START,
+            ring: Ring::default(),
+            held: Ring::default(),
+            paused: false,
+            arrived: 0,
+            upstream_dropped: 0,
+            filter: None,
+            built_upto: 0,
+            format: Format::Auto,
+            failed: None,
+            live: false,
+            detail: None,
+            utc_offset: 0,
+            bounds: (
+                crate::browse::ring::DEFAULT_RECORDS,
+                crate::browse::ring::DEFAULT_BYTES,
+            ),
+        }
+    }
+}
+
+impl MessagesStore {
+    fn new_ring(&self) -> Ring {
+        Ring::new(
+            self.bounds.0,
+            self.bounds.1,
+            crate::browse::ring::DEFAULT_VALUE_CAP,
+        )
+    }
+
+    /// The sequence number of the ring's oldest record.
+    pub fn first_seq(&self) -> u64 {
+        self.ring.dropped()
+    }
+
+    /// The sequence number the next record gets.
+    pub fn end_seq(&self) -> u64 {
+        self.ring.dropped() + self.ring.records().len() as u64
+    }
+
+    /// The record with sequence number `seq`, while the ring holds it.
+    pub fn record(&self, seq: usize) -> Option<&Record> {
+        let index = (seq as u64).checked_sub(self.first_seq())?;
+        self.ring.records().get(usize::try_from(index).ok()?)
+    }
+
+    /// Whether `screen` shows this store's session.
+    pub fn shows(&self, screen: &Screen) -> bool {
+        matches!(screen, Screen::Messages { topic, partition }
+            if *topic == self.topic && *partition == self.partition && self.live)
+    }
+}
+
+/// Open the Messages screen of `topic` (one partition or all) at `start`.
+pub fn open(
+    state: &mut AppState,
+    topic: String,
+    partition: Option<i32>,
+    start: Start,
+    fx: &mut Vec<Effect>,
+) {
+    let screen = Screen::Messages {
+        topic: topic.clone(),
+        partition,
+    };
+    if state.view().screen != screen {
+        push(state, screen, None, fx);
+    }
+    restart(state, topic, partition, start, fx);
+}
+
+/// Start a new session for the Messages view on top: an empty ring, rows
+/// rebuilt as records arrive.
+fn restart(
+    state: &mut AppState,
+    topic: String,
+    partition: Option<i32>,
+    start: Start,
+    fx: &mut Vec<Effect>,
+) {
+    let m = &mut state.messages;
+    m.session += 1;
+    m.topic.clone_from(&topic);
+    m.partition = partition;
+    m.start = start.clone();
+    m.ring = m.new_ring();
+    m.held = m.new_ring();
+    m.paused = false;
+    m.arrived = 0;
+    m.upstream_dropped = 0;
+    m.built_upto = 0;
+    m.failed = None;
+    m.live = true;
+    let view = state.view_mut();
+    view.rows.clear();
+    view.selected = 0;
+    view.offset = 0;
+    fx.push(Effect::Browse {
+        session: state.messages.session,
+        topic,
+        partition,
+        start,
+    });
+}
+
+/// The Messages view on top again (back from elsewhere): start its session
+/// anew when another one replaced it.
+pub fn resume(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if let Screen::Messages { topic, partition } = &state.view().screen
+        && !state.messages.shows(&state.view().screen)
+    {
+        let (topic, partition) = (topic.clone(), *partition);
+        restart(state, topic, partition, DEFAULT_START, fx);
+    }
+}
+
+/// Seek the session on screen to `spec` (an offset, `-N`, a time …).
+pub fn seek(state: &mut AppState, spec: &str, now_ms: i64, fx: &mut Vec<Effect>) {
+    if !matches!(state.view().screen, Screen::Messages { .. }) {
+        state.notice = Some(":seek works on the Messages screen".to_owned());
+        return;
+    }
+    match Start::parse(spec, now_ms) {
+        Ok(Start::Group(_)) => {
+            state.notice = Some(":seek takes an offset, -N, a time, beginning or end".to_owned());
+        }
+        Ok(start) => {
+            let (topic, partition) = (state.messages.topic.clone(), state.messages.partition);
+            state.notice = Some(format!("seeking to {spec}"));
+            restart(state, topic, partition, start, fx);
+        }
+        Err(error) => state.notice = Some(error.to_string()),
+    }
+}
+
+/// Take what a session read.
+pub fn receive(
+    state: &mut AppState,
+    session: u64,
+    records: &[Record],
+    dropped: u64,
+    notices: Vec<String>,
+    failed: Option<String>,
+) {
+    let m = &mut state.messages;
+    if session != m.session {
+        return;
+    }
+    for record in records {
+        if m.paused {
+            m.held.push(record);
+            m.arrived += 1;
+        } else {
+            m.ring.push(record);
+        }
+    }
+    m.upstream_dropped = dropped;
+    if let Some(notice) = notices.into_iter().last() {
+        state.notice = Some(format!("topic '{}' {notice}", m.topic));
+    }
+    if let Some(error) = failed {
+        state.notice = Some(error.clone());
+        m.failed = Some(error);
+    }
+}
+
+/// Pause or resume: resuming shows what arrived meanwhile.
+pub fn toggle_pause(state: &mut AppState) {
+    let m = &mut state.messages;
+    m.paused = !m.paused;
+    if !m.paused {
+        for record in m.held.drain() {
+            m.ring.push(&record);
+        }
+        m.held = m.new_ring();
+        m.arrived = 0;
+    }
+}
+
+/// Set the `/` filter from what is typed; the rows follow.
+pub fn set_filter(state: &mut AppState, text: &str) {
+    match RecordFilter::parse(text) {
+        Ok(filter) => {
+            let narrows = match (&filter, &state.messages.filter) {
+                (Some(new), Some(old)) => new.narrows(old),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            state.messages.filter = filter;
+            let m = &state.messages;
+            let last = state.stack.len() - 1;
+            let view = &mut state.stack[last];
+            if narrows {
+                if let Some(f) = &m.filter {
+                    view.rows
+                        .retain(|&seq| m.record(seq).is_some_and(|r| f.matches(r)));
+                }
+            } else {
+                view.rows.clear();
+                state.messages.built_upto = state.messages.first_seq();
+            }
+            let view = state.view_mut();
+            view.selected = 0;
+            view.offset = 0;
+        }
+        // Keep the last good filter while a regex is half typed.
+        Err(error) => state.notice = Some(error),
+    }
+}
+
+/// Bring the Messages view's rows up to date with the ring: rows of
+/// dropped records go, new records that pass the filter come. A selection
+/// on the last row stays on the last row (the tail is followed).
+pub fn sync(state: &mut AppState) {
+    if !state.messages.shows(&state.view().screen) {
+        return;
+    }
+    let m = &mut state.messages;
+    let first = m.first_seq();
+    let end = m.end_seq();
+    let from = m.built_upto.max(first);
+    m.built_upto = end;
+    let m = &state.messages;
+    let last = state.stack.len() - 1;
+    let view = &mut state.stack[last];
+    let gone = view
+        .rows
+        .iter()
+        .take_while(|&&s| (s as u64) < first)
+        .count();
+    if gone > 0 {
+        view.rows.drain(..gone);
+        view.selected = view.selected.saturating_sub(gone);
+        view.offset = view.offset.saturating_sub(gone);
+    }
+    let at_tail = view.selected + 1 >= view.rows.len();
+    let before = view.rows.len();
+    for seq in from..end {
+        let Ok(seq) = usize::try_from(seq) else { break };
+        if m.record(seq)
+            .is_some_and(|r| m.filter.as_ref().is_none_or(|f| f.matches(r)))
+        {
+            view.rows.push(seq);
+        }
+    }
+    if at_tail && view.rows.len() > before {
+        view.selected = view.rows.len() - 1;
+    }
+}
+
+/// The record selected on the Messages screen.
+pub fn selected(state: &AppState) -> Option<&Record> {
+    let view = state.view();
+    view.rows
+        .get(view.selected)
+        .and_then(|&seq| state.messages.record(seq))
+}
+
+/// Show values as `format` (the detail open is laid out again).
+pub fn set_format(state: &mut AppState, format: Format) {
+    let m = &mut state.messages;
+    m.format = format;
+    if let Some(detail) = m.detail.take() {
+        m.detail = Some(Detail::new(detail.record, format, m.utc_offset));
+    }
+    state.notice = Some(format!("values shown as {}", format.name()));
+}
+
+/// Open the selected record on the detail screen.
+pub fn open_detail(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let Some(record) = selected(state).cloned() else {
+        return;
+    };
+    let screen = Screen::Record {
+        topic: state.messages.topic.clone(),
+        partition: record.partition,
+        offset: record.offset,
+    };
+    let m = &mut state.messages;
+    m.detail = Some(Detail::new(record, m.format, m.utc_offset));
+    push(state, screen, None, fx);
+}
+
+/// Stop the session when neither its screen nor a record of it is on top.
+pub fn leave(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let on = matches!(
+        state.view().screen,
+        Screen::Messages { .. } | Screen::Record { .. }
+    );
+    if !on && state.messages.live {
+        state.messages.live = false;
+        fx.push(Effect::StopBrowse);
+    }
+}
+
+/// What the title says after the counts: where it started, following or
+/// paused with arrivals, drops, the filter.
+pub fn status(m: &MessagesStore) -> String {
+    let mut parts = Vec::new();
+    if let Some(error) = &m.failed {
+        parts.push(format!("stopped: {error}"));
+    } else if m.paused {
+        parts.push(format!("PAUSED, {} new", m.arrived + m.held.dropped()));
+    } else {
+        parts.push("following".to_owned());
+    }
+    let dropped = m.ring.dropped() + m.upstream_dropped;
+    if dropped > 0 {
+        parts.push(format!("{dropped} dropped (ring full)"));
+    }
+    if m.format != Format::Auto {
+        parts.push(format!("format {}", m.format.name()));
+    }
+    if let Some(filter) = &m.filter {
+        parts.push(format!("filter: {}", filter.text()));
+    }
+    parts.join(" · ")
+}

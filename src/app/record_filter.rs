@@ -1,0 +1,230 @@
+//! The Messages screen's `/` filter over loaded records: a substring of the
+//! key or value (case-insensitive unless it has a capital), `~regex` on
+//! the key or value, `key:TEXT` on the key only, `header:NAME=TEXT` (or
+//! `header:NAME` for its presence); `!` in front inverts any of them.
+
+use regex::bytes::{Regex, RegexBuilder};
+
+use crate::browse::Record;
+
+#[derive(Debug, Clone)]
+enum Form {
+    /// In the key or the value.
+    Anywhere(Needle),
+    /// A regex over the key or the value.
+    Regex(Regex),
+    /// In the key.
+    Key(Needle),
+    /// A header named exactly `name` whose value holds the needle (any
+    /// value when there is none).
+    Header {
+        name: Vec<u8>,
+        value: Option<Needle>,
+    },
+}
+
+/// A literal searched for in bytes.
+#[derive(Debug, Clone)]
+struct Needle {
+    text: String,
+    ignore_case: bool,
+    search: Regex,
+}
+
+impl Needle {
+    fn new(text: &str) -> Result<Needle, String> {
+        let ignore_case = !text.chars().any(char::is_uppercase);
+        let search = RegexBuilder::new(&regex::escape(text))
+            .case_insensitive(ignore_case)
+            .build()
+            .map_err(|e| format!("filter '{text}': {e}"))?;
+        Ok(Needle {
+            text: text.to_owned(),
+            ignore_case,
+            search,
+        })
+    }
+
+    fn found(&self, bytes: Option<&[u8]>) -> bool {
+        bytes.is_some_and(|b| self.search.is_match(b))
+    }
+
+    /// Whether everything this needle finds the other finds too.
+    fn within(&self, other: &Needle) -> bool {
+        self.ignore_case == other.ignore_case && self.text.contains(&other.text)
+    }
+}
+
+/// A parsed record filter.
+#[derive(Debug, Clone)]
+pub struct RecordFilter {
+    text: String,
+    form: Form,
+    inverse: bool,
+}
+
+impl RecordFilter {
+    /// Parse what the user typed; `Ok(None)` for an empty filter.
+    pub fn parse(text: &str) -> Result<Option<RecordFilter>, String> {
+        let (inverse, rest) = match text.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        if rest.is_empty() {
+            return Ok(None);
+        }
+        let form = if let Some(pattern) = rest.strip_prefix('~') {
+            if pattern.is_empty() {
+                return Ok(None);
+            }
+            Form::Regex(Regex::new(pattern).map_err(|e| format!("regex '{pattern}': {e}"))?)
+        } else if let Some(key) = rest.strip_prefix("key:") {
+            Form::Key(Needle::new(key)?)
+        } else if let Some(header) = rest.strip_prefix("header:") {
+            let (name, value) = match header.split_once('=') {
+                Some((name, value)) => (name, Some(Needle::new(value)?)),
+                None => (header, None),
+            };
+            Form::Header {
+                name: name.as_bytes().to_vec(),
+                value,
+            }
+        } else {
+            Form::Anywhere(Needle::new(rest)?)
+        };
+        Ok(Some(RecordFilter {
+            text: text.to_owned(),
+            form,
+            inverse,
+        }))
+    }
+
+    /// What the user typed.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether `record` passes.
+    pub fn matches(&self, record: &Record) -> bool {
+        let (key, value) = (record.key.as_deref(), record.value.as_deref());
+        let hit = match &self.form {
+            Form::Anywhere(needle) => needle.found(key) || needle.found(value),
+            Form::Regex(regex) => {
+                key.is_some_and(|k| regex.is_match(k)) || value.is_some_and(|v| regex.is_match(v))
+            }
+            Form::Key(needle) => needle.found(key),
+            Form::Header { name, value } => record.headers.iter().any(|h| {
+                h.key.as_ref() == name.as_slice()
+                    && value.as_ref().is_none_or(|n| n.found(h.value.as_deref()))
+            }),
+        };
+        hit != self.inverse
+    }
+
+    /// Whether every record this filter passes, `previous` passed too (a
+    /// keystroke that only narrows): then only `previous`'s matches need
+    /// checking, not the whole ring.
+    pub fn narrows(&self, previous: &RecordFilter) -> bool {
+        if self.inverse || previous.inverse {
+            return false;
+        }
+        match (&self.form, &previous.form) {
+            (Form::Anywhere(new), Form::Anywhere(old)) | (Form::Key(new), Form::Key(old)) => {
+                new.within(old)
+            }
+            (
+                Form::Header {
+                    name: new_name,
+                    value: new,
+                },
+                Form::Header {
+                    name: old_name,
+                    value: old,
+                },
+            ) => {
+                new_name == old_name
+                    && match (new, old) {
+                        (_, None) => true,
+                        (Some(new), Some(old)) => new.within(old),
+                        (None, Some(_)) => false,
+                    }
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::browse::{Codec, Header, TimestampType};
+    use bytes::Bytes;
+
+    fn record(key: Option<&'static str>, value: Option<&'static str>) -> Record {
+        Record {
+            partition: 0,
+            offset: 0,
+            leader_epoch: 0,
+            timestamp: 0,
+            timestamp_type: TimestampType::Create,
+            key: key.map(|k| Bytes::from_static(k.as_bytes())),
+            value: value.map(|v| Bytes::from_static(v.as_bytes())),
+            headers: vec![Header {
+                key: Bytes::from_static(b"trace"),
+                value: Some(Bytes::from_static(b"abc-123")),
+            }],
+            codec: Codec::None,
+            size: 0,
+        }
+    }
+
+    fn passes(filter: &str, record: &Record) -> bool {
+        RecordFilter::parse(filter)
+            .expect("parses")
+            .expect("not empty")
+            .matches(record)
+    }
+
+    #[test]
+    fn every_form_matches_what_it_says() {
+        let r = record(Some("order-7"), Some(r#"{"status":"PAID"}"#));
+        let table = [
+            ("paid", true),
+            ("PAID", true),
+            ("Paid", false),
+            ("order-7", true),
+            ("!paid", false),
+            ("~stat.s", true),
+            ("~^order", true),
+            ("key:order", true),
+            ("key:status", false),
+            ("header:trace", true),
+            ("header:trace=ABC", false),
+            ("header:trace=abc", true),
+            ("header:span", false),
+            ("!header:span", true),
+        ];
+        for (filter, want) in table {
+            assert_eq!(passes(filter, &r), want, "{filter}");
+        }
+        let tombstone = record(None, None);
+        assert!(!passes("x", &tombstone));
+        assert!(passes("!x", &tombstone));
+        assert!(RecordFilter::parse("").expect("ok").is_none());
+        assert!(RecordFilter::parse("~(").is_err());
+    }
+
+    #[test]
+    fn a_longer_needle_narrows_the_previous_filter() {
+        let f = |t: &str| RecordFilter::parse(t).expect("ok").expect("some");
+        assert!(f("pai").narrows(&f("pa")));
+        assert!(f("xpay").narrows(&f("pa")));
+        assert!(!f("pa").narrows(&f("pai")));
+        assert!(!f("Pai").narrows(&f("pa")), "case-sensitive now");
+        assert!(!f("!pai").narrows(&f("!pa")));
+        assert!(f("key:ab").narrows(&f("key:a")));
+        assert!(!f("key:ab").narrows(&f("a")));
+        assert!(f("header:t=ab").narrows(&f("header:t")));
+        assert!(!f("~ab").narrows(&f("~a")));
+    }
+}

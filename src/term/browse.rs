@@ -1,0 +1,137 @@
+//! Browse sessions for the Messages screen: a task reads records with
+//! [`Browser`] into a bounded staging [`Ring`] of its own and wakes the run
+//! loop once; the loop takes everything staged when it gets to it. The
+//! network task never waits on the UI: when the UI falls behind, the
+//! staging ring drops its oldest records and counts them.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tokio::sync::mpsc::Sender;
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::task::JoinHandle;
+
+use crate::app::Action;
+use crate::browse::{Browser, Event, Options, Ring, Start};
+use crate::meta::Cluster;
+
+use super::run::Msg;
+
+/// What a session read and the run loop has not taken yet.
+#[derive(Debug)]
+pub struct Staging {
+    session: u64,
+    inner: Mutex<Staged>,
+    /// A wake-up is on its way to the run loop.
+    woken: AtomicBool,
+}
+
+#[derive(Debug, Default)]
+struct Staged {
+    ring: Ring,
+    notices: Vec<String>,
+    failed: Option<String>,
+}
+
+impl Staging {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Staged> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Everything staged, as the action `update` takes.
+    pub fn take(&self) -> Action {
+        self.woken.store(false, Ordering::Release);
+        let mut staged = self.lock();
+        Action::Browsed {
+            session: self.session,
+            records: staged.ring.drain(),
+            dropped: staged.ring.dropped(),
+            notices: std::mem::take(&mut staged.notices),
+            failed: staged.failed.take(),
+        }
+    }
+
+    /// Tell the run loop, unless it was told and has not taken yet; false
+    /// when the run loop is gone. Never waits: when the loop's queue is
+    /// full, the next round tells it (the records stay staged).
+    fn wake(self: &Arc<Self>, tx: &Sender<Msg>) -> bool {
+        if self.woken.swap(true, Ordering::AcqRel) {
+            return true;
+        }
+        match tx.try_send(Msg::Browsed(Arc::clone(self))) {
+            Ok(()) => true,
+            Err(TrySendError::Full(_)) => {
+                self.woken.store(false, Ordering::Release);
+                true
+            }
+            Err(TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Tell the run loop of the session's end, waiting for room if need be
+    /// (nothing is read after it).
+    async fn wake_last(self: &Arc<Self>, tx: &Sender<Msg>) {
+        if !self.woken.swap(true, Ordering::AcqRel) {
+            let _ = tx.send(Msg::Browsed(Arc::clone(self))).await;
+        }
+    }
+}
+
+/// Start session `session`: `topic` (one partition or all) from `start`,
+/// following, until aborted.
+pub fn start(
+    cluster: Cluster,
+    (session, topic, partition, start): (u64, String, Option<i32>, Start),
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
+    let staging = Arc::new(Staging {
+        session,
+        inner: Mutex::new(Staged::default()),
+        woken: AtomicBool::new(false),
+    });
+    tokio::spawn(async move {
+        let options = Options {
+            follow: true,
+            ..Options::default()
+        };
+        let mut browser = match Browser::open(cluster, &topic, partition, &start, options).await {
+            Ok(browser) => browser,
+            Err(error) => {
+                staging.lock().failed = Some(error.to_string());
+                staging.wake_last(&tx).await;
+                return;
+            }
+        };
+        loop {
+            let events = browser.next_events().await;
+            {
+                let mut staged = staging.lock();
+                match events {
+                    Ok(events) => {
+                        for event in events {
+                            match event {
+                                Event::Record(record) => staged.ring.push(&record),
+                                Event::Notice(notice) => staged.notices.push(notice.to_string()),
+                            }
+                        }
+                    }
+                    Err(error) => staged.failed = Some(error.to_string()),
+                }
+            }
+            let (news, failed) = {
+                let staged = staging.lock();
+                let failed = staged.failed.is_some();
+                let news =
+                    failed || !staged.notices.is_empty() || !staged.ring.records().is_empty();
+                (news, failed)
+            };
+            if failed {
+                staging.wake_last(&tx).await;
+                return;
+            }
+            if news && !staging.wake(&tx) {
+                return;
+            }
+        }
+    })
+}

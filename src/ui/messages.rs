@@ -1,0 +1,91 @@
+//! The Messages screen's rows and the record detail: only the visible
+//! window is formatted (the detail's lines were laid out when the record
+//! was opened; here they only get colours).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use crate::app::AppState;
+use crate::browse::format::Tok;
+use crate::columns::messages;
+use crate::untrusted::escaped;
+
+use super::screens::{Grid, grid};
+use super::theme::Theme;
+
+/// The visible records of the Messages screen.
+pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
+    let view = state.view();
+    let m = &state.messages;
+    let rows = view
+        .rows
+        .iter()
+        .skip(view.offset)
+        .take(page)
+        .filter_map(|&seq| m.record(seq))
+        .map(|record| {
+            let style = if record.value.is_none() {
+                theme.dim
+            } else {
+                Style::new()
+            };
+            let row = messages::Row {
+                record,
+                format: m.format,
+                utc_offset: m.utc_offset,
+            };
+            (row, style)
+        });
+    grid(&messages::table(), rows)
+}
+
+fn style(tok: Tok, theme: &Theme) -> Style {
+    match tok {
+        Tok::Plain => Style::new(),
+        Tok::Label => theme.header,
+        Tok::Dim | Tok::Punct => theme.dim,
+        Tok::Key => theme.title,
+        Tok::Str => theme.prompt,
+        Tok::Num => theme.warning,
+        Tok::Lit => theme.moved,
+    }
+}
+
+/// The record detail, scrolled to the view's position.
+pub fn draw_record(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let view = state.view();
+    let page = usize::from(area.height.saturating_sub(2));
+    let (lines, total) = match &state.messages.detail {
+        Some(detail) => (
+            detail
+                .lines
+                .iter()
+                .skip(view.offset)
+                .take(page)
+                .map(|line| {
+                    Line::from(
+                        line.iter()
+                            .map(|(tok, text)| Span::styled(text.as_str(), style(*tok, theme)))
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .collect(),
+            detail.lines.len(),
+        ),
+        None => (vec![Line::raw("no record open")], 1),
+    };
+    let title = format!(
+        " {} [line {}/{}] ",
+        view.screen.title(),
+        (view.offset + 1).min(total),
+        total
+    );
+    let block = Block::default()
+        .borders(Borders::TOP | Borders::BOTTOM)
+        .border_style(theme.border)
+        .title(Span::styled(escaped(title), theme.title));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
