@@ -7,11 +7,12 @@
 //! `scripts/kcat` installs into the kscope cache dir.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+mod browse_fixture;
 mod support;
 
+use browse_fixture::produce;
 use support::{kscope, unique};
 
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -32,38 +33,6 @@ fn consume(env: &support::ClusterEnv, args: &[&str]) -> (Vec<Value>, String) {
         records,
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
-}
-
-/// Where `scripts/kcat` keeps the Python client; installed on first use.
-fn python_path() -> PathBuf {
-    let output = Command::new(support::repo().join("scripts/kcat"))
-        .arg("-V")
-        .output()
-        .expect("run scripts/kcat");
-    support::assert_success(&output, "scripts/kcat -V (installs the Python client)");
-    let cache = std::env::var_os("KSCOPE_CACHE_DIR").map_or_else(
-        || {
-            std::env::var_os("XDG_CACHE_HOME")
-                .map_or_else(
-                    || PathBuf::from(std::env::var("HOME").unwrap()).join(".cache"),
-                    PathBuf::from,
-                )
-                .join("kscope")
-        },
-        PathBuf::from,
-    );
-    cache.join("librdkafka-wheel")
-}
-
-fn produce(env: &support::ClusterEnv, topic: &str, args: &[&str]) {
-    let output = Command::new("python3")
-        .arg(support::repo().join("tests/browse_fixture/produce.py"))
-        .args([env.bootstrap(), topic])
-        .args(args)
-        .env("PYTHONPATH", python_path())
-        .output()
-        .expect("run python3");
-    support::assert_success(&output, &format!("produce.py {topic} {}", args.join(" ")));
 }
 
 fn values(records: &[Value]) -> Vec<String> {

@@ -8,6 +8,7 @@ usage: produce.py BOOTSTRAP TOPIC MODE [ARG]
   spread N   N records round-robin over the topic's partitions, timestamps
              1000, 2000, ... ms after 2024-01-01T00:00:00Z
   plain N    N small records to partition 0 (value 'v-I')
+  value V    one record to partition 0, key 'e2e', value V, header 'source: test'
   commit G P O  commit offset O of partition P for group G (no records)
 """
 import sys
@@ -67,6 +68,10 @@ elif mode == "plain":
     p = producer()
     for i in range(int(arg[0])):
         p.produce(topic, value=f"v-{i}", partition=0)
+    done(p)
+elif mode == "value":
+    p = producer()
+    p.produce(topic, key="e2e", value=arg[0], partition=0, headers=[("source", b"test")])
     done(p)
 elif mode == "commit":
     group, partition, offset = arg[0], int(arg[1]), int(arg[2])
