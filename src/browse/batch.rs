@@ -17,6 +17,8 @@ use super::record::{Header, Record, TimestampType};
 pub const HEADER_LEN: usize = 61;
 /// Offset and length, before the length counts.
 const LOG_OVERHEAD: usize = 12;
+/// Where the magic byte (the format version) is in every format.
+const MAGIC_AT: usize = 16;
 
 /// A v2 batch's header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,9 +163,23 @@ impl Iterator for Items {
                 needed: 0,
             });
         };
-        let length = usize::try_from(length).unwrap_or(0);
+        let base = base_offset.unwrap_or(0);
+        // Every format's magic byte sits at offset 16, so a batch must reach
+        // it; a shorter (or negative) length means the framing is lost, and
+        // nothing after it can be trusted.
+        let Some(length) = usize::try_from(length)
+            .ok()
+            .filter(|l| *l >= MAGIC_AT + 1 - LOG_OVERHEAD)
+        else {
+            self.at = self.bytes.len();
+            return Some(Item::Bad {
+                base_offset: base,
+                next_offset: base.saturating_add(1),
+                error: BatchError::Malformed("batch length shorter than any record batch"),
+            });
+        };
         let needed = LOG_OVERHEAD.saturating_add(length);
-        if rest.len() < needed || rest.len() < 17 {
+        if rest.len() < needed {
             self.at = self.bytes.len();
             return Some(Item::Partial {
                 base_offset,
@@ -172,13 +188,7 @@ impl Iterator for Items {
         }
         let batch = self.bytes.slice(self.at..self.at + needed);
         self.at += needed;
-        let base_offset = base_offset.unwrap_or(0);
-        Some(decode(
-            &batch,
-            base_offset,
-            self.partition,
-            self.inflate_cap,
-        ))
+        Some(decode(&batch, base, self.partition, self.inflate_cap))
     }
 }
 
@@ -197,7 +207,7 @@ fn read_i16(bytes: &[u8], at: usize) -> Option<i16> {
 /// Decode one whole batch (`batch` holds exactly its bytes).
 fn decode(batch: &Bytes, base_offset: i64, partition: i32, inflate_cap: usize) -> Item {
     #[allow(clippy::cast_possible_wrap)]
-    let magic = batch[16] as i8;
+    let magic = batch.get(MAGIC_AT).map_or(-1, |m| *m as i8);
     let bad = |next_offset: i64, error: BatchError| Item::Bad {
         base_offset,
         next_offset,

@@ -270,3 +270,33 @@ fn garbage_never_panics() {
         let _ = items(&bad.freeze(), 0, CAP).count();
     }
 }
+
+#[test]
+fn a_batch_length_too_short_to_hold_the_magic_byte_is_malformed_not_a_panic() {
+    // Found by the record_batch fuzz target: a length of 0 made a 12-byte
+    // batch, and reading its magic byte (offset 16) indexed past the end.
+    for length in [-1i32, 0, 4] {
+        let mut bytes = 7i64.to_be_bytes().to_vec();
+        bytes.extend_from_slice(&length.to_be_bytes());
+        bytes.extend_from_slice(&[0xff; 40]);
+        let all: Vec<Item> = items(&Bytes::from(bytes), 0, CAP).collect();
+        assert!(
+            matches!(
+                all.as_slice(),
+                [Item::Bad {
+                    base_offset: 7,
+                    next_offset: 8,
+                    error: BatchError::Malformed(_)
+                }]
+            ),
+            "length {length}: {all:?}"
+        );
+    }
+    // The fuzz input's tail, which the target appends as a second batch:
+    // a negative length with 19 bytes left.
+    let found = [
+        0x87, 0x87, 0x87, 0x87, 0x87, 0xff, 0x04, 0x0c, 0x97, 0xff, 0xd5, 0x20, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0x89,
+    ];
+    let _ = items(&Bytes::copy_from_slice(&found), 0, CAP).count();
+}
