@@ -420,6 +420,36 @@ fn drill_from_group_to_members_to_a_topic_and_back() {
     );
 }
 
+#[test]
+fn v_opens_a_partitions_records_at_the_committed_offset() {
+    let snap = cluster();
+    let mut s = state(&snap, 100, 30);
+    open_groups(&mut s, &snap, 1);
+    open_detail(&mut s, &snap, 1);
+    let effects = keys(&mut s, &snap, "v");
+    assert!(
+        effects.iter().any(|e| matches!(e,
+            Effect::Browse { topic, partition: Some(0), start: kscope::browse::Start::Offset(7), .. }
+                if topic == "payments")),
+        "{effects:?}"
+    );
+    assert!(matches!(s.view().screen, Screen::Messages { .. }));
+    press(&mut s, &snap, Code::Esc);
+    keys(&mut s, &snap, "jj");
+    let effects = keys(&mut s, &snap, "v");
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Browse { .. })),
+        "no committed offset on partition 2: {effects:?}"
+    );
+    assert!(
+        s.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("no committed offset")),
+        "{:?}",
+        s.notice
+    );
+}
+
 /// The display column where `needle` starts in `line`.
 fn column_of(line: &str, needle: &str) -> Option<usize> {
     use unicode_width::UnicodeWidthStr;

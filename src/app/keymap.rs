@@ -38,6 +38,8 @@ pub enum Command {
     Messages,
     /// Keep the Messages view still (arrivals are counted) or follow again.
     Pause,
+    /// The records of the selected partition from the group's committed offset.
+    CommittedMessages,
 }
 
 /// Where a binding applies.
@@ -241,6 +243,13 @@ impl Default for Keymap {
                 &[c('m')],
                 "messages of this topic or partition (follows)",
                 Scope::TopicsOrPartitions,
+            ),
+            bind(
+                C::CommittedMessages,
+                Some("committed_messages"),
+                &[c('v')],
+                "records from the committed offset (what the group reads next)",
+                Scope::GroupOffsets,
             ),
             bind(
                 C::Pause,

@@ -333,6 +333,30 @@ pub fn set_format(state: &mut AppState, format: Format) {
     state.notice = Some(format!("values shown as {}", format.name()));
 }
 
+/// Open the records of the partition selected on a group's offsets screen
+/// at the group's committed offset (never joins the group).
+pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let Screen::Group { group } = &state.view().screen else {
+        return;
+    };
+    let view = state.view();
+    let Some(p) = super::group_rows::detail(&state.groups, group)
+        .zip(view.rows.get(view.selected))
+        .and_then(|(d, &i)| d.lag.partitions.get(i))
+    else {
+        return;
+    };
+    let (topic, partition) = (p.topic.clone(), p.partition);
+    match p.committed {
+        Some(offset) => open(state, topic, Some(partition), Start::Offset(offset), fx),
+        None => {
+            state.notice = Some(format!(
+                "the group has no committed offset on '{topic}' partition {partition}"
+            ));
+        }
+    }
+}
+
 /// Open the selected record on the detail screen.
 pub fn open_detail(state: &mut AppState, fx: &mut Vec<Effect>) {
     let Some(record) = selected(state).cloned() else {
@@ -358,28 +382,4 @@ pub fn leave(state: &mut AppState, fx: &mut Vec<Effect>) {
         state.messages.live = false;
         fx.push(Effect::StopBrowse);
     }
-}
-
-/// What the title says after the counts: where it started, following or
-/// paused with arrivals, drops, the filter.
-pub fn status(m: &MessagesStore) -> String {
-    let mut parts = Vec::new();
-    if let Some(error) = &m.failed {
-        parts.push(format!("stopped: {error}"));
-    } else if m.paused {
-        parts.push(format!("PAUSED, {} new", m.arrived + m.held.dropped()));
-    } else {
-        parts.push("following".to_owned());
-    }
-    let dropped = m.ring.dropped() + m.upstream_dropped;
-    if dropped > 0 {
-        parts.push(format!("{dropped} dropped (ring full)"));
-    }
-    if m.format != Format::Auto {
-        parts.push(format!("format {}", m.format.name()));
-    }
-    if let Some(filter) = &m.filter {
-        parts.push(format!("filter: {}", filter.text()));
-    }
-    parts.join(" · ")
 }

@@ -173,6 +173,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
         }
         Command::Pause => messages::toggle_pause(state),
+        Command::CommittedMessages => messages::open_committed(state, fx),
         Command::Leaders => {
             if let Some(topic) = current_topic(state, snap) {
                 let filter = format!("~^{} ", regex::escape(&topic));

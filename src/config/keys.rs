@@ -23,6 +23,7 @@ pub const ACTIONS: &[&str] = &[
     "refresh",
     "pause",
     "messages",
+    "committed_messages",
     "consumers",
     "members",
     "inactive",

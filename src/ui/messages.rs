@@ -9,6 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::AppState;
+use crate::app::messages::MessagesStore;
+use crate::browse::Format;
 use crate::browse::format::Tok;
 use crate::columns::messages;
 use crate::untrusted::escaped;
@@ -88,4 +90,28 @@ pub fn draw_record(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         .border_style(theme.border)
         .title(Span::styled(escaped(title), theme.title));
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// What the title says after the counts: where it started, following or
+/// paused with arrivals, drops, the filter.
+pub fn status(m: &MessagesStore) -> String {
+    let mut parts = Vec::new();
+    if let Some(error) = &m.failed {
+        parts.push(format!("stopped: {error}"));
+    } else if m.paused {
+        parts.push(format!("PAUSED, {} new", m.arrived + m.held.dropped()));
+    } else {
+        parts.push("following".to_owned());
+    }
+    let dropped = m.ring.dropped() + m.upstream_dropped;
+    if dropped > 0 {
+        parts.push(format!("{dropped} dropped (ring full)"));
+    }
+    if m.format != Format::Auto {
+        parts.push(format!("format {}", m.format.name()));
+    }
+    if let Some(filter) = &m.filter {
+        parts.push(format!("filter: {}", filter.text()));
+    }
+    parts.join(" · ")
 }

@@ -250,11 +250,7 @@ fn draw_table(
     }
     title.push_str(&config_screens::status(state));
     if matches!(view.screen, Screen::Messages { .. }) {
-        let _ = write!(
-            title,
-            " · {}",
-            crate::app::messages::status(&state.messages)
-        );
+        let _ = write!(title, " · {}", messages::status(&state.messages));
     }
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = view
