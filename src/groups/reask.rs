@@ -14,7 +14,7 @@ use std::time::Instant;
 use tokio::task::JoinSet;
 
 use crate::conn::ErrorCode;
-use crate::meta;
+use crate::meta::{self, Disposition};
 
 use super::client::GroupsClient;
 use super::error::{Error, Result};
@@ -44,7 +44,8 @@ impl GroupsClient {
     {
         let send = Arc::new(send);
         let policy = self.cluster().config().retry;
-        let started = Instant::now();
+        let started = tokio::time::Instant::now();
+        let deadline = (started + policy.coordinator_timeout).into_std();
         let mut done: BTreeMap<String, Result<T>> = BTreeMap::new();
         let mut pending = groups;
         let mut attempt: u32 = 1;
@@ -53,9 +54,9 @@ impl GroupsClient {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
-            let last = started.elapsed() >= policy.coordinator_timeout;
+            // The retry driver's budget for a moved coordinator: time.
+            let last = !policy.allows(Disposition::RefreshCoordinator, attempt, started);
             let again = self.round(&send, pending, last, &mut done).await;
-            let deadline = started + policy.coordinator_timeout;
             pending = self.relocate(again, deadline, &mut done).await;
             attempt = attempt.saturating_add(1);
         }

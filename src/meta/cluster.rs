@@ -10,7 +10,7 @@
 //! updated cluster — a UI rendering a topic list while a refresh lands gets the
 //! old list or the new one, not a mixture.
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -26,7 +26,7 @@ use super::liveness::Liveness;
 use super::movement_log::{DEFAULT_CAPACITY, MovementLog};
 use super::pool::BrokerPool;
 use super::refresh::Degraded;
-use super::retry::RetryPolicy;
+use super::retry::{Disposition, RetryPolicy, drive};
 use super::routing::{BrokerSelector, CoordinatorKind, Routing, routing};
 use super::snapshot::MetadataSnapshot;
 
@@ -271,59 +271,55 @@ impl Cluster {
         }
     }
 
-    /// The retry loop: resolve a broker, send, and decide what a failure means.
+    /// Resolve a broker, send, and on failure do what its disposition says
+    /// ([`drive`], the one retry driver).
+    ///
+    /// Two independent axes: a stale leader and a moved coordinator are
+    /// different caches, and refreshing the wrong one leaves the retry
+    /// pointed at the same wrong broker. A leader or coordinator the
+    /// liveness check found silent may have moved: it is looked up again,
+    /// like after a refused connection; a request for one named broker has
+    /// nowhere else to go.
     async fn dispatch<R: Rpc + Clone>(&self, target: Target, request: R) -> Result<R::Response> {
-        let policy = self.inner.config.retry;
-        let started = std::time::Instant::now();
-        let mut attempt = 1;
-        loop {
-            let delay = policy.delay(attempt);
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
+        let coordinator = matches!(&target, Target::Coordinator(..));
+        // The generation each attempt was routed by: a refresh for a stale
+        // view names it, and is a no-op once a newer one is installed.
+        let seen = AtomicU64::new(0);
+        let (target, seen, request) = (&target, &seen, &request);
+        drive(
+            &self.inner.config.retry,
+            move || {
+                seen.store(self.generation(), Ordering::Release);
+                self.attempt(target, request.clone())
+            },
+            |error| match error {
+                Error::NotAnswering(_) if matches!(target, Target::Node(_)) => Disposition::Fatal,
+                Error::NotAnswering(_) if coordinator => Disposition::RefreshCoordinator,
+                Error::NotAnswering(_) => Disposition::RefreshMetadata,
+                error => error.disposition(coordinator),
+            },
+            move |disposition, error| {
+                let lost = error.needs_metadata_refresh();
+                self.recover(target, seen.load(Ordering::Acquire), disposition, lost)
+            },
+        )
+        .await
+    }
 
-            let outcome = self.attempt(&target, request.clone()).await;
-            let error = match outcome {
-                Ok(response) => return Ok(response),
-                Err(error) => error,
-            };
-
-            // Two independent axes, and both have to be acted on: a stale
-            // leader and a moved coordinator are different caches, and
-            // refreshing the wrong one leaves the retry pointed at the same
-            // wrong broker.
-            // A leader or coordinator the liveness check found silent may
-            // have moved: look again, like after a refused connection. A
-            // request for one named broker has nowhere else to go.
-            let silent_target =
-                matches!(error, Error::NotAnswering(_)) && !matches!(&target, Target::Node(_));
-            let coordinator_target = matches!(&target, Target::Coordinator(..));
-            if error.needs_metadata_refresh() || (silent_target && !coordinator_target) {
-                self.on_stale_metadata(&target).await;
-            }
-            let coordinator_moved =
-                (error.needs_coordinator_refresh() || silent_target) && coordinator_target;
-            if coordinator_moved && let Target::Coordinator(kind, key) = &target {
+    /// What a failed attempt's disposition asks of the caches: forget a
+    /// moved coordinator (and, after a lost connection, have the
+    /// background task refresh the metadata), or put right the view the
+    /// attempt was routed by (generation `seen`).
+    async fn recover(&self, target: &Target, seen: u64, disposition: Disposition, lost: bool) {
+        match (disposition, target) {
+            (Disposition::RefreshCoordinator, Target::Coordinator(kind, key)) => {
                 self.invalidate_coordinator(*kind, key);
+                if lost {
+                    self.invalidate_generation(seen);
+                }
             }
-
-            // A moved or still-loading coordinator is bounded by time, not by
-            // attempts. The attempt count is tuned for "this broker answered
-            // badly"; a coordinator handover is a cluster-side event whose
-            // duration has nothing to do with our backoff curve, and five
-            // attempts expire ~1.5s into an election that routinely takes
-            // longer. See `RetryPolicy::coordinator_timeout`.
-            let budget_left = if coordinator_moved {
-                started.elapsed() < policy.coordinator_timeout
-            } else {
-                policy.should_retry(attempt)
-            };
-
-            if !(error.retriable() || silent_target) || !budget_left {
-                return Err(error);
-            }
-            tracing::debug!(api = %R::API_KEY, attempt, %error, "retrying");
-            attempt = attempt.saturating_add(1);
+            (Disposition::RefreshMetadata, target) => self.on_stale_metadata(target, seen).await,
+            _ => {}
         }
     }
 
@@ -358,10 +354,20 @@ impl Cluster {
         }
     }
 
-    async fn on_stale_metadata(&self, target: &Target) {
+    /// Put right the view a failed attempt was routed by (generation
+    /// `seen`): a stale leader refreshes its topic only; the controller
+    /// needs a full refresh before the retry can be routed, unless one
+    /// newer than `seen` is already installed; anything else (any broker,
+    /// a named one, a coordinator's address) asks the background task for
+    /// a full refresh and retries at once.
+    async fn on_stale_metadata(&self, target: &Target, seen: u64) {
         let refreshed = match target {
             Target::Leader(topic, _) => self.refresh_topics(&[topic.as_str()]).await.map(|_| ()),
-            _ => self.refresh().await.map(|_| ()),
+            Target::Controller if self.generation() == seen => self.refresh().await.map(|_| ()),
+            _ => {
+                self.invalidate_generation(seen);
+                Ok(())
+            }
         };
         if let Err(error) = refreshed {
             tracing::debug!(%error, "metadata refresh after a stale-view error failed");

@@ -11,6 +11,7 @@ use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::FindCoordinatorRequest;
 
 use super::cluster::Cluster;
+use super::retry::drive;
 use super::routing::CoordinatorKind;
 
 impl Cluster {
@@ -40,32 +41,14 @@ impl Cluster {
     /// re-asks for above the decode. This one covers the narrower case where
     /// `FindCoordinator` itself is refused.
     pub async fn coordinator(&self, kind: CoordinatorKind, key: &str) -> Result<i32> {
-        let policy = self.inner.config.retry;
-        let started = std::time::Instant::now();
-        let mut attempt = 1;
-        loop {
-            let delay = policy.delay(attempt);
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-
-            let error = match self.coordinator_once(kind, key).await {
-                Ok(node) => return Ok(node),
-                Err(error) => error,
-            };
-
-            let budget_left = if error.needs_coordinator_refresh() {
-                started.elapsed() < policy.coordinator_timeout
-            } else {
-                policy.should_retry(attempt)
-            };
-
-            if !error.retriable() || !budget_left {
-                return Err(error);
-            }
-            tracing::debug!(?kind, key, attempt, %error, "retrying FindCoordinator");
-            attempt = attempt.saturating_add(1);
-        }
+        drive(
+            &self.inner.config.retry,
+            || self.coordinator_once(kind, key),
+            |error| error.disposition(true),
+            // Nothing to forget: only an answer is cached.
+            |_, _| std::future::ready(()),
+        )
+        .await
     }
 
     /// One `FindCoordinator` round trip, cache included.

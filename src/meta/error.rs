@@ -7,6 +7,7 @@
 //! classifier decides what every code means; the topic, partition or
 //! coordinator key goes in its context.
 
+use super::retry::Disposition;
 use crate::conn::{self, ApiKey, ErrorCode};
 
 /// Shorthand for results of this layer.
@@ -95,6 +96,23 @@ impl Error {
     /// The Kafka error code, for errors that carry one.
     pub fn code(&self) -> Option<ErrorCode> {
         self.conn().and_then(conn::Error::code)
+    }
+
+    /// What this failure calls for in the retry driver, for a request
+    /// routed to a coordinator (`coordinator`) or not: the one
+    /// classification every retry uses. A lost connection needs both a
+    /// metadata refresh and a coordinator lookup; for a coordinator-routed
+    /// request the coordinator comes first (its budget is time).
+    pub fn disposition(&self, coordinator: bool) -> Disposition {
+        if !self.retriable() {
+            Disposition::Fatal
+        } else if coordinator && self.needs_coordinator_refresh() {
+            Disposition::RefreshCoordinator
+        } else if self.needs_metadata_refresh() {
+            Disposition::RefreshMetadata
+        } else {
+            Disposition::Retry
+        }
     }
 
     /// Whether only a change to the context can fix this: failed

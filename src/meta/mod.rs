@@ -41,6 +41,6 @@ pub use movement_log::MovementLog;
 pub use offsets::{TopicPartition, Watermarks};
 pub use pool::BrokerPool;
 pub use refresh::{Degraded, RefresherProbe};
-pub use retry::RetryPolicy;
+pub use retry::{Disposition, RetryPolicy, drive};
 pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};
 pub use snapshot::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo, TopicStats};

@@ -17,6 +17,7 @@ use super::cluster::Cluster;
 use super::metadata_request::{all_topics_request, decode_metadata, decode_topics, topics_request};
 use super::movement::{MovementEvent, diff};
 use super::movement_log::MovementFeed;
+use super::retry::{Disposition, drive};
 use super::snapshot::MetadataSnapshot;
 
 /// Refreshes are failing; the snapshot shown is the last good one.
@@ -250,35 +251,28 @@ impl Cluster {
     }
 
     /// Send one metadata request to any broker, retrying transport failures
-    /// on another connection. (Not through `dispatch`: a stale-metadata
-    /// error there triggers a refresh, which would be this.)
+    /// on another connection (through [`drive`], never `dispatch`: a
+    /// stale-metadata error there triggers a refresh, which would be this).
     async fn fetch(
         &self,
         build: impl Fn(&crate::conn::Connection) -> MetadataRequest,
     ) -> Result<MetadataResponse> {
-        let policy = self.inner.config.retry;
-        let mut attempt = 1;
-        loop {
-            let delay = policy.delay(attempt);
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-            let outcome = match self.inner.pool.any().await {
-                Ok(connection) => connection
-                    .send(build(&connection))
-                    .await
-                    .map_err(Error::from),
-                Err(error) => Err(error),
-            };
-            match outcome {
-                Ok(response) => return Ok(response),
-                Err(error) if error.retriable() && policy.should_retry(attempt) => {
-                    tracing::debug!(attempt, %error, "retrying metadata");
+        drive(
+            &self.inner.config.retry,
+            || async {
+                let connection = self.inner.pool.any().await?;
+                Ok(connection.send(build(&connection)).await?)
+            },
+            |error| {
+                if error.retriable() {
+                    Disposition::Retry
+                } else {
+                    Disposition::Fatal
                 }
-                Err(error) => return Err(error),
-            }
-            attempt = attempt.saturating_add(1);
-        }
+            },
+            |_, _| std::future::ready(()),
+        )
+        .await
     }
 
     /// Install a snapshot: learn broker addresses, diff it against the one it

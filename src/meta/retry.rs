@@ -1,8 +1,31 @@
-//! [`RetryPolicy`]: how many times, and how long to wait in between.
+//! [`RetryPolicy`]: how many times, and how long to wait in between; and
+//! [`drive`], the one retry loop every routed request, coordinator lookup
+//! and metadata fetch goes through, deciding by each failure's
+//! [`Disposition`].
 
 use std::time::Duration;
 
 use rand::Rng;
+use tokio::time::Instant;
+
+use super::error::{Error, Result};
+
+/// What a failed attempt calls for, decided once per failure from the
+/// error (`Error::disposition`) and the kind of target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disposition {
+    /// Retrying cannot help: the error goes to the caller.
+    Fatal,
+    /// Try again after the backoff; bounded by attempts.
+    Retry,
+    /// What the request was routed by is stale (a leader moved, a
+    /// connection was lost): refresh it, then try again; bounded by
+    /// attempts.
+    RefreshMetadata,
+    /// The coordinator moved or is loading: forget it and look again;
+    /// bounded by [`RetryPolicy::coordinator_timeout`], not attempts.
+    RefreshCoordinator,
+}
 
 /// Exponential backoff with jitter, bounded by attempts — and, for a
 /// coordinator that is moving or loading, by time.
@@ -62,11 +85,140 @@ impl RetryPolicy {
     pub fn should_retry(&self, attempt: u32) -> bool {
         attempt < self.max_attempts
     }
+
+    /// Whether another attempt may follow failed attempt number `attempt`
+    /// (the first made at `started`) whose failure called for
+    /// `disposition`: a moved or loading coordinator is bounded by time (a
+    /// handover is a cluster-side event whose length has nothing to do
+    /// with the backoff curve), everything else by attempts.
+    pub fn allows(&self, disposition: Disposition, attempt: u32, started: Instant) -> bool {
+        match disposition {
+            Disposition::Fatal => false,
+            Disposition::RefreshCoordinator => started.elapsed() < self.coordinator_timeout,
+            Disposition::Retry | Disposition::RefreshMetadata => self.should_retry(attempt),
+        }
+    }
+}
+
+/// The retry driver: run `attempt` until it succeeds or `policy` says
+/// stop. Each failure is classified once (`classify`); anything not fatal
+/// is handed to `recover` (refresh the metadata, forget a coordinator)
+/// before the policy decides whether another attempt follows, so caches are
+/// put right even when the caller gets the error. Waits `policy.delay`
+/// before each attempt after the first.
+pub async fn drive<T, A, R>(
+    policy: &RetryPolicy,
+    mut attempt: impl FnMut() -> A,
+    classify: impl Fn(&Error) -> Disposition,
+    mut recover: impl FnMut(Disposition, &Error) -> R,
+) -> Result<T>
+where
+    A: Future<Output = Result<T>>,
+    R: Future<Output = ()>,
+{
+    let started = Instant::now();
+    let mut made: u32 = 1;
+    loop {
+        let delay = policy.delay(made);
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
+        let error = match attempt().await {
+            Ok(value) => return Ok(value),
+            Err(error) => error,
+        };
+        let disposition = classify(&error);
+        if disposition != Disposition::Fatal {
+            recover(disposition, &error).await;
+        }
+        if !policy.allows(disposition, made, started) {
+            return Err(error);
+        }
+        tracing::debug!(attempt = made, ?disposition, %error, "retrying");
+        made = made.saturating_add(1);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
     use super::*;
+    use crate::conn::ErrorCode;
+
+    /// Drive an attempt that fails with `code` every time; the attempts
+    /// made and the dispositions recovered from.
+    async fn failing(code: ErrorCode, coordinator: bool) -> (u32, Vec<Disposition>) {
+        let policy = RetryPolicy::default();
+        let made = AtomicU32::new(0);
+        let mut recovered = Vec::new();
+        let outcome: Result<()> = drive(
+            &policy,
+            || {
+                made.fetch_add(1, Ordering::SeqCst);
+                std::future::ready(Err(Error::from_code(code, None)))
+            },
+            |error| error.disposition(coordinator),
+            |disposition, _| {
+                recovered.push(disposition);
+                std::future::ready(())
+            },
+        )
+        .await;
+        assert_eq!(outcome.expect_err("always fails").code(), Some(code));
+        (made.load(Ordering::SeqCst), recovered)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_fatal_error_is_returned_at_once_and_nothing_is_recovered() {
+        let (made, recovered) = failing(ErrorCode::TopicAuthorizationFailed, false).await;
+        assert_eq!((made, recovered), (1, vec![]));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stale_leader_is_refreshed_after_every_attempt_within_the_attempt_budget() {
+        let (made, recovered) = failing(ErrorCode::NotLeaderOrFollower, false).await;
+        assert_eq!(made, RetryPolicy::default().max_attempts);
+        assert_eq!(recovered, vec![Disposition::RefreshMetadata; 5]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_moved_coordinator_is_retried_for_the_coordinator_timeout_not_five_attempts() {
+        let started = Instant::now();
+        let (made, recovered) = failing(ErrorCode::NotCoordinator, true).await;
+        let took = started.elapsed();
+        assert!(made > 5, "{made} attempts");
+        assert!(
+            recovered
+                .iter()
+                .all(|d| *d == Disposition::RefreshCoordinator)
+        );
+        let timeout = RetryPolicy::default().coordinator_timeout;
+        assert!(took >= timeout, "gave up after {took:?} (paused clock)");
+        assert!(
+            took < timeout + RetryPolicy::default().max_backoff.mul_f64(1.3),
+            "went on past the timeout: {took:?} (paused clock)"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_success_after_failures_is_returned() {
+        let policy = RetryPolicy::default();
+        let made = AtomicU32::new(0);
+        let answer = drive(
+            &policy,
+            || {
+                std::future::ready(match made.fetch_add(1, Ordering::SeqCst) {
+                    0 | 1 => Err(Error::from_code(ErrorCode::RequestTimedOut, None)),
+                    n => Ok(n),
+                })
+            },
+            |error| error.disposition(false),
+            |_, _| std::future::ready(()),
+        )
+        .await;
+        assert_eq!(answer.expect("the third attempt answers"), 2);
+    }
 
     #[test]
     fn the_first_attempt_is_immediate_and_waits_double_up_to_the_cap() {
