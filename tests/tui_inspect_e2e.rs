@@ -193,3 +193,36 @@ fn topics_show_cleanup_retention_size_and_throughput_and_brokers_their_disk() {
     tmux.keys(&["q"]);
     tmux.wait_for_exit(Duration::from_secs(10));
 }
+
+#[test]
+fn the_cluster_screen_shows_the_quorum_features_and_reassignments() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("temp home");
+    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
+    let tmux = Tmux::start(&tmux::unique_name("kscope-cluster"), &command);
+    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
+    tmux.keys(&[":"]);
+    tmux.keys(&["-l", "cluster"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the quorum, features and reassignments", |s| {
+        let voters = ["1", "2", "3"]
+            .iter()
+            .filter(|id| {
+                row_of(s, id).is_some_and(|cells| {
+                    matches!(cells.get(1).map(String::as_str), Some("leader" | "voter"))
+                })
+            })
+            .count();
+        s.contains("cluster: KRaft quorum [")
+            && s.contains("quorum leader")
+            && s.contains("metadata.version")
+            && s.contains("reassignments in progress: none")
+            && voters == 3
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("back on the topics", |s| s.contains("topics ["));
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
+}

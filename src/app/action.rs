@@ -78,6 +78,13 @@ pub enum Action {
         /// Every broker's disk and every topic's size.
         sizes: Arc<crate::inspect::ClusterSizes>,
     },
+    /// The answer to [`Effect::FetchCluster`].
+    Cluster {
+        /// The request id it answers.
+        request: u64,
+        /// Quorum, features and reassignments (each may have failed).
+        info: Arc<crate::inspect::ClusterInfo>,
+    },
     /// Whether metadata refreshes are failing.
     Degraded(Option<DegradedInfo>),
     /// What the latest liveness check found (brokers not answering, the
@@ -163,6 +170,12 @@ pub enum Effect {
     },
     /// Describe every broker's log dirs; answer with [`Action::Sizes`].
     FetchSizes {
+        /// Request id.
+        request: u64,
+    },
+    /// Describe the quorum, features and reassignments; answer with
+    /// [`Action::Cluster`].
+    FetchCluster {
         /// Request id.
         request: u64,
     },

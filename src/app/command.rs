@@ -24,6 +24,8 @@ pub enum Parsed {
     /// `:format auto|text|json|hex` on the Messages screen.
     Format(crate::browse::Format),
     Context(String),
+    /// `:cluster`: quorum, features, reassignments.
+    Cluster,
     /// `:config topic NAME`, `:config broker ID`, `:config defaults`.
     Config(crate::inspect::ConfigResource),
     Help,
@@ -42,6 +44,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("messages", &["m", "msgs", "records"]),
     ("seek", &["from"]),
     ("format", &["fmt"]),
+    ("cluster", &["quorum", "features"]),
     ("ctx", &["context"]),
     ("help", &["h"]),
     ("q", &["quit", "q!"]),
@@ -88,6 +91,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("topics"), _) => Parsed::Topics,
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
+        (Some("cluster"), _) => Parsed::Cluster,
         (Some("groups"), topic) => Parsed::Groups(topic),
         (Some("group"), Some(group)) => Parsed::Group(group),
         (Some("group"), None) => return Err("usage: :group NAME".to_owned()),
@@ -275,6 +279,8 @@ mod tests {
         assert!(parse("config broker two").is_err());
         assert!(parse("config topic").is_err());
         assert!(parse("config").is_err());
+        assert_eq!(parse("cluster"), Ok(Parsed::Cluster));
+        assert_eq!(parse("quorum"), Ok(Parsed::Cluster));
     }
 
     #[test]

@@ -205,7 +205,8 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         | Screen::Config { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
-        | Screen::Record { .. } => {}
+        | Screen::Record { .. }
+        | Screen::Cluster => {}
     }
 }
 

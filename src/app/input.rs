@@ -106,6 +106,7 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
             messages::seek(state, &spec, now, fx);
         }
         Parsed::Format(format) => messages::set_format(state, format),
+        Parsed::Cluster => push(state, Screen::Cluster, None, fx),
         Parsed::Help => state.show_help = true,
         Parsed::Quit => {
             state.quit = true;

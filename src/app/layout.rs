@@ -12,6 +12,10 @@ pub const BELOW_TABLE: u16 = 3;
 /// lag chart.
 pub const GROUP_PANEL: u16 = 8;
 
+/// Rows of the panel above the Cluster screen's quorum table: ids, features
+/// and reassignments.
+pub const CLUSTER_PANEL: u16 = 6;
+
 /// Rows of the panel above a config's synonym chain: its value, type and
 /// documentation.
 pub const CONFIG_PANEL: u16 = 7;
@@ -24,6 +28,7 @@ pub fn table_first_row(screen: &Screen) -> u16 {
         Screen::ConfigEntry { .. } => TABLE_FIRST_ROW + CONFIG_PANEL,
         // The record detail has no column header.
         Screen::Record { .. } => TABLE_FIRST_ROW - 1,
+        Screen::Cluster => TABLE_FIRST_ROW + CLUSTER_PANEL,
         _ => TABLE_FIRST_ROW,
     }
 }

@@ -3,6 +3,7 @@
 //! Nothing here does I/O or awaits.
 
 pub mod action;
+pub mod cluster;
 pub mod command;
 pub mod configs;
 pub mod filter;

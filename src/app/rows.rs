@@ -49,6 +49,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         groups: state.groups.answers,
         configs: state.configs.answers,
         sizes: state.sizes.answers,
+        cluster: state.cluster.answers,
         inactive: state.groups.hide_inactive,
     };
     if state.view().built_for.as_ref() != Some(&key) {
@@ -158,6 +159,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
             configs::build(&state.configs, &screen, &mut keep)
         }
         Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
+        Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
     if sort.descending {
@@ -236,5 +238,8 @@ fn sort_rows(
         // The synonym chain keeps its order of precedence.
         // Records keep the order they arrived in.
         Screen::ConfigEntry { .. } | Screen::Messages { .. } | Screen::Record { .. } => {}
+        Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
+            table_rows::quorum_replica(state, i)
+        }),
     }
 }

@@ -33,6 +33,8 @@ pub enum Screen {
         /// The group's name.
         group: String,
     },
+    /// The cluster itself: quorum, features, reassignments.
+    Cluster,
     /// The configs of a topic, a broker or the cluster-wide broker defaults.
     Config {
         /// Whose.
@@ -76,6 +78,7 @@ impl Screen {
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
+            Screen::Cluster => "cluster: KRaft quorum".to_owned(),
             Screen::Config { of } => format!("configs of {of}"),
             Screen::ConfigEntry { of, name } => format!("config '{name}' of {of}"),
             Screen::Messages {
@@ -98,7 +101,7 @@ impl Screen {
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
             brokers, configs, group_offsets, groups, headers, leaders, members, messages,
-            partitions, topics,
+            partitions, quorum, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -108,6 +111,7 @@ impl Screen {
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
+            Screen::Cluster => headers(&quorum::table()),
             Screen::Config { .. } => headers(&configs::table()),
             Screen::ConfigEntry { .. } => headers(&configs::synonym_table()),
             Screen::Messages { .. } => headers(&messages::table()),
@@ -178,6 +182,8 @@ pub struct RowsKey {
     pub configs: u64,
     /// Size answers received.
     pub sizes: u64,
+    /// Cluster answers received.
+    pub cluster: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
 }

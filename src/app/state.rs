@@ -6,6 +6,7 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::meta::{BrokerInfo, MetadataSnapshot, MovementEvent, TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
+use super::cluster::ClusterStore;
 use super::configs::ConfigStore;
 use super::filter::Scratch;
 use super::groups::GroupsStore;
@@ -138,6 +139,8 @@ pub struct AppState {
     pub sizes: SizeStore,
     /// The browse session of the Messages screen and its records.
     pub messages: super::messages::MessagesStore,
+    /// The Cluster screen's data.
+    pub cluster: ClusterStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -195,6 +198,7 @@ impl AppState {
             configs: ConfigStore::default(),
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
+            cluster: ClusterStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -237,6 +241,7 @@ impl AppState {
             utc_offset: self.messages.utc_offset,
             ..super::messages::MessagesStore::default()
         };
+        self.cluster.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

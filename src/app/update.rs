@@ -52,6 +52,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         }
         Action::Configs { request, result } => configs::receive(state, request, result),
         Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
+        Action::Cluster { request, info } => super::cluster::receive(state, request, info),
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
@@ -88,6 +89,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     groups::plan(state, &mut effects);
     configs::plan(state, snap, &mut effects);
     super::sizes::plan(state, &mut effects);
+    super::cluster::plan(state, &mut effects);
     effects
 }
 
@@ -126,6 +128,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.refreshing = true;
             state.groups.expire();
             state.configs.expire();
+            state.cluster.expire();
             fx.push(Effect::Refresh);
         }
         Command::SortNext => {
@@ -305,6 +308,7 @@ fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
             }
         }
         Screen::Leaders
+        | Screen::Cluster
         | Screen::Members { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Record { .. } => {}

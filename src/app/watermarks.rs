@@ -58,7 +58,8 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Config { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
-        | Screen::Record { .. } => {}
+        | Screen::Record { .. }
+        | Screen::Cluster => {}
     }
     out
 }

@@ -124,6 +124,9 @@ pub enum GetCommand {
     /// compatibility (needs a registry: context `schema_registry` or
     /// `-X schema.registry.url=URL`; no broker is asked).
     Schemas,
+    /// The cluster: id, controller, quorum voters and observers, features
+    /// (supported and finalized) and partition reassignments in progress.
+    Cluster,
 }
 
 /// Whose configs `get config` prints.

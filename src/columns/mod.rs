@@ -17,6 +17,7 @@ pub mod leaders;
 pub mod members;
 pub mod messages;
 pub mod partitions;
+pub mod quorum;
 pub mod topics;
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //!
 //! No terminal crate is imported here.
 
+pub mod cluster_info;
 pub mod config_source;
 pub mod configs;
 mod error;
@@ -18,6 +19,7 @@ pub mod quorum;
 pub mod security;
 pub mod sizes;
 
+pub use cluster_info::{ClusterInfo, Feature, Reassignment};
 pub use config_source::{ConfigResource, ConfigSource, ConfigType};
 pub use configs::{ConfigEntry, Described, Synonym, TopicSummary};
 pub use error::{Error, Result};

@@ -23,6 +23,8 @@ pub enum Fetch {
     Sizes,
     /// The Messages screen's browse session (runs until replaced or stopped).
     Browse,
+    /// The Cluster screen's quorum, features and reassignments.
+    Cluster,
 }
 
 /// At most one running task per [`Fetch`] kind.

@@ -329,6 +329,12 @@ impl Session {
                     self.fetches.replace(Fetch::Configs, task);
                 }
             }
+            Effect::FetchCluster { request } => {
+                if let Some(cluster) = &self.cluster {
+                    let task = worker::cluster(cluster.clone(), request, self.tx.clone());
+                    self.fetches.replace(Fetch::Cluster, task);
+                }
+            }
             Effect::FetchSizes { request } => {
                 if let Some(cluster) = &self.cluster {
                     let task = worker::sizes(cluster.clone(), request, self.tx.clone());

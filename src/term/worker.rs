@@ -212,3 +212,13 @@ pub fn sizes(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> 
         let _ = tx.send(Msg::Action(Action::Sizes { request, sizes })).await;
     })
 }
+
+/// Describe the quorum, features and reassignments in the background.
+pub fn cluster(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let info = Arc::new(crate::inspect::cluster_info::describe(&cluster).await);
+        let _ = tx
+            .send(Msg::Action(Action::Cluster { request, info }))
+            .await;
+    })
+}

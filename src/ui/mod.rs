@@ -1,6 +1,7 @@
 //! Pure drawing: `view(frame, state, snapshot, theme)`. Reads, never
 //! mutates; formats only the visible rows.
 
+mod cluster_screen;
 mod config_screens;
 mod group_screens;
 mod messages;
@@ -54,6 +55,15 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
                 ])
                 .areas(body);
                 config_screens::draw_panel(frame, panel, state, (of, name), theme);
+                draw_table(frame, table, state, snap, theme);
+            }
+            Screen::Cluster => {
+                let [panel, table] = Layout::vertical([
+                    Constraint::Length(layout::CLUSTER_PANEL),
+                    Constraint::Fill(1),
+                ])
+                .areas(body);
+                cluster_screen::draw_panel(frame, panel, state, theme);
                 draw_table(frame, table, state, snap, theme);
             }
             Screen::Group { group } | Screen::Members { group } => {
@@ -252,6 +262,9 @@ fn draw_table(
     if matches!(view.screen, Screen::Messages { .. }) {
         let _ = write!(title, " · {}", messages::status(&state.messages));
     }
+    if matches!(view.screen, Screen::Cluster) {
+        title.push_str(&cluster_screen::status(state));
+    }
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = view
             .kinds
@@ -339,7 +352,9 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     lines.push(Line::raw(
         "  commands: :topics :partitions TOPIC :groups [TOPIC] :group NAME",
     ));
-    lines.push(Line::raw("            :brokers :leaders :ctx NAME :q"));
+    lines.push(Line::raw(
+        "            :brokers :leaders :cluster :ctx NAME :q",
+    ));
     lines.push(Line::raw(
         "            :config topic NAME | broker ID | defaults",
     ));

@@ -100,6 +100,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             super::group_screens::visible(state, theme, page)
         }
+        Screen::Cluster => super::cluster_screen::visible(state, theme, page),
         Screen::Config { .. } | Screen::ConfigEntry { .. } => {
             super::config_screens::visible(state, theme, page)
         }

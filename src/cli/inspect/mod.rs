@@ -1,6 +1,7 @@
-//! `kscope get config|acls|users|quorum` and `get topics|brokers
+//! `kscope get config|acls|users|quorum|cluster` and `get topics|brokers
 //! --sizes`: the read-only inspection commands, one file per command.
 
+pub mod cluster;
 mod config;
 mod quorum;
 mod security;
@@ -23,6 +24,7 @@ pub async fn run(
     match what {
         GetCommand::Config { of } => config::run(cluster, of, format, out).await,
         GetCommand::Quorum => quorum::run(cluster, format, out).await,
+        GetCommand::Cluster => cluster::run(cluster, format, out).await,
         GetCommand::Acls => security::acls(cluster, format, out).await,
         GetCommand::Users => security::users(cluster, format, out).await,
         GetCommand::Brokers { .. } => sizes::brokers(cluster, format, out).await,
