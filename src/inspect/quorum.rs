@@ -9,8 +9,8 @@ use crate::conn::protocol::messages::describe_quorum_response::ReplicaState;
 use crate::conn::protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse, TopicName};
 use crate::meta::Cluster;
 
-/// One replica of the metadata log.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One replica of the metadata log (serialized as is by `kscope get cluster`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct QuorumReplica {
     /// Its node id.
     pub node_id: i32,

@@ -18,23 +18,6 @@ use crate::inspect::{Feature, Reassignment};
 use crate::meta::Cluster;
 use crate::untrusted::escaped;
 
-/// One replica of the metadata log.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ReplicaJson {
-    /// Its node id.
-    pub node_id: i32,
-    /// `leader`, `voter` or `observer`.
-    pub role: &'static str,
-    /// Its log end offset.
-    pub log_end_offset: i64,
-    /// Behind the leader by this much.
-    pub lag: i64,
-    /// Last fetch, ms since the epoch; null when unknown.
-    pub last_fetch_ms: Option<i64>,
-    /// Last caught up, ms since the epoch; null when unknown.
-    pub last_caught_up_ms: Option<i64>,
-}
-
 /// The quorum.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct QuorumJson {
@@ -45,9 +28,9 @@ pub struct QuorumJson {
     /// The metadata log's high watermark.
     pub high_watermark: i64,
     /// Voters, the leader first.
-    pub voters: Vec<ReplicaJson>,
+    pub voters: Vec<QuorumReplica>,
     /// Observers (brokers that are not voters).
-    pub observers: Vec<ReplicaJson>,
+    pub observers: Vec<QuorumReplica>,
 }
 
 /// One feature.
@@ -95,17 +78,6 @@ pub struct ClusterJson {
     pub reassignments: Option<Vec<ReassignmentJson>>,
 }
 
-fn replica(r: &QuorumReplica) -> ReplicaJson {
-    ReplicaJson {
-        node_id: r.node_id,
-        role: r.role,
-        log_end_offset: r.log_end_offset,
-        lag: r.lag,
-        last_fetch_ms: r.last_fetch_ms,
-        last_caught_up_ms: r.last_caught_up_ms,
-    }
-}
-
 fn quorum(q: &Quorum) -> QuorumJson {
     let (observers, voters): (Vec<_>, Vec<_>) =
         q.replicas.iter().partition(|r| r.role == "observer");
@@ -113,8 +85,8 @@ fn quorum(q: &Quorum) -> QuorumJson {
         leader_id: q.leader_id,
         leader_epoch: q.leader_epoch,
         high_watermark: q.high_watermark,
-        voters: voters.into_iter().map(replica).collect(),
-        observers: observers.into_iter().map(replica).collect(),
+        voters: voters.into_iter().cloned().collect(),
+        observers: observers.into_iter().cloned().collect(),
     }
 }
 
@@ -172,7 +144,7 @@ pub fn json(info: &ClusterInfo) -> (ClusterJson, Vec<String>) {
     (json, problems)
 }
 
-fn replica_table() -> [Column<ReplicaJson>; 6] {
+fn replica_table() -> [Column<QuorumReplica>; 6] {
     [
         number("NODE", |r| r.node_id.to_string()),
         text("ROLE", |r| r.role.to_owned()),
@@ -212,7 +184,7 @@ fn write_table(out: &mut impl Write, c: &ClusterJson) -> std::io::Result<()> {
             "quorum: leader {}, epoch {}, high watermark {}",
             q.leader_id, q.leader_epoch, q.high_watermark
         )?;
-        let replicas: Vec<ReplicaJson> = q.voters.iter().chain(&q.observers).cloned().collect();
+        let replicas: Vec<QuorumReplica> = q.voters.iter().chain(&q.observers).cloned().collect();
         write_columns(out, &replica_table(), &replicas)?;
     }
     if let Some(features) = &c.features {
