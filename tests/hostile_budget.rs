@@ -181,10 +181,14 @@ macro_rules! tagged_cases {
 }
 
 use m::consumer_group_describe_response as cgd;
+use m::describe_acls_response as da;
+use m::describe_client_quotas_response as dcq;
 use m::describe_groups_response as dg;
 use m::describe_log_dirs_response as dld;
 use m::describe_quorum_response as dq;
+use m::describe_user_scram_credentials_response as dus;
 use m::fetch_response as fr;
+use m::list_partition_reassignments_response as lpr;
 
 array_cases! {
     sasl_handshake_mechanisms: m::SaslHandshakeRequest, StrBytes,
@@ -250,6 +254,42 @@ array_cases! {
             dld::DescribeLogDirsResult::default().with_topics(many(k))
         ]),
         |r| r.results[0].topics.len();
+    describe_acls_resources: m::DescribeAclsRequest, da::DescribeAclsResource,
+        |k| m::DescribeAclsResponse::default().with_resources(many(k)),
+        |r| r.resources.len();
+    describe_acls_bindings: m::DescribeAclsRequest, da::AclDescription,
+        |k| m::DescribeAclsResponse::default().with_resources(vec![
+            da::DescribeAclsResource::default().with_acls(many(k))
+        ]),
+        |r| r.resources[0].acls.len();
+    describe_client_quotas_entries: m::DescribeClientQuotasRequest, dcq::EntryData,
+        |k| m::DescribeClientQuotasResponse::default().with_entries(Some(many(k))),
+        |r| r.entries.as_ref().map_or(0, Vec::len);
+    describe_client_quotas_values: m::DescribeClientQuotasRequest, dcq::ValueData,
+        |k| m::DescribeClientQuotasResponse::default().with_entries(Some(vec![
+            dcq::EntryData::default().with_values(many(k))
+        ])),
+        |r| r.entries.as_ref().map_or(0, |e| e[0].values.len());
+    describe_user_scram_credentials_results: m::DescribeUserScramCredentialsRequest,
+        dus::DescribeUserScramCredentialsResult,
+        |k| m::DescribeUserScramCredentialsResponse::default().with_results(many(k)),
+        |r| r.results.len();
+    describe_user_scram_credentials_infos: m::DescribeUserScramCredentialsRequest,
+        dus::CredentialInfo,
+        |k| m::DescribeUserScramCredentialsResponse::default().with_results(vec![
+            dus::DescribeUserScramCredentialsResult::default().with_credential_infos(many(k))
+        ]),
+        |r| r.results[0].credential_infos.len();
+    list_partition_reassignments_topics: m::ListPartitionReassignmentsRequest,
+        lpr::OngoingTopicReassignment,
+        |k| m::ListPartitionReassignmentsResponse::default().with_topics(many(k)),
+        |r| r.topics.len();
+    list_partition_reassignments_partitions: m::ListPartitionReassignmentsRequest,
+        lpr::OngoingPartitionReassignment,
+        |k| m::ListPartitionReassignmentsResponse::default().with_topics(vec![
+            lpr::OngoingTopicReassignment::default().with_partitions(many(k))
+        ]),
+        |r| r.topics[0].partitions.len();
 }
 
 tagged_cases! {
@@ -266,6 +306,10 @@ tagged_cases! {
     describe_quorum_tagged_fields: m::DescribeQuorumRequest;
     describe_configs_tagged_fields: m::DescribeConfigsRequest;
     describe_log_dirs_tagged_fields: m::DescribeLogDirsRequest;
+    describe_acls_tagged_fields: m::DescribeAclsRequest;
+    describe_client_quotas_tagged_fields: m::DescribeClientQuotasRequest;
+    describe_user_scram_credentials_tagged_fields: m::DescribeUserScramCredentialsRequest;
+    list_partition_reassignments_tagged_fields: m::ListPartitionReassignmentsRequest;
 }
 
 /// The handshake itself: an `ApiVersions` answer filled with entries (7 bytes

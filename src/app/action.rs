@@ -78,6 +78,13 @@ pub enum Action {
         /// Every broker's disk and every topic's size.
         sizes: Arc<crate::inspect::ClusterSizes>,
     },
+    /// The answer to [`Effect::FetchSecurity`].
+    Security {
+        /// The request id it answers.
+        request: u64,
+        /// The ACLs, users or quotas, or why not.
+        answer: Arc<super::security::Answer>,
+    },
     /// The answer to [`Effect::FetchCluster`].
     Cluster {
         /// The request id it answers.
@@ -172,6 +179,13 @@ pub enum Effect {
     FetchSizes {
         /// Request id.
         request: u64,
+    },
+    /// Describe ACLs, users or quotas; answer with [`Action::Security`].
+    FetchSecurity {
+        /// Request id.
+        request: u64,
+        /// Which listing.
+        what: super::security::Security,
     },
     /// Describe the quorum, features and reassignments; answer with
     /// [`Action::Cluster`].

@@ -1,5 +1,7 @@
 //! The `:` command line: parsing and tab completion.
 
+use super::security::Security;
+
 /// A parsed command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Parsed {
@@ -26,6 +28,8 @@ pub enum Parsed {
     Context(String),
     /// `:cluster`: quorum, features, reassignments.
     Cluster,
+    /// `:acls [TOPIC]`, `:users`, `:quotas`.
+    Security(super::security::Security),
     /// `:config topic NAME`, `:config broker ID`, `:config defaults`.
     Config(crate::inspect::ConfigResource),
     Help,
@@ -45,6 +49,9 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("seek", &["from"]),
     ("format", &["fmt"]),
     ("cluster", &["quorum", "features"]),
+    ("acls", &["acl"]),
+    ("users", &["scram"]),
+    ("quotas", &["quota"]),
     ("ctx", &["context"]),
     ("help", &["h"]),
     ("q", &["quit", "q!"]),
@@ -92,6 +99,10 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
         (Some("cluster"), _) => Parsed::Cluster,
+        (Some("acls"), None) => Parsed::Security(Security::Acls),
+        (Some("acls"), Some(topic)) => Parsed::Security(Security::TopicAcls(topic)),
+        (Some("users"), _) => Parsed::Security(Security::Users),
+        (Some("quotas"), _) => Parsed::Security(Security::Quotas),
         (Some("groups"), topic) => Parsed::Groups(topic),
         (Some("group"), Some(group)) => Parsed::Group(group),
         (Some("group"), None) => return Err("usage: :group NAME".to_owned()),
@@ -281,6 +292,13 @@ mod tests {
         assert!(parse("config").is_err());
         assert_eq!(parse("cluster"), Ok(Parsed::Cluster));
         assert_eq!(parse("quorum"), Ok(Parsed::Cluster));
+        assert_eq!(parse("acls"), Ok(Parsed::Security(Security::Acls)));
+        assert_eq!(
+            parse("acl orders"),
+            Ok(Parsed::Security(Security::TopicAcls("orders".to_owned())))
+        );
+        assert_eq!(parse("users"), Ok(Parsed::Security(Security::Users)));
+        assert_eq!(parse("quotas"), Ok(Parsed::Security(Security::Quotas)));
     }
 
     #[test]

@@ -206,7 +206,8 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         | Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::Cluster => {}
+        | Screen::Cluster
+        | Screen::Security { .. } => {}
     }
 }
 

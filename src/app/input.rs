@@ -107,6 +107,7 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
         }
         Parsed::Format(format) => messages::set_format(state, format),
         Parsed::Cluster => push(state, Screen::Cluster, None, fx),
+        Parsed::Security(of) => push(state, Screen::Security { of }, None, fx),
         Parsed::Help => state.show_help = true,
         Parsed::Quit => {
             state.quit = true;

@@ -36,6 +36,8 @@ pub enum Command {
     Configs,
     /// The records of the selected topic or partition.
     Messages,
+    /// The ACLs that apply to the selected topic.
+    TopicAcls,
     /// Keep the Messages view still (arrivals are counted) or follow again.
     Pause,
     /// The records of the selected partition from the group's committed offset.
@@ -236,6 +238,13 @@ impl Default for Keymap {
                 &[c('C')],
                 "configs of this topic or broker",
                 Scope::HasConfigs,
+            ),
+            bind(
+                C::TopicAcls,
+                Some("acls"),
+                &[c('A')],
+                "ACLs that apply to this topic",
+                Scope::TopicsOrPartitions,
             ),
             bind(
                 C::Messages,

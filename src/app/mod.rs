@@ -18,6 +18,7 @@ pub mod record_filter;
 pub mod record_view;
 pub mod rows;
 pub mod screen;
+pub mod security;
 pub mod sizes;
 pub mod state;
 pub mod table_rows;

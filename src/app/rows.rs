@@ -50,6 +50,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         configs: state.configs.answers,
         sizes: state.sizes.answers,
         cluster: state.cluster.answers,
+        security: state.security.answers,
         inactive: state.groups.hide_inactive,
     };
     if state.view().built_for.as_ref() != Some(&key) {
@@ -160,6 +161,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         }
         Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
+        Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
     if sort.descending {
@@ -241,5 +243,6 @@ fn sort_rows(
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)
         }),
+        Screen::Security { of } => super::security::sort(&state.security, of, column, rows),
     }
 }

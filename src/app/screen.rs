@@ -1,6 +1,7 @@
 //! The screens and one entry of the navigation stack.
 
 use super::filter::Filter;
+use super::security::Security;
 use crate::inspect::ConfigResource;
 use std::collections::BTreeMap;
 
@@ -35,6 +36,12 @@ pub enum Screen {
     },
     /// The cluster itself: quorum, features, reassignments.
     Cluster,
+    /// ACLs (all, or those applying to a topic), SCRAM users or client
+    /// quotas.
+    Security {
+        /// Which listing.
+        of: super::security::Security,
+    },
     /// The configs of a topic, a broker or the cluster-wide broker defaults.
     Config {
         /// Whose.
@@ -79,6 +86,12 @@ impl Screen {
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
             Screen::Cluster => "cluster: KRaft quorum".to_owned(),
+            Screen::Security { of } => match of {
+                Security::Acls => "ACLs".to_owned(),
+                Security::TopicAcls(topic) => format!("ACLs that apply to topic '{topic}'"),
+                Security::Users => "SCRAM users".to_owned(),
+                Security::Quotas => "client quotas".to_owned(),
+            },
             Screen::Config { of } => format!("configs of {of}"),
             Screen::ConfigEntry { of, name } => format!("config '{name}' of {of}"),
             Screen::Messages {
@@ -101,7 +114,7 @@ impl Screen {
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
             brokers, configs, group_offsets, groups, headers, leaders, members, messages,
-            partitions, quorum, topics,
+            partitions, quorum, security, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -112,6 +125,11 @@ impl Screen {
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
             Screen::Cluster => headers(&quorum::table()),
+            Screen::Security { of } => match of {
+                Security::Acls | Security::TopicAcls(_) => headers(&security::acl_columns()),
+                Security::Users => headers(&security::user_columns()),
+                Security::Quotas => headers(&security::quota_columns()),
+            },
             Screen::Config { .. } => headers(&configs::table()),
             Screen::ConfigEntry { .. } => headers(&configs::synonym_table()),
             Screen::Messages { .. } => headers(&messages::table()),
@@ -184,6 +202,8 @@ pub struct RowsKey {
     pub sizes: u64,
     /// Cluster answers received.
     pub cluster: u64,
+    /// Security answers received.
+    pub security: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
 }

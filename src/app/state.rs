@@ -141,6 +141,8 @@ pub struct AppState {
     pub messages: super::messages::MessagesStore,
     /// The Cluster screen's data.
     pub cluster: ClusterStore,
+    /// The security screens' data.
+    pub security: super::security::SecurityStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -199,6 +201,7 @@ impl AppState {
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
             cluster: ClusterStore::default(),
+            security: super::security::SecurityStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -242,6 +245,7 @@ impl AppState {
             ..super::messages::MessagesStore::default()
         };
         self.cluster.reset();
+        self.security.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

@@ -53,6 +53,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Configs { request, result } => configs::receive(state, request, result),
         Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
         Action::Cluster { request, info } => super::cluster::receive(state, request, info),
+        Action::Security { request, answer } => {
+            super::security::receive(state, request, answer);
+        }
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
@@ -90,6 +93,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     configs::plan(state, snap, &mut effects);
     super::sizes::plan(state, &mut effects);
     super::cluster::plan(state, &mut effects);
+    super::security::plan(state, &mut effects);
     effects
 }
 
@@ -129,6 +133,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.groups.expire();
             state.configs.expire();
             state.cluster.expire();
+            state.security.expire();
             fx.push(Effect::Refresh);
         }
         Command::SortNext => {
@@ -177,6 +182,12 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         }
         Command::Pause => messages::toggle_pause(state),
         Command::CommittedMessages => messages::open_committed(state, fx),
+        Command::TopicAcls => {
+            if let Some(topic) = current_topic(state, snap) {
+                let of = super::security::Security::TopicAcls(topic);
+                push(state, Screen::Security { of }, None, fx);
+            }
+        }
         Command::Leaders => {
             if let Some(topic) = current_topic(state, snap) {
                 let filter = format!("~^{} ", regex::escape(&topic));
@@ -309,6 +320,7 @@ fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
         }
         Screen::Leaders
         | Screen::Cluster
+        | Screen::Security { .. }
         | Screen::Members { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Record { .. } => {}

@@ -59,7 +59,8 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::Cluster => {}
+        | Screen::Cluster
+        | Screen::Security { .. } => {}
     }
     out
 }

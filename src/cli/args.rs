@@ -115,9 +115,18 @@ pub enum GetCommand {
         of: ConfigOf,
     },
     /// ACLs: principal, host, operation, permission, resource.
-    Acls,
+    Acls {
+        /// Only the ACLs that apply to this topic: its literal ones, the
+        /// prefixed ones matching it and `*` (super users are not ACLs and
+        /// are not listed).
+        #[arg(long)]
+        topic: Option<String>,
+    },
     /// SCRAM users: mechanisms and iterations (never a secret).
     Users,
+    /// Client quotas: entity (user, client id, IP or their defaults), key
+    /// and value.
+    Quotas,
     /// The `KRaft` quorum: leader, epoch, voters and observers with their lag.
     Quorum,
     /// Schema-registry subjects: latest version, id, type, version count,

@@ -14,6 +14,17 @@ pub enum Error {
     /// The named topic is not in the cluster (and was not created).
     #[error("topic '{0}' does not exist")]
     UnknownTopic(String),
+    /// The principal may not read what was asked for (one line saying
+    /// which permission is missing, not the error of every broker).
+    #[error("not authorised to {what} (needs {needs}): {source}")]
+    NotAuthorised {
+        /// What was asked (`list ACLs`).
+        what: &'static str,
+        /// The permission it needs (`DESCRIBE on the cluster`).
+        needs: &'static str,
+        /// The broker's answer.
+        source: Box<crate::inspect::Error>,
+    },
     /// Talking to Kafka failed.
     #[error(transparent)]
     Kafka(#[from] meta::Error),

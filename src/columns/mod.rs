@@ -18,6 +18,7 @@ pub mod members;
 pub mod messages;
 pub mod partitions;
 pub mod quorum;
+pub mod security;
 pub mod topics;
 
 #[cfg(test)]

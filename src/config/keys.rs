@@ -28,6 +28,7 @@ pub const ACTIONS: &[&str] = &[
     "members",
     "inactive",
     "configs",
+    "acls",
 ];
 
 const NAMED: &[&str] = &[

@@ -16,6 +16,7 @@ pub mod configs;
 mod error;
 pub mod log_dirs;
 pub mod quorum;
+pub mod quotas;
 pub mod security;
 pub mod sizes;
 
@@ -24,4 +25,6 @@ pub use config_source::{ConfigResource, ConfigSource, ConfigType};
 pub use configs::{ConfigEntry, Described, Synonym, TopicSummary};
 pub use error::{Error, Result};
 pub use log_dirs::{BrokerLogDirs, LogDir, ReplicaSize};
+pub use quotas::Quota;
+pub use security::{Acl, Acls, Credential, ScramUser};
 pub use sizes::{BrokerDisk, ClusterSizes, TopicSize};

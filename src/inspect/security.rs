@@ -38,6 +38,34 @@ pub enum Acls {
     NoAuthorizer,
 }
 
+/// One SCRAM credential: a user and one of its mechanisms (a row of the
+/// Users screen).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credential {
+    /// The user.
+    pub user: String,
+    /// `SCRAM-SHA-256` or `SCRAM-SHA-512`.
+    pub mechanism: &'static str,
+    /// Its iteration count.
+    pub iterations: i32,
+}
+
+/// The users as one credential per user and mechanism, in the users' order.
+pub fn credentials(users: Vec<ScramUser>) -> Vec<Credential> {
+    users
+        .into_iter()
+        .flat_map(|u| {
+            u.credentials
+                .into_iter()
+                .map(move |(mechanism, iterations)| Credential {
+                    user: u.name.clone(),
+                    mechanism,
+                    iterations,
+                })
+        })
+        .collect()
+}
+
 /// One SCRAM user and its credentials' mechanisms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScramUser {
@@ -98,6 +126,20 @@ pub fn acls_request() -> DescribeAclsRequest {
         .with_permission_type(1)
 }
 
+/// The ACLs that apply to `topic`: the filter's pattern type MATCH returns
+/// its literal bindings, the prefixed ones whose prefix it starts with and
+/// the wildcard `*` ones. Super users are not ACLs and never appear.
+pub fn topic_acls_request(topic: &str) -> DescribeAclsRequest {
+    DescribeAclsRequest::default()
+        .with_resource_type_filter(2)
+        .with_resource_name_filter(Some(topic.to_owned().into()))
+        .with_pattern_type_filter(2)
+        .with_principal_filter(None)
+        .with_host_filter(None)
+        .with_operation(1)
+        .with_permission_type(1)
+}
+
 /// The bindings in an answer, sorted by resource then principal.
 pub fn read_acls(response: &DescribeAclsResponse) -> Result<Acls> {
     if ErrorCode::from_code(response.error_code) == Some(ErrorCode::SecurityDisabled) {
@@ -136,9 +178,12 @@ pub fn read_acls(response: &DescribeAclsResponse) -> Result<Acls> {
     Ok(Acls::Listed(acls))
 }
 
-/// Every user (null asks for all; the default empty list asks for none).
+/// Every user. The broker reads null and an empty list alike as "all
+/// users", but Kafka 4.1 answers a refused request (no DESCRIBE on the
+/// cluster) by iterating the list: with null it throws and never answers at
+/// all, so the request must carry an empty list.
 pub fn users_request() -> DescribeUserScramCredentialsRequest {
-    DescribeUserScramCredentialsRequest::default().with_users(None)
+    DescribeUserScramCredentialsRequest::default().with_users(Some(Vec::new()))
 }
 
 /// The users in an answer, sorted by name, mechanisms only.
@@ -183,6 +228,16 @@ pub async fn describe_acls(cluster: &Cluster) -> Result<Acls> {
     read_acls(&response)
 }
 
+/// The ACLs that apply to `topic` (pattern type MATCH).
+pub async fn describe_topic_acls(cluster: &Cluster, topic: &str) -> Result<Acls> {
+    let what = format!("acls of topic '{topic}'");
+    let response = cluster
+        .send_any(topic_acls_request(topic))
+        .await
+        .map_err(|e| Error::request(what, e))?;
+    read_acls(&response)
+}
+
 /// Every SCRAM user.
 pub async fn describe_users(cluster: &Cluster) -> Result<Vec<ScramUser>> {
     let response = cluster
@@ -210,7 +265,14 @@ mod tests {
         assert_eq!((acls.operation, acls.permission_type), (1, 1));
         assert!(acls.resource_name_filter.is_none() && acls.principal_filter.is_none());
         assert!(acls.host_filter.is_none());
-        assert!(users_request().users.is_none());
+        assert_eq!(users_request().users, Some(Vec::new()));
+        let topic = topic_acls_request("orders");
+        assert_eq!(
+            (topic.resource_type_filter, topic.pattern_type_filter),
+            (2, 2),
+            "TOPIC, MATCH"
+        );
+        assert_eq!(topic.resource_name_filter.as_deref(), Some("orders"));
     }
 
     #[test]

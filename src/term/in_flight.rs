@@ -25,6 +25,8 @@ pub enum Fetch {
     Browse,
     /// The Cluster screen's quorum, features and reassignments.
     Cluster,
+    /// The ACLs, users or quotas on screen.
+    Security,
 }
 
 /// At most one running task per [`Fetch`] kind.

@@ -335,6 +335,12 @@ impl Session {
                     self.fetches.replace(Fetch::Cluster, task);
                 }
             }
+            Effect::FetchSecurity { request, what } => {
+                if let Some(cluster) = &self.cluster {
+                    let task = worker::security(cluster.clone(), request, what, self.tx.clone());
+                    self.fetches.replace(Fetch::Security, task);
+                }
+            }
             Effect::FetchSizes { request } => {
                 if let Some(cluster) = &self.cluster {
                     let task = worker::sizes(cluster.clone(), request, self.tx.clone());

@@ -6,6 +6,7 @@ mod config_screens;
 mod group_screens;
 mod messages;
 mod screens;
+mod security_screens;
 pub mod theme;
 
 use std::fmt::Write as _;
@@ -64,6 +65,15 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
                 ])
                 .areas(body);
                 cluster_screen::draw_panel(frame, panel, state, theme);
+                draw_table(frame, table, state, snap, theme);
+            }
+            Screen::Security { .. } => {
+                let [panel, table] = Layout::vertical([
+                    Constraint::Length(layout::SECURITY_PANEL),
+                    Constraint::Fill(1),
+                ])
+                .areas(body);
+                security_screens::draw_panel(frame, panel, state, theme);
                 draw_table(frame, table, state, snap, theme);
             }
             Screen::Group { group } | Screen::Members { group } => {
@@ -265,6 +275,7 @@ fn draw_table(
     if matches!(view.screen, Screen::Cluster) {
         title.push_str(&cluster_screen::status(state));
     }
+    title.push_str(&security_screens::status(state));
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = view
             .kinds
@@ -355,6 +366,7 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     lines.push(Line::raw(
         "            :brokers :leaders :cluster :ctx NAME :q",
     ));
+    lines.push(Line::raw("            :acls [TOPIC] :users :quotas"));
     lines.push(Line::raw(
         "            :config topic NAME | broker ID | defaults",
     ));

@@ -46,6 +46,13 @@ const ADVERTISED: &[ApiKey] = &[
     ApiKey::DescribeConfigs,
     ApiKey::DescribeLogDirs,
     ApiKey::DescribeQuorum,
+    ApiKey::DescribeAcls,
+    ApiKey::DescribeClientQuotas,
+    ApiKey::DescribeUserScramCredentials,
+    ApiKey::ListPartitionReassignments,
+    ApiKey::ListTransactions,
+    ApiKey::DescribeTransactions,
+    ApiKey::DescribeProducers,
 ];
 
 /// A running test peer; it stops with the test process.

@@ -111,6 +111,26 @@ pub fn shared_cluster() -> Option<ClusterEnv> {
     }
 }
 
+/// The one-node cluster with an authorizer (`scripts/kafka-cluster up
+/// --acls`, started by the test command beside the shared one and named by
+/// `KSCOPE_ACL_CLUSTER`), or `None` (with a loud message) outside CI when
+/// there is none. PLAINTEXT connects as a super user; alice (SASL) holds
+/// only the ACLs the script creates.
+pub fn acl_cluster() -> Option<ClusterEnv> {
+    match std::env::var_os("KSCOPE_ACL_CLUSTER") {
+        Some(path) => Some(ClusterEnv::load(Path::new(&path))),
+        None if in_ci() => panic!(
+            "KSCOPE_ACL_CLUSTER is not set and CI=true: this test needs the cluster with an authorizer; run the tests with scripts/test"
+        ),
+        None => {
+            eprintln!(
+                "SKIPPED: no ACL cluster (KSCOPE_ACL_CLUSTER unset); run the tests with scripts/test"
+            );
+            None
+        }
+    }
+}
+
 /// Whether we run under CI, where a missing cluster is a failure.
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")

@@ -1,4 +1,4 @@
-//! `kscope get config|acls|users|quorum|cluster` and `get topics|brokers
+//! `kscope get config|acls|users|quotas|quorum|cluster` and `get topics|brokers
 //! --sizes`: the read-only inspection commands, one file per command.
 
 pub mod cluster;
@@ -25,8 +25,9 @@ pub async fn run(
         GetCommand::Config { of } => config::run(cluster, of, format, out).await,
         GetCommand::Quorum => quorum::run(cluster, format, out).await,
         GetCommand::Cluster => cluster::run(cluster, format, out).await,
-        GetCommand::Acls => security::acls(cluster, format, out).await,
+        GetCommand::Acls { topic } => security::acls(cluster, topic.as_deref(), format, out).await,
         GetCommand::Users => security::users(cluster, format, out).await,
+        GetCommand::Quotas => security::quotas(cluster, format, out).await,
         GetCommand::Brokers { .. } => sizes::brokers(cluster, format, out).await,
         GetCommand::Topics { topic, .. } => {
             sizes::topics(cluster, topic.as_deref(), format, out).await

@@ -1,4 +1,5 @@
-//! `kscope get acls` and `kscope get users`.
+//! `kscope get acls`, `kscope get users` and `kscope get quotas`; a
+//! principal without the permission gets one line saying which it lacks.
 
 use std::io::Write;
 
@@ -9,6 +10,7 @@ use crate::cli::error::Error;
 use crate::cli::rows::{number, text};
 use crate::columns::Column;
 use crate::inspect::security::{self, Acl, Acls};
+use crate::inspect::{Quota, quotas as quota};
 use crate::meta::Cluster;
 
 use crate::cli::output::emit;
@@ -48,14 +50,19 @@ impl UserRow {
     }
 }
 
-/// Print every ACL; without an authorizer, nothing (an empty JSON array)
+/// Print every ACL, or those that apply to `topic`; without an authorizer, nothing (an empty JSON array)
 /// and one stderr line saying so.
 pub async fn acls(
     cluster: &Cluster,
+    topic: Option<&str>,
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let acls = match security::describe_acls(cluster).await {
+    let described = match topic {
+        Some(topic) => security::describe_topic_acls(cluster, topic).await,
+        None => security::describe_acls(cluster).await,
+    };
+    let acls = match described {
         Ok(Acls::Listed(acls)) => acls,
         Ok(Acls::NoAuthorizer) => {
             eprintln!(
@@ -63,12 +70,7 @@ pub async fn acls(
             );
             Vec::new()
         }
-        Err(error) if error.is_not_authorised() => {
-            return Err(Error::Usage(format!(
-                "not authorised to list ACLs (needs DESCRIBE on the cluster): {error}"
-            )));
-        }
-        Err(error) => return Err(error.into()),
+        Err(error) => return Err(refused(error, "list ACLs", "DESCRIBE on the cluster")),
     };
     emit(out, format, &acls, &acl_table())
 }
@@ -79,7 +81,9 @@ pub async fn users(
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let users = security::describe_users(cluster).await?;
+    let users = security::describe_users(cluster)
+        .await
+        .map_err(|e| refused(e, "list SCRAM users", "DESCRIBE on the cluster"))?;
     let rows: Vec<UserRow> = users
         .iter()
         .flat_map(|u| {
@@ -91,4 +95,39 @@ pub async fn users(
         })
         .collect();
     emit(out, format, &rows, &UserRow::table())
+}
+
+/// The table `get quotas` prints.
+fn quota_table() -> [Column<Quota>; 3] {
+    [
+        text("ENTITY", |r| r.entity.clone()),
+        text("KEY", |r| r.key.clone()),
+        number("VALUE", |r| r.value.to_string()),
+    ]
+}
+
+/// Print every client quota, one row per entity and key.
+pub async fn quotas(
+    cluster: &Cluster,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    let quotas = quota::describe_quotas(cluster)
+        .await
+        .map_err(|e| refused(e, "list client quotas", "DESCRIBE_CONFIGS on the cluster"))?;
+    emit(out, format, &quotas, &quota_table())
+}
+
+/// A refusal as the one-line notice naming the missing permission; any
+/// other failure as it is.
+fn refused(error: crate::inspect::Error, what: &'static str, needs: &'static str) -> Error {
+    if error.is_not_authorised() {
+        Error::NotAuthorised {
+            what,
+            needs,
+            source: Box::new(error),
+        }
+    } else {
+        error.into()
+    }
 }
