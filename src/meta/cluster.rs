@@ -10,13 +10,9 @@
 //! updated cluster — a UI rendering a topic list while a refresh lands gets the
 //! old list or the new one, not a mixture.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
-
-use arc_swap::{ArcSwap, ArcSwapOption};
-use tokio::sync::{Mutex as AsyncMutex, Notify, watch};
-use tokio::task::AbortHandle;
 
 use super::error::{Error, Result};
 use crate::conn::{Connection, ConnectionConfig, ErrorCode, Rpc};
@@ -25,10 +21,11 @@ use super::coordinator_cache::CoordinatorCache;
 use super::liveness::Liveness;
 use super::movement_log::{DEFAULT_CAPACITY, MovementLog};
 use super::pool::BrokerPool;
-use super::refresh::Degraded;
+use super::refresher::Refresher;
 use super::retry::{Disposition, RetryPolicy, drive};
 use super::routing::{BrokerSelector, CoordinatorKind, Routing, routing};
 use super::snapshot::MetadataSnapshot;
+use super::snapshot_cell::SnapshotCell;
 
 /// How to build a [`Cluster`].
 #[derive(Debug, Clone)]
@@ -71,47 +68,31 @@ pub struct Cluster {
     pub(super) inner: Arc<Inner>,
 }
 
+/// A `Cluster` that does not keep it alive: what the background tasks
+/// hold, so they end when the last `Cluster` is dropped.
+#[derive(Debug, Clone)]
+pub(super) struct WeakCluster(Weak<Inner>);
+
+impl WeakCluster {
+    /// The cluster, while any `Cluster` still holds it.
+    pub(super) fn upgrade(&self) -> Option<Cluster> {
+        self.0.upgrade().map(|inner| Cluster { inner })
+    }
+}
+
+/// The owned parts. Each keeps its own invariants in its own file: the
+/// snapshot cell (install, generation, single flight), the coordinator
+/// cache, the refresher (when rounds run), liveness, the movement log.
 #[derive(Debug)]
 pub(super) struct Inner {
     pub(super) pool: BrokerPool,
     pub(super) config: ClusterConfig,
-    pub(super) snapshot: ArcSwap<MetadataSnapshot>,
+    pub(super) cell: SnapshotCell,
     pub(super) coordinators: CoordinatorCache,
-    /// Bumped on every install; the UI waits on it.
-    pub(super) generation: watch::Sender<u64>,
-    /// Makes refreshes single-flight; every install happens under it.
-    pub(super) refresh_lock: AsyncMutex<()>,
-    /// The ticket of the last full refresh started (each takes the next
-    /// number, under `refresh_lock`).
-    pub(super) full_started: AtomicU64,
-    /// The ticket of the last full refresh finished: a caller that arrived
-    /// when `full_started` was `n` collapses into a finished ticket `> n`.
-    pub(super) full_done: AtomicU64,
-    /// Set by an invalidation, taken by the next full refresh as it starts
-    /// (and put back if it fails).
-    pub(super) invalidated: AtomicBool,
-    /// Set while refreshes fail; the old snapshot stays meanwhile.
-    pub(super) degraded: ArcSwapOption<Degraded>,
+    pub(super) refresher: Refresher,
     pub(super) movements: MovementLog,
     /// kscope's own reachability of the quorum and the brokers.
     pub(super) liveness: Liveness,
-    /// Topics to refresh on the short interval (what is on screen).
-    pub(super) watched: Arc<Mutex<Vec<String>>>,
-    /// Wakes the background task for an immediate full refresh.
-    pub(super) wake: Arc<Notify>,
-    pub(super) task: Mutex<Option<AbortHandle>>,
-    pub(super) task_alive: watch::Receiver<()>,
-    pub(super) task_alive_tx: Mutex<Option<watch::Sender<()>>>,
-}
-
-impl Drop for Inner {
-    fn drop(&mut self) {
-        if let Ok(mut task) = self.task.lock()
-            && let Some(task) = task.take()
-        {
-            task.abort();
-        }
-    }
 }
 
 impl Cluster {
@@ -121,39 +102,37 @@ impl Cluster {
         config: ClusterConfig,
     ) -> Result<Self> {
         let pool = BrokerPool::new(bootstrap, config.connection.clone(), config.retry);
-        let (generation, _) = watch::channel(0);
-        let (task_alive_tx, task_alive) = watch::channel(());
         let movements = MovementLog::new(config.movement_log_capacity);
+        let refresher = Refresher::new(config.refresh_interval, config.watched_refresh_interval);
         let cluster = Cluster {
             inner: Arc::new(Inner {
                 pool,
                 config,
-                snapshot: ArcSwap::from_pointee(MetadataSnapshot::empty()),
+                cell: SnapshotCell::new(MetadataSnapshot::empty()),
                 coordinators: CoordinatorCache::default(),
-                generation,
-                refresh_lock: AsyncMutex::new(()),
-                full_started: AtomicU64::new(0),
-                full_done: AtomicU64::new(0),
-                invalidated: AtomicBool::new(false),
-                degraded: ArcSwapOption::empty(),
+                refresher,
                 movements,
                 liveness: Liveness::default(),
-                watched: Arc::new(Mutex::new(Vec::new())),
-                wake: Arc::new(Notify::new()),
-                task: Mutex::new(None),
-                task_alive,
-                task_alive_tx: Mutex::new(Some(task_alive_tx)),
             }),
         };
         cluster.refresh().await?;
-        cluster.spawn_refresh_task();
+        let weak = cluster.downgrade();
+        cluster.inner.refresher.spawn(move |round| {
+            let cluster = weak.upgrade()?;
+            Some(async move { cluster.background_round(round).await })
+        });
         cluster.spawn_liveness_task();
         Ok(cluster)
     }
 
+    /// A handle that does not keep the cluster alive.
+    pub(super) fn downgrade(&self) -> WeakCluster {
+        WeakCluster(Arc::downgrade(&self.inner))
+    }
+
     /// The current snapshot. Never blocks.
     pub fn snapshot(&self) -> Arc<MetadataSnapshot> {
-        self.inner.snapshot.load_full()
+        self.inner.cell.load()
     }
 
     /// The underlying connection pool.

@@ -345,14 +345,14 @@ impl Cluster {
 
     /// Check every [`LIVENESS_INTERVAL`] until the last `Cluster` is dropped.
     pub(super) fn spawn_liveness_task(&self) {
-        let weak = Arc::downgrade(&self.inner);
+        let weak = self.downgrade();
         let handle = tokio::spawn(async move {
             loop {
                 tokio::time::sleep(LIVENESS_INTERVAL).await;
-                let Some(inner) = weak.upgrade() else {
+                let Some(cluster) = weak.upgrade() else {
                     return;
                 };
-                Cluster { inner }.check_liveness().await;
+                cluster.check_liveness().await;
             }
         });
         if let Ok(mut task) = self.inner.liveness.task.lock() {

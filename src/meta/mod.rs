@@ -1,10 +1,14 @@
 //! The metadata layer: lock-free cluster snapshots, routing, retries, leader
 //! movement, and the dispatcher everything above sends requests through.
 //!
-//! - [`Cluster`] holds the current [`MetadataSnapshot`] behind an `ArcSwap`,
-//!   refreshes it single-flight (in the background and on demand), guards leader
-//!   epochs against going backwards, diffs consecutive snapshots into a
-//!   [`MovementLog`], and routes and retries requests ([`routing`], [`RetryPolicy`]).
+//! - [`Cluster`] routes and retries requests ([`routing`], [`RetryPolicy`]) and
+//!   is built from owned parts, each keeping its invariants in its own file:
+//!   the snapshot cell (`snapshot_cell`: the current [`MetadataSnapshot`]
+//!   behind an `ArcSwap`, installs, generations, single flight), the
+//!   coordinator cache, the refresher (`refresher`: when background rounds
+//!   run), liveness, and the [`MovementLog`]. `refresh` says what a refresh
+//!   does: fetch, guard leader epochs against going backwards, diff
+//!   consecutive snapshots into the movement log.
 //! - Connections come from the [`BrokerPool`].
 //!
 //! Nothing here imports a terminal crate.
@@ -26,9 +30,11 @@ mod quorum;
 mod race;
 mod records;
 mod refresh;
+mod refresher;
 pub mod retry;
 pub mod routing;
 pub mod snapshot;
+mod snapshot_cell;
 mod topic_id;
 mod watermarks;
 
@@ -40,7 +46,8 @@ pub use movement::{MovementEvent, MovementKind, diff};
 pub use movement_log::MovementLog;
 pub use offsets::{TopicPartition, Watermarks};
 pub use pool::BrokerPool;
-pub use refresh::{Degraded, RefresherProbe};
+pub use refresher::RefresherProbe;
 pub use retry::{Disposition, RetryPolicy, drive};
 pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};
 pub use snapshot::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo, TopicStats};
+pub use snapshot_cell::Degraded;

@@ -1,13 +1,13 @@
-//! Keeping the snapshot current: single-flight refreshes, generations,
-//! degraded status, installing (epoch guard + movement diff), and the
-//! background task.
+//! Keeping the snapshot current: the full and topic-scoped refreshes, what
+//! one background round does, and installing (epoch guard, address
+//! learning, movement diff). The invariants of installing live in
+//! [`SnapshotCell`](super::snapshot_cell); when rounds run, in
+//! [`Refresher`](super::refresher).
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::SystemTime;
 
 use tokio::sync::watch;
-use tokio::time::Instant;
 
 use super::error::{Error, Result};
 use crate::conn::ErrorCode;
@@ -17,35 +17,10 @@ use super::cluster::Cluster;
 use super::metadata_request::{all_topics_request, decode_metadata, decode_topics, topics_request};
 use super::movement::{MovementEvent, diff};
 use super::movement_log::MovementFeed;
+use super::refresher::{RefresherProbe, Round};
 use super::retry::{Disposition, drive};
 use super::snapshot::MetadataSnapshot;
-
-/// Refreshes are failing; the snapshot shown is the last good one.
-#[derive(Debug, Clone)]
-pub struct Degraded {
-    /// When the first failure of this run of failures happened.
-    pub since: SystemTime,
-    /// The latest failure.
-    pub last_error: Error,
-    /// How many refreshes in a row failed.
-    pub failures: u32,
-}
-
-/// Lets a caller (a test) see the background task end.
-#[derive(Debug, Clone)]
-pub struct RefresherProbe(watch::Receiver<()>);
-
-impl RefresherProbe {
-    /// Whether the background task is still running.
-    pub fn is_running(&self) -> bool {
-        self.0.has_changed().is_ok()
-    }
-
-    /// Wait until the background task has ended.
-    pub async fn stopped(mut self) {
-        while self.0.changed().await.is_ok() {}
-    }
-}
+use super::snapshot_cell::{Degraded, Flight, Turn};
 
 impl Cluster {
     /// Fetch metadata for the whole cluster and install it.
@@ -57,15 +32,11 @@ impl Cluster {
     /// whatever made the caller ask (an `r` pressed, a stale leader seen), so
     /// the caller runs one more after it.
     pub async fn refresh(&self) -> Result<Arc<MetadataSnapshot>> {
-        let arrived = self.inner.full_started.load(Ordering::Acquire);
-        let _flight = self.inner.refresh_lock.lock().await;
-        if self.inner.full_done.load(Ordering::Acquire) > arrived {
-            return self.collapsed();
-        }
-        let ticket = self.inner.full_started.fetch_add(1, Ordering::AcqRel) + 1;
-        let outcome = self.fetch_full().await;
-        self.inner.full_done.store(ticket, Ordering::Release);
-        self.finish(outcome.map(|fresh| {
+        let flight = match self.inner.cell.full_turn().await {
+            Turn::Run(flight) => flight,
+            Turn::Collapsed(outcome) => return outcome,
+        };
+        let outcome = self.fetch_full(&flight).await.map(|fresh| {
             let (guarded, refused) = self.snapshot().guard_epochs(fresh);
             if refused > 0 {
                 tracing::debug!(
@@ -73,8 +44,9 @@ impl Cluster {
                     "kept partitions whose leader epoch would go backwards"
                 );
             }
-            self.install(Arc::new(guarded), None)
-        }))
+            self.install(&flight, Arc::new(guarded), None)
+        });
+        flight.finish(outcome)
     }
 
     /// Fetch metadata for specific topics and merge it in.
@@ -88,13 +60,12 @@ impl Cluster {
         if topics.is_empty() {
             return Ok(self.snapshot());
         }
-        let arrived = self.inner.full_started.load(Ordering::Acquire);
-        let _flight = self.inner.refresh_lock.lock().await;
-        if self.inner.full_done.load(Ordering::Acquire) > arrived {
-            return self.collapsed();
-        }
-        let outcome = self.merge_topics(topics).await;
-        self.finish(outcome.map(|(snapshot, _)| snapshot))
+        let flight = match self.inner.cell.collapsible_turn().await {
+            Turn::Run(flight) => flight,
+            Turn::Collapsed(outcome) => return outcome,
+        };
+        let outcome = self.merge_topics(&flight, topics).await;
+        flight.finish(outcome.map(|(snapshot, _)| snapshot))
     }
 
     /// A topic-scoped refresh that also reports the topic errors in the
@@ -103,15 +74,17 @@ impl Cluster {
         &self,
         topics: &[&str],
     ) -> Result<(Arc<MetadataSnapshot>, Vec<(String, ErrorCode)>)> {
-        let _flight = self.inner.refresh_lock.lock().await;
-        let outcome = self.merge_topics(topics).await;
+        let flight = self.inner.cell.exclusive_turn().await;
+        let outcome = self.merge_topics(&flight, topics).await;
         let errors = outcome.as_ref().map(|(_, e)| e.clone()).unwrap_or_default();
-        self.finish(outcome.map(|(snapshot, _)| snapshot))
+        flight
+            .finish(outcome.map(|(snapshot, _)| snapshot))
             .map(|snapshot| (snapshot, errors))
     }
 
     async fn merge_topics(
         &self,
+        flight: &Flight<'_>,
         topics: &[&str],
     ) -> Result<(Arc<MetadataSnapshot>, Vec<(String, ErrorCode)>)> {
         let response = self.fetch(|_| topics_request(topics)).await?;
@@ -122,7 +95,7 @@ impl Cluster {
             .collect();
         let names: Vec<String> = fresh.iter().map(|t| t.name.clone()).collect();
         let merged = self.snapshot().with_topics_merged(fresh);
-        Ok((self.install(Arc::new(merged), Some(&names)), errors))
+        Ok((self.install(flight, Arc::new(merged), Some(&names)), errors))
     }
 
     /// Refresh only if the snapshot has gone stale (older than
@@ -134,9 +107,8 @@ impl Cluster {
     /// from when it does not.
     pub async fn refresh_if_stale(&self) -> Result<Arc<MetadataSnapshot>> {
         let snapshot = self.snapshot();
-        let invalidated = self.inner.invalidated.load(Ordering::Acquire);
-        if !invalidated
-            && snapshot.age() < self.inner.config.max_staleness
+        if !self.inner.cell.is_invalidated()
+            && snapshot.age() < self.config().max_staleness
             && !snapshot.brokers().is_empty()
         {
             return Ok(snapshot);
@@ -156,27 +128,26 @@ impl Cluster {
     /// one is already installed (someone else's refresh answered it).
     /// Returns whether a refresh was requested.
     pub fn invalidate_generation(&self, seen: u64) -> bool {
-        if seen < self.generation() {
-            return false;
+        let requested = self.inner.cell.invalidate(seen);
+        if requested {
+            self.inner.refresher.wake();
         }
-        self.inner.invalidated.store(true, Ordering::Release);
-        self.inner.wake.notify_one();
-        true
+        requested
     }
 
     /// The generation of the installed snapshot (0 before the first).
     pub fn generation(&self) -> u64 {
-        *self.inner.generation.borrow()
+        self.inner.cell.generation()
     }
 
     /// A receiver that changes whenever a new snapshot is installed.
     pub fn watch_generation(&self) -> watch::Receiver<u64> {
-        self.inner.generation.subscribe()
+        self.inner.cell.subscribe()
     }
 
     /// Whether refreshes are failing, since when, and why. Lock-free.
     pub fn degraded(&self) -> Option<Arc<Degraded>> {
-        self.inner.degraded.load_full()
+        self.inner.cell.degraded()
     }
 
     /// The recent movement events, oldest first.
@@ -191,49 +162,42 @@ impl Cluster {
 
     /// The topics on screen: refreshed every `watched_refresh_interval`.
     pub fn watch_topics(&self, topics: Vec<String>) {
-        if let Ok(mut watched) = self.inner.watched.lock() {
-            *watched = topics;
-        }
-        self.inner.wake.notify_one();
+        self.inner.refresher.watch_topics(topics);
     }
 
     /// A probe that sees the background refresh task end.
     pub fn refresher_probe(&self) -> RefresherProbe {
-        RefresherProbe(self.inner.task_alive.clone())
+        self.inner.refresher.probe()
     }
 
-    fn collapsed(&self) -> Result<Arc<MetadataSnapshot>> {
-        match self.degraded() {
-            Some(degraded) => Err(degraded.last_error.clone()),
-            None => Ok(self.snapshot()),
+    /// One round of the background task: a full refresh when due or asked
+    /// for, otherwise a topic-scoped one of the watched topics. Returns
+    /// whether a full refresh ran.
+    pub(super) async fn background_round(&self, round: Round) -> bool {
+        let full = round.full_due || self.inner.cell.is_invalidated();
+        let result = if full {
+            self.refresh().await.map(|_| ())
+        } else if round.watched.is_empty() {
+            Ok(())
+        } else {
+            let names: Vec<&str> = round.watched.iter().map(String::as_str).collect();
+            self.refresh_topics(&names).await.map(|_| ())
+        };
+        if let Err(error) = result {
+            tracing::debug!(%error, "background metadata refresh failed");
         }
-    }
-
-    /// Record a refresh's outcome: set or clear `degraded`.
-    fn finish(&self, outcome: Result<Arc<MetadataSnapshot>>) -> Result<Arc<MetadataSnapshot>> {
-        match &outcome {
-            Ok(_) => self.inner.degraded.store(None),
-            Err(error) => {
-                let previous = self.degraded();
-                self.inner.degraded.store(Some(Arc::new(Degraded {
-                    since: previous.as_ref().map_or_else(SystemTime::now, |d| d.since),
-                    last_error: error.clone(),
-                    failures: previous.map_or(1, |d| d.failures.saturating_add(1)),
-                })));
-            }
-        }
-        outcome
+        full
     }
 
     /// One full fetch. The invalidation flag is taken before the request
     /// is sent, so an invalidation made while it is in flight (its answer
     /// may predate whatever prompted it) stays set and runs another; it is
     /// put back when the fetch fails.
-    async fn fetch_full(&self) -> Result<MetadataSnapshot> {
-        let was_invalidated = self.inner.invalidated.swap(false, Ordering::AcqRel);
+    async fn fetch_full(&self, flight: &Flight<'_>) -> Result<MetadataSnapshot> {
+        let was_invalidated = flight.take_invalidation();
         let fetched = self.fetch_full_once().await;
         if fetched.is_err() && was_invalidated {
-            self.inner.invalidated.store(true, Ordering::Release);
+            flight.restore_invalidation();
         }
         fetched
     }
@@ -258,9 +222,9 @@ impl Cluster {
         build: impl Fn(&crate::conn::Connection) -> MetadataRequest,
     ) -> Result<MetadataResponse> {
         drive(
-            &self.inner.config.retry,
+            &self.config().retry,
             || async {
-                let connection = self.inner.pool.any().await?;
+                let connection = self.pool().any().await?;
                 Ok(connection.send(build(&connection)).await?)
             },
             |error| {
@@ -277,85 +241,22 @@ impl Cluster {
 
     /// Install a snapshot: learn broker addresses, diff it against the one it
     /// replaces into the movement log, store it, bump the generation.
-    /// Called with the refresh lock held, so installs never interleave.
     fn install(
         &self,
+        flight: &Flight<'_>,
         snapshot: Arc<MetadataSnapshot>,
         scope: Option<&[String]>,
     ) -> Arc<MetadataSnapshot> {
-        self.inner.pool.learn_addresses(
+        self.pool().learn_addresses(
             snapshot
                 .brokers()
                 .iter()
                 .map(|broker| (broker.node_id, broker.address())),
         );
-        let previous = self.inner.snapshot.swap(snapshot.clone());
-        self.inner
-            .movements
-            .extend(diff(&previous, &snapshot, scope, SystemTime::now()));
-        self.inner.generation.send_modify(|g| *g += 1);
-        snapshot
-    }
-
-    /// Refresh in the background, and stop when the last `Cluster` is dropped.
-    pub(super) fn spawn_refresh_task(&self) {
-        let Some(alive) = self
-            .inner
-            .task_alive_tx
-            .lock()
-            .ok()
-            .and_then(|mut tx| tx.take())
-        else {
-            return;
-        };
-        let weak = Arc::downgrade(&self.inner);
-        let wake = self.inner.wake.clone();
-        let watched = self.inner.watched.clone();
-        let config = self.inner.config.clone();
-        let handle = tokio::spawn(async move {
-            let _alive = alive;
-            let mut next_full = Instant::now() + config.refresh_interval;
-            loop {
-                let topics = watched.lock().map(|w| w.clone()).unwrap_or_default();
-                let mut wake_at = next_full;
-                if !topics.is_empty() {
-                    wake_at = wake_at.min(Instant::now() + config.watched_refresh_interval);
-                }
-                tokio::select! {
-                    () = tokio::time::sleep_until(wake_at) => {}
-                    () = wake.notified() => {}
-                }
-                let Some(inner) = weak.upgrade() else {
-                    return;
-                };
-                background_round(Cluster { inner }, &mut next_full, &topics, &config).await;
-            }
-        });
-        if let Ok(mut task) = self.inner.task.lock() {
-            *task = Some(handle.abort_handle());
-        }
-    }
-}
-
-/// One wake-up of the background task: a full refresh when due or asked
-/// for, otherwise a topic-scoped one of the watched topics.
-async fn background_round(
-    cluster: Cluster,
-    next_full: &mut Instant,
-    topics: &[String],
-    config: &super::cluster::ClusterConfig,
-) {
-    let invalidated = cluster.inner.invalidated.load(Ordering::Acquire);
-    let result = if invalidated || Instant::now() >= *next_full {
-        *next_full = Instant::now() + config.refresh_interval;
-        cluster.refresh().await.map(|_| ())
-    } else if !topics.is_empty() {
-        let names: Vec<&str> = topics.iter().map(String::as_str).collect();
-        cluster.refresh_topics(&names).await.map(|_| ())
-    } else {
-        Ok(())
-    };
-    if let Err(error) = result {
-        tracing::debug!(%error, "background metadata refresh failed");
+        flight.install(snapshot, |previous, installed| {
+            self.inner
+                .movements
+                .extend(diff(previous, installed, scope, SystemTime::now()));
+        })
     }
 }
