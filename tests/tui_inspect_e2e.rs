@@ -108,8 +108,9 @@ fn topic_to_its_configs_into_one_config_and_back() {
 /// under min ISR, cleanup, retention, size, messages/s.
 fn topic_columns(screen: &str, topic: &str) -> Option<[String; 5]> {
     let cells = row_of(screen, topic)?;
-    let tail = cells.get(7..12)?;
-    Some([0, 1, 2, 3, 4].map(|i| tail[i].clone()))
+    // UNDER-MIN CLEANUP RETENTION SIZE, then LAG (skipped), then MSGS/S.
+    let tail = cells.get(7..13)?;
+    Some([0, 1, 2, 3, 5].map(|i| tail[i].clone()))
 }
 
 #[test]

@@ -163,19 +163,13 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         return;
     }
     let now = state.now;
+    let lag_on_topics = state.topic_lag.follow;
     let store = &mut state.groups;
     let interval = store.interval;
     match &state.stack[state.stack.len() - 1].screen {
-        Screen::Groups { .. } => {
-            if store.list.due(now, interval) {
-                let request = store.next();
-                store.list = Poll {
-                    in_flight: Some(request),
-                    last_request: Some(now),
-                };
-                effects.push(Effect::FetchGroups { request });
-            }
-        }
+        Screen::Groups { .. } => poll_list(store, now, interval, effects),
+        // `L` on Topics: the LAG column's groups keep loading there.
+        Screen::Topics if lag_on_topics => poll_list(store, now, interval, effects),
         Screen::Group { group } | Screen::Members { group } => {
             if store.detail.as_ref().is_none_or(|d| d.group != *group) {
                 store.detail = Some(DetailView::new(group));
@@ -208,6 +202,18 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         | Screen::Record { .. }
         | Screen::Cluster
         | Screen::Security { .. } => {}
+    }
+}
+
+/// Ask for the group list if it is due.
+fn poll_list(store: &mut GroupsStore, now: Instant, interval: Duration, effects: &mut Vec<Effect>) {
+    if store.list.due(now, interval) {
+        let request = store.next();
+        store.list = Poll {
+            in_flight: Some(request),
+            last_request: Some(now),
+        };
+        effects.push(Effect::FetchGroups { request });
     }
 }
 

@@ -38,6 +38,8 @@ pub enum Command {
     Messages,
     /// The ACLs that apply to the selected topic.
     TopicAcls,
+    /// Keep the group list loading on Topics (the LAG column), or stop.
+    ToggleLag,
     /// Keep the Messages view still (arrivals are counted) or follow again.
     Pause,
     /// The records of the selected partition from the group's committed offset.
@@ -238,6 +240,13 @@ impl Default for Keymap {
                 &[c('C')],
                 "configs of this topic or broker",
                 Scope::HasConfigs,
+            ),
+            bind(
+                C::ToggleLag,
+                Some("topic_lag"),
+                &[c('L')],
+                "LAG column: keep loading every group's lag here, or stop",
+                Scope::Topics,
             ),
             bind(
                 C::TopicAcls,

@@ -143,6 +143,8 @@ pub struct AppState {
     pub cluster: ClusterStore,
     /// The security screens' data.
     pub security: super::security::SecurityStore,
+    /// The Topics screen's LAG column.
+    pub topic_lag: super::topic_lag::TopicLag,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -202,6 +204,7 @@ impl AppState {
             messages: super::messages::MessagesStore::default(),
             cluster: ClusterStore::default(),
             security: super::security::SecurityStore::default(),
+            topic_lag: super::topic_lag::TopicLag::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -246,6 +249,7 @@ impl AppState {
         };
         self.cluster.reset();
         self.security.reset();
+        self.topic_lag.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

@@ -37,6 +37,7 @@ pub fn topic<'a>(
             .as_ref()
             .and_then(|s| s.topics.get(&t.name))
             .and_then(|s| s.all_replicas),
+        lag: state.topic_lag.of(&t.name),
         rate: throughput.and_then(|r| r.rate),
         rates: throughput.map(|r| &r.history),
     })

@@ -46,7 +46,10 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Watermarks { request, result } => {
             watermarks::receive(state, snap, request, result);
         }
-        Action::Groups { request, result } => groups::receive_list(state, request, result),
+        Action::Groups { request, result } => {
+            groups::receive_list(state, request, result);
+            super::topic_lag::refresh(state);
+        }
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);
         }
@@ -182,6 +185,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         }
         Command::Pause => messages::toggle_pause(state),
         Command::CommittedMessages => messages::open_committed(state, fx),
+        Command::ToggleLag => super::topic_lag::toggle(state),
         Command::TopicAcls => {
             if let Some(topic) = current_topic(state, snap) {
                 let of = super::security::Security::TopicAcls(topic);

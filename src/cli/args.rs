@@ -190,6 +190,9 @@ pub enum GetWhat {
 pub enum DescribeWhat {
     /// One consumer group: members, assignments, offsets and lag.
     Group,
+    /// One topic: partitions, configs that differ from the default, size on
+    /// disk, and the groups consuming it with their lag.
+    Topic,
 }
 
 /// What `watch` follows.

@@ -108,6 +108,10 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 what: DescribeWhat::Group,
                 name,
             } => Ok(groups::describe_group(&cluster, &name, output, &mut out).await?),
+            Command::Describe {
+                what: DescribeWhat::Topic,
+                name,
+            } => inspect::describe_topic::run(&cluster, &name, output, &mut out).await,
             Command::Get { what } => match what.listing() {
                 Some((listing, topic)) => {
                     get::run(&cluster, listing, topic, output, &mut out).await

@@ -27,6 +27,9 @@ pub struct Row<'a> {
     pub under_min_isr: Option<usize>,
     /// Bytes on disk over all replicas, once the brokers answered.
     pub size: Option<i64>,
+    /// The largest lag of any group consuming it: `None` until a group
+    /// list was loaded, `Some(None)` when no group has a lag on it.
+    pub lag: Option<Option<i64>>,
     /// Messages per second (high-watermark deltas), once measured.
     pub rate: Option<u64>,
     /// Messages per second over the session.
@@ -52,8 +55,9 @@ fn by(a: &Row, b: &Row, f: fn(&TopicStats) -> usize) -> Ordering {
 /// The columns: name, partitions, replication factor, under-replicated and
 /// offline partitions, share of preferred leaders, records, then from
 /// configs, log dirs and watermark deltas: under min ISR, cleanup policy,
-/// retention, size, messages/s and its sparkline.
-pub fn table<'a>() -> [Column<Row<'a>>; 13] {
+/// retention, size, the largest group lag (`?` until the groups are
+/// loaded), messages/s and its sparkline.
+pub fn table<'a>() -> [Column<Row<'a>>; 14] {
     [
         Column::text(
             "TOPIC",
@@ -131,6 +135,11 @@ pub fn table<'a>() -> [Column<Row<'a>>; 13] {
             |r| dash(r.size.map(bytes)),
             |a, b| a.size.cmp(&b.size),
         ),
+        Column::number(
+            "LAG",
+            |r| r.lag.map_or_else(|| "?".to_owned(), dash),
+            |a, b| a.lag.flatten().cmp(&b.lag.flatten()),
+        ),
         Column::number("MSGS/S", |r| dash(r.rate), |a, b| a.rate.cmp(&b.rate)),
         Column::fill(
             "MSGS/S OVER TIME",
@@ -169,6 +178,7 @@ mod tests {
             retention_ms: Some(604_800_000),
             under_min_isr: Some(1),
             size: Some(2048),
+            lag: Some(Some(42)),
             rate: Some(7),
             rates: Some(&rates),
         };
@@ -186,6 +196,7 @@ mod tests {
                 "compact,delete",
                 "7d",
                 "2.0KiB",
+                "42",
                 "7",
                 "▁█"
             ]
@@ -199,6 +210,7 @@ mod tests {
             retention_ms: None,
             under_min_isr: None,
             size: None,
+            lag: None,
             rate: None,
             rates: None,
         };
@@ -216,6 +228,7 @@ mod tests {
                 "-",
                 "-",
                 "-",
+                "?",
                 "-",
                 ""
             ]

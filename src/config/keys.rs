@@ -29,6 +29,7 @@ pub const ACTIONS: &[&str] = &[
     "inactive",
     "configs",
     "acls",
+    "topic_lag",
 ];
 
 const NAMED: &[&str] = &[

@@ -3,6 +3,7 @@
 
 pub mod cluster;
 mod config;
+pub mod describe_topic;
 mod quorum;
 mod security;
 mod sizes;

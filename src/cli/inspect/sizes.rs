@@ -88,7 +88,7 @@ impl TopicSizeRow {
 }
 
 /// Every broker's log dirs, with a stderr line for each that gave none.
-async fn describe_all(cluster: &Cluster) -> Vec<BrokerLogDirs> {
+pub(super) async fn describe_all(cluster: &Cluster) -> Vec<BrokerLogDirs> {
     let brokers: Vec<i32> = cluster
         .snapshot()
         .brokers()

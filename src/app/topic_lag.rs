@@ -1,0 +1,140 @@
+//! The Topics screen's LAG column: the largest lag of any group consuming
+//! each topic, taken from the group list once it has been loaded (by
+//! `:groups`, or by `L` on Topics, which keeps it loading there). Before
+//! that the column says unknown: drawing the start screen never asks every
+//! group for its offsets.
+//!
+//! The per-topic maximum is worked out once per group list that lands, not
+//! per frame: a frame looks up only its visible rows.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use super::state::AppState;
+
+/// The largest lag per topic, from one group list.
+#[derive(Debug, Default)]
+pub struct TopicLag {
+    /// `L` was pressed: the group list keeps loading while Topics shows.
+    pub follow: bool,
+    /// When the group list this was worked out from landed; `None`: no
+    /// group list yet (the column is unknown).
+    pub from: Option<Instant>,
+    /// Topic → the largest lag (records) of the groups consuming it; a
+    /// topic no group has a lag number for is absent.
+    pub max: HashMap<String, i64>,
+}
+
+impl TopicLag {
+    /// What the LAG cell of `topic` shows: `None` while no group list was
+    /// loaded, `Some(None)` when no group has a lag on it.
+    pub fn of(&self, topic: &str) -> Option<Option<i64>> {
+        self.from.map(|_| self.max.get(topic).copied())
+    }
+
+    /// Forget the cluster (another context), keeping whether `L` is on.
+    pub fn reset(&mut self) {
+        *self = TopicLag {
+            follow: self.follow,
+            ..TopicLag::default()
+        };
+    }
+}
+
+/// Work the maxima out again if a newer group list landed.
+pub fn refresh(state: &mut AppState) {
+    let at = state.groups.overview_at;
+    if at.is_none() || at == state.topic_lag.from {
+        return;
+    }
+    let mut max: HashMap<String, i64> = HashMap::new();
+    if let Some(overview) = &state.groups.overview {
+        for group in &overview.groups {
+            let Some(lag) = &group.lag else { continue };
+            for (topic, totals) in &lag.per_topic {
+                if totals.counted == 0 {
+                    continue;
+                }
+                let held = max.entry(topic.clone()).or_insert(totals.records);
+                *held = (*held).max(totals.records);
+            }
+        }
+    }
+    state.topic_lag.max = max;
+    state.topic_lag.from = at;
+}
+
+/// `L`: keep the group list loading on the Topics screen, or stop.
+pub fn toggle(state: &mut AppState) {
+    let lag = &mut state.topic_lag;
+    lag.follow = !lag.follow;
+    state.notice = Some(if lag.follow {
+        "LAG: loading every group's lag while Topics shows (L stops)".to_owned()
+    } else {
+        "LAG: no longer loading the groups; the column keeps its last values".to_owned()
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::keymap::Keymap;
+    use crate::groups::{GroupLag, GroupSummary, Overview, PartitionLag};
+    use std::sync::Arc;
+
+    fn summary(name: &str, partitions: &[(&str, i64, i64)]) -> GroupSummary {
+        let lag = GroupLag::new(
+            partitions
+                .iter()
+                .enumerate()
+                .map(|(p, &(topic, committed, end))| PartitionLag {
+                    topic: topic.to_owned(),
+                    partition: i32::try_from(p).unwrap_or(0),
+                    committed: Some(committed),
+                    end: Some(end),
+                    start: Some(0),
+                })
+                .collect(),
+        );
+        GroupSummary {
+            listing: crate::groups::GroupListing {
+                group: name.to_owned(),
+                group_type: crate::groups::GroupType::Consumer,
+                state: crate::groups::GroupState::Empty,
+                protocol_type: "consumer".to_owned(),
+                coordinator: 1,
+            },
+            members: Some(0),
+            state: crate::groups::GroupState::Empty,
+            topics: lag.topics(),
+            lag: Some(lag),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn the_largest_group_lag_per_topic_and_unknown_before_a_group_list() {
+        let mut state = AppState::new("t", Vec::new(), Keymap::default());
+        refresh(&mut state);
+        assert_eq!(state.topic_lag.of("orders"), None, "no group list yet");
+        let overview = Overview {
+            groups: vec![
+                // orders: 3 + 4 = 7 behind; payments 1.
+                summary(
+                    "a",
+                    &[("orders", 7, 10), ("orders", 6, 10), ("payments", 1, 2)],
+                ),
+                // orders: 20 behind.
+                summary("b", &[("orders", 0, 20)]),
+            ],
+            failed_brokers: Vec::new(),
+            requests: crate::groups::RequestCounts::default(),
+        };
+        state.groups.overview = Some(Arc::new(overview));
+        state.groups.overview_at = Some(state.now);
+        refresh(&mut state);
+        assert_eq!(state.topic_lag.of("orders"), Some(Some(20)));
+        assert_eq!(state.topic_lag.of("payments"), Some(Some(1)));
+        assert_eq!(state.topic_lag.of("idle"), Some(None), "no group on it");
+    }
+}
