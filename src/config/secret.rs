@@ -7,9 +7,14 @@
 //! and takes its standard output.
 //! Errors name the key and the variable or file, never the secret, and never
 //! quote a command: its text may carry a secret of its own (`--token=…`).
+//! A command that has not finished within [`COMMAND_TIMEOUT`] is killed with
+//! everything it started, and that is the error.
 
+use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use super::error::ConfigError;
 use super::paths;
@@ -71,9 +76,23 @@ pub fn resolve(key: &str, raw: &str, base: Option<&Path>) -> Result<String, Conf
     }
 }
 
+/// How long a `password_command` may take: a secret manager waiting for a
+/// login prompt nobody sees would otherwise hold kscope forever.
+pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// Run `command` with `sh -c` in `dir` (the config file's directory, when
-/// known) and return its standard output, trailing newline removed.
+/// known) and return its standard output, trailing newline removed; killed
+/// (with its own children) after [`COMMAND_TIMEOUT`].
 pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<String, ConfigError> {
+    run_command_within(key, command, dir, COMMAND_TIMEOUT)
+}
+
+fn run_command_within(
+    key: &str,
+    command: &str,
+    dir: Option<&Path>,
+    timeout: Duration,
+) -> Result<String, ConfigError> {
     let error = |message: String| ConfigError::Secret {
         key: key.to_owned(),
         message,
@@ -82,14 +101,29 @@ pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<Strin
     if let Some(dir) = dir {
         shell.current_dir(dir);
     }
-    let output = shell
+    let child = shell
         .arg("-c")
         .arg(command)
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .stdout(Stdio::piped())
-        .output()
+        // Its own process group, so a timeout kills what it started too.
+        .process_group(0)
+        .spawn()
         .map_err(|e| error(format!("cannot run the command: {e}")))?;
+    let group = child.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let Ok(waited) = rx.recv_timeout(timeout) else {
+        kill_group(group);
+        return Err(error(format!(
+            "the command did not finish within {} s and was stopped (does it wait for input?)",
+            timeout.as_secs_f32()
+        )));
+    };
+    let output: Output = waited.map_err(|e| error(format!("cannot run the command: {e}")))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let first = stderr.lines().next().unwrap_or("").trim();
@@ -110,6 +144,21 @@ pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<Strin
         return Err(error("the command printed nothing".to_owned()));
     }
     Ok(secret.to_owned())
+}
+
+/// SIGKILL process group `group` (the shell's builtin `kill`: no unsafe
+/// code, no extra crate). The waiting thread then reaps the shell.
+fn kill_group(group: u32) {
+    let killed = Command::new("sh")
+        .arg("-c")
+        .arg(format!("kill -KILL -{group}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !killed.is_ok_and(|status| status.success()) {
+        tracing::warn!(group, "could not stop a password_command that timed out");
+    }
 }
 
 fn trim_newline(text: &str) -> &str {
@@ -185,5 +234,36 @@ mod tests {
             run_command(key, "true", None).is_err(),
             "empty output is an error"
         );
+    }
+
+    #[test]
+    fn a_command_that_hangs_is_killed_with_what_it_started() {
+        let dir = std::env::temp_dir().join(format!("kscope-secret-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let pid_file = dir.join("sleeper.pid");
+        let key = "contexts.prod.sasl.password_command";
+        let command = format!("sleep 300 & echo $! > '{}'; wait", pid_file.display());
+        let message = run_command_within(key, &command, None, Duration::from_millis(300))
+            .expect_err("times out")
+            .to_string();
+        assert!(message.contains(key), "{message}");
+        assert!(message.contains("did not finish"), "{message}");
+        let pid = std::fs::read_to_string(&pid_file).expect("the command started its sleeper");
+        let stat = format!("/proc/{}/stat", pid.trim());
+        // Killed, then reaped by whoever adopted it: gone, or a zombie until then.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let dead = loop {
+            let gone = std::fs::read_to_string(&stat).map_or(true, |s| {
+                s.rsplit(')')
+                    .next()
+                    .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+            });
+            if gone || std::time::Instant::now() > deadline {
+                break gone;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(dead, "the sleeper the command started is still running");
     }
 }

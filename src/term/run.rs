@@ -24,8 +24,10 @@ const FRAME: Duration = Duration::from_millis(16);
 /// Messages waiting for the loop at most: senders (the workers, the input
 /// thread) wait beyond that rather than grow a queue without bound.
 const QUEUED: usize = 256;
-/// How long `:ctx` may take to resolve a context (a `password_command`).
-const RESOLVE_DEADLINE: Duration = Duration::from_secs(30);
+/// How long `:ctx` may take to resolve a context: longer than a
+/// `password_command` may run, so its own timeout (which kills it) speaks.
+const RESOLVE_DEADLINE: Duration =
+    crate::config::secret::COMMAND_TIMEOUT.saturating_add(Duration::from_secs(5));
 
 /// What reaches the loop.
 pub enum Msg {

@@ -150,8 +150,9 @@ pub fn group(client: GroupsClient, request: u64, group: String, tx: Sender<Msg>)
 
 /// Resolve context `name` off the run loop (a `password_command` may take
 /// its time, or hang), answering with [`Msg::Resolved`]; after `deadline`
-/// the answer is a failure that says so (the command is left to finish on
-/// its own, but nothing waits for it).
+/// the answer is a failure that says so. A hung command is killed at its
+/// own, shorter timeout (`config::secret::COMMAND_TIMEOUT`), so nothing
+/// is left running either way.
 pub fn resolve_context(
     args: ConnectArgs,
     name: String,
