@@ -9,71 +9,16 @@
 //! for everything) gives a clear error without the password.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+mod schema_fixture;
 mod support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::Command;
 
 use kscope::schema::{Decoder, Decoding, RegistryConfig};
+use schema_fixture::{fixture, registry};
 use serde_json::Value;
 use support::{ClusterEnv, kscope, unique};
-
-/// The Python client with its schema-registry extras, installed once into the
-/// kscope cache dir (like `scripts/kcat` installs the plain client).
-fn python_path() -> PathBuf {
-    let cache = std::env::var_os("KSCOPE_CACHE_DIR").map_or_else(
-        || {
-            std::env::var_os("XDG_CACHE_HOME")
-                .map_or_else(
-                    || PathBuf::from(std::env::var("HOME").unwrap()).join(".cache"),
-                    PathBuf::from,
-                )
-                .join("kscope")
-        },
-        PathBuf::from,
-    );
-    let dir = cache.join("python-schemaregistry");
-    if !dir.join(".complete").exists() {
-        let output = Command::new("python3")
-            .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
-            .args(["--root-user-action=ignore", "--target"])
-            .arg(&dir)
-            .arg("confluent-kafka[schemaregistry,avro,protobuf,json]==2.16.1")
-            .output()
-            .expect("run pip");
-        support::assert_success(&output, "pip install confluent-kafka[schemaregistry]");
-        std::fs::write(dir.join(".complete"), "").expect("mark the install complete");
-    }
-    dir
-}
-
-/// The shared cluster's registry URL; in CI a missing one is a failure.
-fn registry(env: &ClusterEnv) -> String {
-    let url = env.get("KSCOPE_SCHEMA_REGISTRY");
-    assert!(
-        !url.is_empty(),
-        "the test cluster has no schema registry (start it with --registry)"
-    );
-    url.to_owned()
-}
-
-/// Run the fixture; its stdout lines.
-fn fixture(env: &ClusterEnv, registry: &str, topic: &str, args: &[&str]) -> Vec<String> {
-    let output = Command::new("python3")
-        .arg(support::repo().join("tests/schema_fixture/produce.py"))
-        .args([env.bootstrap(), registry, topic])
-        .args(args)
-        .env("PYTHONPATH", python_path())
-        .output()
-        .expect("run python3");
-    support::assert_success(&output, &format!("produce.py {topic} {}", args.join(" ")));
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
 
 /// `kscope consume TOPIC -o json` through the registry: one object per record.
 fn consume(env: &ClusterEnv, registry: &str, topic: &str) -> Vec<Value> {
@@ -266,7 +211,7 @@ fn a_refused_password_is_a_clear_error_that_never_shows_the_password() {
         ),
     )
     .expect("write config");
-    let output = Command::new(env!("CARGO_BIN_EXE_kscope"))
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_kscope"))
         .arg("--config")
         .arg(&config)
         .args(["get", "schemas"])

@@ -273,3 +273,18 @@ fn m_on_topics_opens_every_partition_and_detail_scrolls() {
     press(&mut s, &snap, Code::Esc);
     assert!(matches!(s.view().screen, Screen::Messages { .. }));
 }
+
+#[test]
+fn g_and_shift_g_select_the_first_and_last_record() {
+    let snap = cluster();
+    let mut s = state(&snap, 80, 16);
+    open(&mut s, &snap, sample());
+    press(&mut s, &snap, Code::Home);
+    assert_eq!(s.view().selected, 0);
+    // `G` asks for the last row (usize::MAX until rows clamp it): the
+    // follow check must not overflow on it.
+    keys(&mut s, &snap, "G");
+    assert_eq!(s.view().selected, sample().len() - 1);
+    keys(&mut s, &snap, "g");
+    assert_eq!(s.view().selected, 0);
+}

@@ -127,6 +127,13 @@ pub enum Action {
         /// The session ended with this error.
         failed: Option<String>,
     },
+    /// The answer to [`Effect::FetchSchema`].
+    Schema {
+        /// The schema id asked for.
+        id: u32,
+        /// The schema compiled, or why not.
+        result: Result<Arc<crate::schema::SchemaInfo>, super::schema_cache::FetchFailure>,
+    },
 }
 
 /// Refreshes failing, as shown in the status line.
@@ -210,4 +217,10 @@ pub enum Effect {
     },
     /// Stop the browse session running, if any.
     StopBrowse,
+    /// Fetch and compile schema `id` from the context's registry; answers
+    /// with [`Action::Schema`].
+    FetchSchema {
+        /// The schema id.
+        id: u32,
+    },
 }

@@ -23,7 +23,7 @@ pub enum Parsed {
     },
     /// `:seek FROM` on the Messages screen (offset, -N, time, beginning, end).
     Seek(String),
-    /// `:format auto|text|json|hex` on the Messages screen.
+    /// `:format auto|text|json|hex|avro|protobuf|jsonschema` on the Messages screen.
     Format(crate::browse::Format),
     Context(String),
     /// `:cluster`: quorum, features, reassignments.
@@ -90,11 +90,16 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("seek"), None) => {
             return Err("usage: :seek OFFSET|-N|@EPOCH_MS|ISO8601|-15m|beginning|end".to_owned());
         }
-        (Some("format"), Some(name)) => Parsed::Format(
-            crate::browse::Format::parse(&name)
-                .ok_or_else(|| format!("format '{name}': expected auto, text, json or hex"))?,
-        ),
-        (Some("format"), None) => return Err("usage: :format auto|text|json|hex".to_owned()),
+        (Some("format"), Some(name)) => {
+            Parsed::Format(crate::browse::Format::parse(&name).ok_or_else(|| {
+                format!(
+                    "format '{name}': expected auto, text, json, hex, avro, protobuf or jsonschema"
+                )
+            })?)
+        }
+        (Some("format"), None) => {
+            return Err("usage: :format auto|text|json|hex|avro|protobuf|jsonschema".to_owned());
+        }
         (Some("topics"), _) => Parsed::Topics,
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
@@ -272,7 +277,11 @@ mod tests {
             parse("format hex"),
             Ok(Parsed::Format(crate::browse::Format::Hex))
         );
-        assert!(parse("format avro").is_err());
+        assert!(parse("format yaml").is_err());
+        assert_eq!(
+            parse("format protobuf"),
+            Ok(Parsed::Format(crate::browse::Format::Protobuf))
+        );
         assert!(parse("ctx").is_err());
         assert!(parse("explode").expect_err("unknown").contains("'explode'"));
         assert_eq!(

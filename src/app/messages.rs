@@ -300,7 +300,7 @@ pub fn sync(state: &mut AppState) {
         view.selected = view.selected.saturating_sub(gone);
         view.offset = view.offset.saturating_sub(gone);
     }
-    let at_tail = view.selected + 1 >= view.rows.len();
+    let at_tail = view.selected.saturating_add(1) >= view.rows.len();
     let before = view.rows.len();
     for seq in from..end {
         let Ok(seq) = usize::try_from(seq) else { break };
@@ -325,12 +325,22 @@ pub fn selected(state: &AppState) -> Option<&Record> {
 
 /// Show values as `format` (the detail open is laid out again).
 pub fn set_format(state: &mut AppState, format: Format) {
-    let m = &mut state.messages;
-    m.format = format;
-    if let Some(detail) = m.detail.take() {
-        m.detail = Some(Detail::new(detail.record, format, m.utc_offset));
-    }
+    state.messages.format = format;
+    relayout(state);
     state.notice = Some(format!("values shown as {}", format.name()));
+}
+
+/// Lay the record open out again (the format changed, a schema landed).
+pub fn relayout(state: &mut AppState) {
+    let m = &mut state.messages;
+    if let Some(detail) = m.detail.take() {
+        m.detail = Some(Detail::new(
+            detail.record,
+            m.format,
+            m.utc_offset,
+            &state.schemas,
+        ));
+    }
 }
 
 /// Open the records of the partition selected on a group's offsets screen
@@ -368,7 +378,7 @@ pub fn open_detail(state: &mut AppState, fx: &mut Vec<Effect>) {
         offset: record.offset,
     };
     let m = &mut state.messages;
-    m.detail = Some(Detail::new(record, m.format, m.utc_offset));
+    m.detail = Some(Detail::new(record, m.format, m.utc_offset, &state.schemas));
     push(state, screen, None, fx);
 }
 

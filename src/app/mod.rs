@@ -17,6 +17,7 @@ pub mod messages;
 pub mod record_filter;
 pub mod record_view;
 pub mod rows;
+pub mod schema_cache;
 pub mod screen;
 pub mod security;
 pub mod sizes;

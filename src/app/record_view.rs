@@ -1,12 +1,17 @@
 //! The record detail: metadata, key, headers and the value (pretty JSON,
 //! text or a hex dump), laid out once as lines of tagged pieces when the
 //! record is opened, so a frame only draws the visible lines. Every piece
-//! of record bytes is escaped here ([`crate::untrusted`]).
+//! of record bytes is escaped here ([`crate::untrusted`]). A Confluent-framed
+//! key or value shows decoded with its schema when the registry gave it
+//! ([`SchemaCache`]), else its bytes with a marker: decoding…, or why not.
 
 use crate::browse::format::{self, Kind, Line, Tok};
 use crate::browse::{Format, Record, ring::DEFAULT_VALUE_CAP};
 use crate::columns::messages::{datetime, key_text, zone};
+use crate::schema::decoder::Decoded;
 use crate::untrusted::escaped;
+
+use super::schema_cache::{SchemaCache, Shown};
 
 /// Lines of a value shown at most.
 const MAX_LINES: usize = 100_000;
@@ -21,9 +26,10 @@ pub struct Detail {
 }
 
 impl Detail {
-    /// Lay `record` out under `format` with local times at `utc_offset`.
-    pub fn new(record: Record, format: Format, utc_offset: i32) -> Detail {
-        let lines = lines(&record, format, utc_offset);
+    /// Lay `record` out under `format` with local times at `utc_offset`,
+    /// framed keys and values decoded with the schemas held.
+    pub fn new(record: Record, format: Format, utc_offset: i32, schemas: &SchemaCache) -> Detail {
+        let lines = lines(&record, format, utc_offset, schemas);
         Detail { record, lines }
     }
 }
@@ -37,7 +43,7 @@ fn plain(text: String) -> (Tok, String) {
 }
 
 /// The whole detail, top to bottom.
-pub fn lines(record: &Record, format: Format, utc_offset: i32) -> Vec<Line> {
+pub fn lines(record: &Record, format: Format, utc_offset: i32, schemas: &SchemaCache) -> Vec<Line> {
     let mut out = vec![
         vec![
             label("partition "),
@@ -70,15 +76,7 @@ pub fn lines(record: &Record, format: Format, utc_offset: i32) -> Vec<Line> {
             plain(format!("{} UTC", datetime(record.timestamp, 0))),
         ],
     ];
-    let key = match record.key.as_deref() {
-        None => vec![label("key       "), (Tok::Dim, "null".to_owned())],
-        Some(k) => vec![
-            label("key       "),
-            plain(key_text(Some(k))),
-            (Tok::Dim, format!("   ({} bytes)", k.len())),
-        ],
-    };
-    out.push(key);
+    out.push(key_line(record.key.as_deref(), format, schemas));
     out.push(vec![label(&format!("headers   {}", record.headers.len()))]);
     for header in &record.headers {
         let value = header.value.as_deref().map_or_else(
@@ -96,11 +94,99 @@ pub fn lines(record: &Record, format: Format, utc_offset: i32) -> Vec<Line> {
         ]);
     }
     out.push(Vec::new());
-    value_lines(record, format, &mut out);
+    value_lines(record, format, schemas, &mut out);
     out
 }
 
-fn value_lines(record: &Record, format: Format, out: &mut Vec<Line>) {
+/// The key: decoded on one line when framed and its schema is held.
+fn key_line(key: Option<&[u8]>, format: Format, schemas: &SchemaCache) -> Line {
+    let Some(k) = key else {
+        return vec![label("key       "), (Tok::Dim, "null".to_owned())];
+    };
+    let mut line = vec![label("key       ")];
+    match schemas.shown(k, format) {
+        Shown::Decoded(d) => {
+            line.push(plain(d.value.to_string()));
+            line.push((
+                Tok::Dim,
+                format!(
+                    "   ({}, schema id {}, {} bytes)",
+                    d.format.name(),
+                    d.schema_id,
+                    k.len()
+                ),
+            ));
+        }
+        shown => {
+            line.push(plain(key_text(Some(k))));
+            line.push((Tok::Dim, format!("   ({} bytes)", k.len())));
+            if let Some(marker) = marker(&shown) {
+                line.push((Tok::Dim, "   ".to_owned()));
+                line.push(marker);
+            }
+        }
+    }
+    line
+}
+
+/// What a framed key or value that did not decode says beside its bytes.
+fn marker(shown: &Shown) -> Option<(Tok, String)> {
+    match shown {
+        Shown::Bytes | Shown::Decoded(_) => None,
+        Shown::NoRegistry(id) => Some((
+            Tok::Dim,
+            format!("schema id {id}: no schema registry configured for this context"),
+        )),
+        Shown::Pending(id) => Some((
+            Tok::Dim,
+            format!("schema id {id}: decoding… (asking the registry)"),
+        )),
+        Shown::Failed(_, reason) => Some((Tok::Lit, escaped(format!("not decoded: {reason}")))),
+    }
+}
+
+/// A decoded value: its schema (id, subject, version, format) and the
+/// value as pretty JSON.
+fn decoded_lines(value: &[u8], d: &Decoded, out: &mut Vec<Line>) {
+    let mut schema = vec![
+        label("schema    "),
+        plain(format!("id {}", d.schema_id)),
+        label("   subject "),
+        plain(d.subject.clone().unwrap_or_else(|| "?".to_owned())),
+        label("   version "),
+        plain(d.version.map_or_else(|| "?".to_owned(), |v| v.to_string())),
+    ];
+    if let Some(message) = &d.message_type {
+        schema.push(label("   message "));
+        schema.push(plain(message.clone()));
+    }
+    out.push(schema);
+    let mut title = vec![
+        label("value     "),
+        plain(format!(
+            "{}, decoded from {} bytes",
+            d.format.name(),
+            value.len()
+        )),
+    ];
+    if value.len() >= DEFAULT_VALUE_CAP {
+        title.push((
+            Tok::Dim,
+            "   (cut: the ring keeps the first 1 MiB)".to_owned(),
+        ));
+    }
+    out.push(title);
+    let json = serde_json::to_vec(&d.value).unwrap_or_default();
+    if let Some(json) = format::pretty_json(&json, MAX_LINES) {
+        out.extend(json.into_iter().map(|line| {
+            line.into_iter()
+                .map(|(tok, text)| (tok, escaped(text)))
+                .collect()
+        }));
+    }
+}
+
+fn value_lines(record: &Record, format: Format, schemas: &SchemaCache, out: &mut Vec<Line>) {
     let Some(value) = record.value.as_deref() else {
         out.push(vec![
             label("value     "),
@@ -108,10 +194,15 @@ fn value_lines(record: &Record, format: Format, out: &mut Vec<Line>) {
         ]);
         return;
     };
+    let shown = schemas.shown(value, format);
+    if let Shown::Decoded(decoded) = &shown {
+        decoded_lines(value, decoded, out);
+        return;
+    }
     let mut body = value;
     let mut title = vec![label("value     ")];
     let mut kind = format::kind_under(body, format);
-    if let (Format::Auto, Some(id)) = (format, format::schema_id(value)) {
+    if let Some(id) = format::schema_id(value).filter(|_| format.decodes()) {
         title.push(plain(format!("schema id {id} (Confluent wire format)   ")));
         body = &value[5..];
         kind = format::framed_kind(body);
@@ -124,6 +215,20 @@ fn value_lines(record: &Record, format: Format, out: &mut Vec<Line>) {
         ));
     }
     out.push(title);
+    if let Some(marker) = marker(&shown) {
+        out.push(vec![label("          "), marker]);
+    } else if matches!(format, Format::Avro | Format::Protobuf | Format::JsonSchema) {
+        out.push(vec![
+            label("          "),
+            (
+                Tok::Dim,
+                format!(
+                    "not Confluent-framed: shown as bytes, not {}",
+                    format.name()
+                ),
+            ),
+        ]);
+    }
     match kind {
         Kind::Json => match format::pretty_json(body, MAX_LINES) {
             Some(json) => out.extend(json.into_iter().map(|line| {
@@ -184,6 +289,7 @@ mod tests {
             &record(Some("{\"a\":\"x\u{202e}\"}".as_bytes())),
             Format::Auto,
             0,
+            &SchemaCache::default(),
         ));
         assert!(text[0].contains("leader epoch unknown"), "{}", text[0]);
         assert!(text[0].contains("codec zstd"), "{}", text[0]);
@@ -206,20 +312,36 @@ mod tests {
 
     #[test]
     fn tombstones_schema_ids_and_formats() {
-        let text = flat(&lines(&record(None), Format::Auto, 0));
+        let text = flat(&lines(
+            &record(None),
+            Format::Auto,
+            0,
+            &SchemaCache::default(),
+        ));
         assert!(text.iter().any(|l| l.contains("tombstone")), "{text:?}");
         let framed = flat(&lines(
             &record(Some(b"\0\0\0\0\x07{\"id\":1}")),
             Format::Auto,
             0,
+            &SchemaCache::default(),
         ));
         let value = framed
             .iter()
             .position(|l| l.starts_with("value"))
             .expect("value");
         assert!(framed[value].contains("schema id 7"), "{}", framed[value]);
-        assert_eq!(framed[value + 2], "  \"id\": 1");
-        let hex = flat(&lines(&record(Some(b"ab")), Format::Hex, 0));
+        assert!(
+            framed[value + 1].contains("no schema registry configured"),
+            "{}",
+            framed[value + 1]
+        );
+        assert_eq!(framed[value + 3], "  \"id\": 1");
+        let hex = flat(&lines(
+            &record(Some(b"ab")),
+            Format::Hex,
+            0,
+            &SchemaCache::default(),
+        ));
         assert!(
             hex.iter().any(|l| l.starts_with("00000000  61 62")),
             "{hex:?}"

@@ -145,6 +145,8 @@ pub struct AppState {
     pub security: super::security::SecurityStore,
     /// The Topics screen's LAG column.
     pub topic_lag: super::topic_lag::TopicLag,
+    /// Schemas of the framed records met, from the registry.
+    pub schemas: super::schema_cache::SchemaCache,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -205,6 +207,7 @@ impl AppState {
             cluster: ClusterStore::default(),
             security: super::security::SecurityStore::default(),
             topic_lag: super::topic_lag::TopicLag::default(),
+            schemas: super::schema_cache::SchemaCache::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -250,6 +253,7 @@ impl AppState {
         self.cluster.reset();
         self.security.reset();
         self.topic_lag.reset();
+        self.schemas.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

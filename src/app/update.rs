@@ -89,6 +89,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             notices,
             failed,
         } => messages::receive(state, session, &records, dropped, notices, failed),
+        Action::Schema { id, result } => super::schema_cache::receive(state, id, result),
     }
     rows::refresh(state, snap);
     watermarks::plan(state, snap, &mut effects);
@@ -97,6 +98,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     super::sizes::plan(state, &mut effects);
     super::cluster::plan(state, &mut effects);
     super::security::plan(state, &mut effects);
+    super::schema_cache::plan(state, &mut effects);
     effects
 }
 

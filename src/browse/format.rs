@@ -16,18 +16,36 @@ pub enum Format {
     Json,
     /// As hex and ASCII.
     Hex,
+    /// Decoded through the schema registry, expecting Avro.
+    Avro,
+    /// Decoded through the schema registry, expecting Protobuf.
+    Protobuf,
+    /// Decoded through the schema registry, expecting JSON Schema.
+    JsonSchema,
 }
 
 impl Format {
-    /// Read `auto`, `text`, `json` or `hex`.
+    /// Read `auto`, `text`, `json`, `hex`, `avro`, `protobuf` or `jsonschema`.
     pub fn parse(text: &str) -> Option<Format> {
         match text {
             "auto" => Some(Format::Auto),
             "text" => Some(Format::Text),
             "json" => Some(Format::Json),
             "hex" | "binary" => Some(Format::Hex),
+            "avro" => Some(Format::Avro),
+            "protobuf" | "proto" => Some(Format::Protobuf),
+            "jsonschema" => Some(Format::JsonSchema),
             _ => None,
         }
+    }
+
+    /// Whether values are decoded through the schema registry when framed
+    /// (auto and the three schema formats; text, json and hex show bytes).
+    pub fn decodes(self) -> bool {
+        matches!(
+            self,
+            Format::Auto | Format::Avro | Format::Protobuf | Format::JsonSchema
+        )
     }
 
     /// Its name.
@@ -37,6 +55,9 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::Hex => "hex",
+            Format::Avro => "avro",
+            Format::Protobuf => "protobuf",
+            Format::JsonSchema => "jsonschema",
         }
     }
 }
@@ -106,7 +127,7 @@ pub fn framed_kind(payload: &[u8]) -> Kind {
 /// How `bytes` are shown under `format`.
 pub fn kind_under(bytes: &[u8], format: Format) -> Kind {
     match format {
-        Format::Auto => detect(bytes),
+        Format::Auto | Format::Avro | Format::Protobuf | Format::JsonSchema => detect(bytes),
         Format::Json if is_json(bytes) => Kind::Json,
         Format::Text | Format::Json => Kind::Text,
         Format::Hex => Kind::Binary,
@@ -142,7 +163,7 @@ pub fn preview(value: Option<&[u8]>, format: Format, max: usize) -> String {
     let Some(bytes) = value else {
         return "(tombstone)".to_owned();
     };
-    if let (Format::Auto, Some(id)) = (format, schema_id(bytes)) {
+    if let Some(id) = schema_id(bytes).filter(|_| format.decodes()) {
         let payload = &bytes[5..];
         let body = match framed_kind(payload) {
             Kind::Json => collapse(&text_prefix(payload, max * 8), max),

@@ -8,7 +8,7 @@ use crate::browse::{Format, Record, format};
 use super::Column;
 
 /// What one record row shows.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Row<'a> {
     /// The record.
     pub record: &'a Record,
@@ -16,6 +16,10 @@ pub struct Row<'a> {
     pub format: Format,
     /// The local time zone's offset from UTC, in seconds.
     pub utc_offset: i32,
+    /// The key's cell when the schema registry decoded it (or marks it).
+    pub key: Option<String>,
+    /// The value's cell when the schema registry decoded it (or marks it).
+    pub value: Option<String>,
 }
 
 /// Characters of a value the preview formats at most (the cell cuts it to
@@ -80,11 +84,24 @@ pub fn table<'a>() -> [Column<Row<'a>>; 6] {
             |r| datetime(r.record.timestamp, r.utc_offset),
             None,
         ),
-        Column::text("KEY", (3, 24), |r| key_text(r.record.key.as_deref()), None),
+        Column::text(
+            "KEY",
+            (3, 24),
+            |r| {
+                r.key
+                    .clone()
+                    .unwrap_or_else(|| key_text(r.record.key.as_deref()))
+            },
+            None,
+        ),
         Column::fill(
             "VALUE",
             (1, 10),
-            |r| format::preview(r.record.value.as_deref(), r.format, PREVIEW),
+            |r| {
+                r.value.clone().unwrap_or_else(|| {
+                    format::preview(r.record.value.as_deref(), r.format, PREVIEW)
+                })
+            },
             None,
         ),
         Column::text("SIZE", (4, 9), |r| r.record.size.to_string(), None),
@@ -116,6 +133,8 @@ mod tests {
             record: &record,
             format: Format::Auto,
             utc_offset: 3600,
+            key: None,
+            value: None,
         };
         assert_eq!(
             cells(&table(), &row),

@@ -185,11 +185,18 @@ impl Decoder {
 }
 
 fn failed(schema_id: u32, error: &Error) -> Decoding {
-    let reason = match error {
+    Decoding::Failed {
+        schema_id,
+        reason: reason(schema_id, error),
+    }
+}
+
+/// The marker for a value whose schema `schema_id` could not be had.
+pub fn reason(schema_id: u32, error: &Error) -> String {
+    match error {
         Error::NotFound { .. } => format!("schema id {schema_id} not found in the registry"),
         other => other.to_string(),
-    };
-    Decoding::Failed { schema_id, reason }
+    }
 }
 
 /// Decode the bytes after the prefix with a fetched schema.

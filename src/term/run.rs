@@ -10,11 +10,13 @@ use std::time::{Duration, Instant, SystemTime};
 use tokio::sync::mpsc::{self, Receiver, Sender};
 use tokio::task::JoinHandle;
 
+use crate::app::schema_cache::FetchFailure;
 use crate::app::{Action, AppState, Effect, Keymap, Link, update};
 use crate::config::cli::ConnectArgs;
 use crate::config::resolve::ResolvedContext;
 use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
+use crate::schema::Decoder;
 use crate::ui::{self, theme::Theme};
 
 use super::in_flight::{Fetch, InFlight};
@@ -41,6 +43,8 @@ pub enum Msg {
     Resolved(String, Result<Box<ResolvedContext>, String>),
     /// A browse session has records or notices staged.
     Browsed(Arc<super::browse::Staging>),
+    /// A schema fetched for the registry of this epoch ([`Session::registry`]).
+    Schema(u64, Action),
 }
 
 struct Session {
@@ -56,6 +60,9 @@ struct Session {
     resolving: Option<JoinHandle<()>>,
     snap: Arc<MetadataSnapshot>,
     tx: Sender<Msg>,
+    /// The context's schema registry: its decoder (or why there is none),
+    /// and an epoch that drops answers from a previous context's registry.
+    registry: (Option<Result<Decoder, String>>, u64),
 }
 
 /// Run the TUI on `context` until the user quits.
@@ -122,6 +129,7 @@ fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Th
     let (keymap, problems) = Keymap::with_remaps(&context.keys);
     let mut state = AppState::new(&context.name, context.bootstrap_servers.clone(), keymap);
     state.read_only = context.read_only;
+    state.schemas.enabled = context.schema_registry.is_some();
     state.groups.interval = context.refresh.lag;
     state.contexts = crate::config::load::load(args.config.as_deref())
         .map(|loaded| loaded.file.contexts.keys().cloned().collect())
@@ -160,6 +168,7 @@ async fn run_loop(
         resolving: None,
         snap: Arc::new(MetadataSnapshot::empty()),
         tx: tx.clone(),
+        registry: (None, 0),
     };
     session.start(context, 0);
     input::spawn(tx.clone());
@@ -233,6 +242,13 @@ impl Session {
         );
         self.tasks.push(handle);
         self.context = Some(context.clone());
+        self.registry = (
+            context
+                .schema_registry
+                .as_ref()
+                .map(|config| Decoder::new(config).map_err(|e| e.to_string())),
+            self.registry.1 + 1,
+        );
     }
 
     /// Turn a message into actions for `update` (installing a cluster or
@@ -241,6 +257,13 @@ impl Session {
         match msg {
             Msg::Action(action) => vec![action],
             Msg::Browsed(staging) => vec![staging.take()],
+            Msg::Schema(epoch, action) => {
+                if epoch == self.registry.1 {
+                    vec![action]
+                } else {
+                    Vec::new()
+                }
+            }
             Msg::Connected(cluster, context) => {
                 let earlier = cluster.movements();
                 self.snap = cluster.snapshot();
@@ -272,6 +295,7 @@ impl Session {
                         state.context.clone_from(&context.name);
                         state.bootstrap.clone_from(&context.bootstrap_servers);
                         state.read_only = context.read_only;
+                        state.schemas.enabled = context.schema_registry.is_some();
                         self.start(&context, 0);
                         Vec::new()
                     }
@@ -365,9 +389,42 @@ impl Session {
                 }
             }
             Effect::StopBrowse => self.fetches.stop(Fetch::Browse),
+            Effect::FetchSchema { id } => self.fetch_schema(id),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false
+    }
+
+    /// Fetch schema `id` off the loop (the decoder caches it for the
+    /// session); [`Msg::Schema`] answers.
+    fn fetch_schema(&self, id: u32) {
+        let epoch = self.registry.1;
+        let decoder = match &self.registry.0 {
+            Some(Ok(decoder)) => decoder.clone(),
+            Some(Err(error)) => {
+                let failure = FetchFailure {
+                    reason: error.clone(),
+                    transient: false,
+                };
+                let answer = Action::Schema {
+                    id,
+                    result: Err(failure),
+                };
+                let _ = self.tx.try_send(Msg::Schema(epoch, answer));
+                return;
+            }
+            None => return,
+        };
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let result = decoder.schema(id).await.map_err(|error| FetchFailure {
+                reason: crate::schema::decoder::reason(id, &error),
+                transient: error.is_transient(),
+            });
+            let _ = tx
+                .send(Msg::Schema(epoch, Action::Schema { id, result }))
+                .await;
+        });
     }
 
     /// Resolve context `name` off the loop; [`Msg::Resolved`] answers.
@@ -421,6 +478,7 @@ mod tests {
                 resolving: None,
                 snap: Arc::new(MetadataSnapshot::empty()),
                 tx,
+                registry: (None, 0),
             }
         }
 

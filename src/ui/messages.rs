@@ -38,6 +38,8 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
                 record,
                 format: m.format,
                 utc_offset: m.utc_offset,
+                key: state.schemas.cell(record.key.as_deref(), m.format),
+                value: state.schemas.cell(record.value.as_deref(), m.format),
             };
             (row, style)
         });

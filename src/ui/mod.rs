@@ -374,7 +374,10 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         "            :messages TOPIC [PARTITION]  on Messages: :seek FROM",
     ));
     lines.push(Line::raw(
-        "            :format auto|text|json|hex   / text ~re key:… header:N=… !",
+        "            :format auto|text|json|hex|avro|protobuf|jsonschema",
+    ));
+    lines.push(Line::raw(
+        "            on Messages: / text ~re key:… header:N=… !",
     ));
     let height = u16::try_from(lines.len() + 2)
         .unwrap_or(u16::MAX)

@@ -1,0 +1,271 @@
+//! The schemas of Confluent-framed records on the Messages screen: asked of
+//! the worker for the ids of the rows on screen and the record open (never
+//! for every record read), kept for the session, and used to decode the
+//! visible keys and values. Decoding with a fetched schema is pure CPU
+//! ([`crate::schema::decoder::decode_with`]); the fetch itself is an
+//! [`Effect::FetchSchema`], so a slow or dead registry never holds a frame:
+//! until its answer lands the record shows "decoding…" beside its bytes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::browse::{Format, format::schema_id};
+use crate::schema::decoder::{Decoded, Decoding, decode_with};
+use crate::schema::{self, SchemaInfo};
+
+use super::action::Effect;
+use super::screen::Screen;
+use super::state::AppState;
+
+/// A transient failure (registry unreachable, a 5xx) is asked again after this.
+pub const RETRY_AFTER: Duration = schema::decoder::RETRY_AFTER;
+/// A fetch without an answer for this long is asked again.
+const GIVE_UP: Duration = Duration::from_secs(30);
+/// A cell's decoded JSON is cut after this many bytes (the column is narrower).
+const CELL_CHARS: usize = 1600;
+/// Bytes of a marked cell shown as hex.
+const CELL_HEX: usize = 32;
+
+/// Why a schema could not be had.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchFailure {
+    /// The marker shown beside the bytes, e.g. `schema id 7 not found in
+    /// the registry`.
+    pub reason: String,
+    /// Asking again later may work (the registry was down).
+    pub transient: bool,
+}
+
+#[derive(Debug)]
+enum Slot {
+    Pending(Instant),
+    Ready(Arc<SchemaInfo>),
+    Failed(FetchFailure, Instant),
+}
+
+/// The schemas asked for this session.
+#[derive(Debug, Default)]
+pub struct SchemaCache {
+    /// The context has a schema registry (otherwise framed values show as
+    /// bytes with their schema id, and nothing is asked).
+    pub enabled: bool,
+    slots: HashMap<u32, Slot>,
+    /// Answers received (the open record is laid out again on each).
+    pub answers: u64,
+}
+
+/// How a framed key or value shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shown {
+    /// Not Confluent-framed (or the format shows bytes): as before.
+    Bytes,
+    /// Framed, but no registry is configured.
+    NoRegistry(u32),
+    /// Its schema is being fetched.
+    Pending(u32),
+    /// Decoded.
+    Decoded(Box<Decoded>),
+    /// Framed and not decodable: the marker.
+    Failed(u32, String),
+}
+
+impl SchemaCache {
+    /// Forget every schema (another context), keeping `enabled`.
+    pub fn reset(&mut self) {
+        self.slots.clear();
+    }
+
+    /// How `bytes` show under `format`.
+    pub fn shown(&self, bytes: &[u8], format: Format) -> Shown {
+        let Some(id) = schema_id(bytes).filter(|_| format.decodes()) else {
+            return Shown::Bytes;
+        };
+        if !self.enabled {
+            return Shown::NoRegistry(id);
+        }
+        let info = match self.slots.get(&id) {
+            None | Some(Slot::Pending(_)) => return Shown::Pending(id),
+            Some(Slot::Failed(failure, _)) => return Shown::Failed(id, failure.reason.clone()),
+            Some(Slot::Ready(info)) => info,
+        };
+        let expected = match format {
+            Format::Avro => Some(schema::Format::Avro),
+            Format::Protobuf => Some(schema::Format::Protobuf),
+            Format::JsonSchema => Some(schema::Format::JsonSchema),
+            _ => None,
+        };
+        if let Some(expected) = expected.filter(|e| *e != info.format) {
+            return Shown::Failed(
+                id,
+                format!(
+                    "schema id {id} is {}, not {}",
+                    info.format.name(),
+                    expected.name()
+                ),
+            );
+        }
+        match decode_with(info, &bytes[5..]) {
+            Decoding::Decoded(decoded) => Shown::Decoded(Box::new(decoded)),
+            Decoding::Failed { reason, .. } => Shown::Failed(id, reason),
+            Decoding::NotFramed => Shown::Bytes,
+        }
+    }
+
+    /// A key's or value's one-line cell when it is framed and a registry is
+    /// configured: the decoded JSON, or its bytes (as hex) behind a marker
+    /// (`[schema 7 decoding…]`, `[schema 7 not decoded]`); `None` otherwise
+    /// (the caller shows the bytes as usual).
+    pub fn cell(&self, bytes: Option<&[u8]>, format: Format) -> Option<String> {
+        let bytes = bytes?;
+        let hex = || crate::browse::format::hex_preview(&bytes[5..], CELL_HEX);
+        match self.shown(bytes, format) {
+            Shown::Bytes | Shown::NoRegistry(_) => None,
+            Shown::Decoded(decoded) => {
+                let mut text = decoded.value.to_string();
+                if text.len() > CELL_CHARS {
+                    let cut = (0..=CELL_CHARS)
+                        .rev()
+                        .find(|&i| text.is_char_boundary(i))
+                        .unwrap_or(0);
+                    text.truncate(cut);
+                    text.push('…');
+                }
+                Some(text)
+            }
+            Shown::Pending(id) => Some(format!("[schema {id} decoding…] {}", hex())),
+            Shown::Failed(id, _) => Some(format!("[schema {id} not decoded] {}", hex())),
+        }
+    }
+
+    /// Whether id `id` should be asked for now.
+    fn due(&self, id: u32, now: Instant) -> bool {
+        match self.slots.get(&id) {
+            None => true,
+            Some(Slot::Ready(_)) => false,
+            Some(Slot::Pending(at)) => now.saturating_duration_since(*at) >= GIVE_UP,
+            Some(Slot::Failed(failure, at)) => {
+                failure.transient && now.saturating_duration_since(*at) >= RETRY_AFTER
+            }
+        }
+    }
+
+    /// The number of schema ids held (asked, answered or failed).
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether no schema id was met yet.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+}
+
+/// Ask for the schemas of the framed keys and values on screen (the
+/// visible rows of the Messages screen, or the record open) that are not
+/// held yet, each id once.
+pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if !state.schemas.enabled || !state.messages.format.decodes() {
+        return;
+    }
+    let mut ids: Vec<u32> = Vec::new();
+    let mut note = |bytes: Option<&[u8]>| {
+        if let Some(id) = bytes.and_then(schema_id)
+            && !ids.contains(&id)
+        {
+            ids.push(id);
+        }
+    };
+    let view = state.view();
+    match &view.screen {
+        Screen::Messages { .. } => {
+            let page = state.page();
+            for record in view
+                .rows
+                .iter()
+                .skip(view.offset)
+                .take(page)
+                .filter_map(|&seq| state.messages.record(seq))
+            {
+                note(record.key.as_deref());
+                note(record.value.as_deref());
+            }
+        }
+        Screen::Record { .. } => {
+            if let Some(detail) = &state.messages.detail {
+                note(detail.record.key.as_deref());
+                note(detail.record.value.as_deref());
+            }
+        }
+        _ => return,
+    }
+    let now = state.now;
+    for id in ids {
+        if state.schemas.due(id, now) {
+            state.schemas.slots.insert(id, Slot::Pending(now));
+            fx.push(Effect::FetchSchema { id });
+        }
+    }
+}
+
+/// Take the worker's answer for schema `id`; the record open is laid out
+/// again with it.
+pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, FetchFailure>) {
+    if !matches!(state.schemas.slots.get(&id), Some(Slot::Pending(_))) {
+        return;
+    }
+    let slot = match result {
+        Ok(info) => Slot::Ready(info),
+        Err(failure) => Slot::Failed(failure, state.now),
+    };
+    state.schemas.slots.insert(id, slot);
+    state.schemas.answers += 1;
+    super::messages::relayout(state);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unframed_bytes_text_formats_and_no_registry() {
+        let mut cache = SchemaCache::default();
+        assert_eq!(cache.shown(b"{\"a\":1}", Format::Auto), Shown::Bytes);
+        assert_eq!(cache.shown(b"\0\0\0\0\x07{}", Format::Hex), Shown::Bytes);
+        assert_eq!(
+            cache.shown(b"\0\0\0\0\x07{}", Format::Auto),
+            Shown::NoRegistry(7)
+        );
+        cache.enabled = true;
+        assert_eq!(
+            cache.shown(b"\0\0\0\0\x07{}", Format::Avro),
+            Shown::Pending(7)
+        );
+    }
+
+    #[test]
+    fn a_transient_failure_is_due_again_after_the_retry_delay_a_final_one_never() {
+        let now = Instant::now();
+        let mut cache = SchemaCache {
+            enabled: true,
+            ..SchemaCache::default()
+        };
+        let failure = |transient| FetchFailure {
+            reason: "x".to_owned(),
+            transient,
+        };
+        cache.slots.insert(1, Slot::Failed(failure(true), now));
+        cache.slots.insert(2, Slot::Failed(failure(false), now));
+        cache.slots.insert(3, Slot::Pending(now));
+        assert!(!cache.due(1, now));
+        assert!(cache.due(1, now + RETRY_AFTER));
+        assert!(!cache.due(2, now + RETRY_AFTER * 100));
+        assert!(!cache.due(3, now + RETRY_AFTER));
+        assert!(cache.due(3, now + GIVE_UP));
+        assert!(cache.due(4, now));
+        assert_eq!(
+            cache.shown(b"\0\0\0\0\x02{}", Format::Auto),
+            Shown::Failed(2, "x".to_owned())
+        );
+    }
+}
