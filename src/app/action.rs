@@ -223,4 +223,19 @@ pub enum Effect {
         /// The schema id.
         id: u32,
     },
+    /// Write `records` of `topic` to `path` as JSON lines (the fields of
+    /// `kscope consume -o json`); an existing file only when `force`.
+    /// Answers with [`Action::Notice`].
+    Save {
+        /// The path as typed (`~/` is the home directory).
+        path: String,
+        /// The topic the records are of.
+        topic: String,
+        /// The records, oldest first.
+        records: Vec<crate::browse::Record>,
+        /// Overwrite an existing file.
+        force: bool,
+    },
+    /// Put these bytes on the clipboard (OSC 52 through the terminal).
+    Copy(bytes::Bytes),
 }

@@ -25,6 +25,16 @@ pub enum Parsed {
     Seek(String),
     /// `:format auto|text|json|hex|avro|protobuf|jsonschema` on the Messages screen.
     Format(crate::browse::Format),
+    /// `:save PATH` (the selected record), `:save-all PATH` (every record
+    /// the filter shows) as JSON lines; `!` overwrites an existing file.
+    Save {
+        /// Where, as typed.
+        path: String,
+        /// Every shown record, not only the selected one.
+        all: bool,
+        /// Overwrite an existing file.
+        force: bool,
+    },
     Context(String),
     /// `:cluster`: quorum, features, reassignments.
     Cluster,
@@ -48,6 +58,8 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("messages", &["m", "msgs", "records"]),
     ("seek", &["from"]),
     ("format", &["fmt"]),
+    ("save", &["w"]),
+    ("save-all", &["wa"]),
     ("cluster", &["quorum", "features"]),
     ("acls", &["acl"]),
     ("users", &["scram"]),
@@ -70,6 +82,9 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
     let Some(word) = words.next() else {
         return Err("empty command".to_owned());
     };
+    if let Some(save) = save(word, line) {
+        return save;
+    }
     let argument = words.next().map(str::to_owned);
     if canonical(word) == Some("config") {
         return config(argument.as_deref(), words.next()).map(Parsed::Config);
@@ -124,6 +139,31 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         }
     };
     Ok(parsed)
+}
+
+/// `:save[!] PATH` or `:save-all[!] PATH` (the path is the rest of the
+/// line, spaces kept); `None` for other commands.
+fn save(word: &str, line: &str) -> Option<Result<Parsed, String>> {
+    let (name, force) = match word.strip_suffix('!') {
+        Some(name) => (name, true),
+        None => (word, false),
+    };
+    let all = match canonical(name) {
+        Some("save") => false,
+        Some("save-all") => true,
+        _ => return None,
+    };
+    let path = line.trim_start()[word.len()..].trim();
+    if path.is_empty() {
+        return Some(Err(format!(
+            "usage: :{name}[!] PATH (JSON lines; ! overwrites an existing file)"
+        )));
+    }
+    Some(Ok(Parsed::Save {
+        path: path.to_owned(),
+        all,
+        force,
+    }))
 }
 
 const CONFIG_USAGE: &str = "usage: :config topic NAME | broker ID | defaults";
@@ -282,6 +322,31 @@ mod tests {
             parse("format protobuf"),
             Ok(Parsed::Format(crate::browse::Format::Protobuf))
         );
+        assert_eq!(
+            parse("save /tmp/my records.jsonl"),
+            Ok(Parsed::Save {
+                path: "/tmp/my records.jsonl".to_owned(),
+                all: false,
+                force: false
+            })
+        );
+        assert_eq!(
+            parse("save-all! out.jsonl"),
+            Ok(Parsed::Save {
+                path: "out.jsonl".to_owned(),
+                all: true,
+                force: true
+            })
+        );
+        assert_eq!(
+            parse("w! x"),
+            Ok(Parsed::Save {
+                path: "x".to_owned(),
+                all: false,
+                force: true
+            })
+        );
+        assert!(parse("save").expect_err("no path").contains("usage: :save"));
         assert!(parse("ctx").is_err());
         assert!(parse("explode").expect_err("unknown").contains("'explode'"));
         assert_eq!(

@@ -106,6 +106,9 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
             messages::seek(state, &spec, now, fx);
         }
         Parsed::Format(format) => messages::set_format(state, format),
+        Parsed::Save { path, all, force } => {
+            super::record_export::save(state, path, all, force, fx);
+        }
         Parsed::Cluster => push(state, Screen::Cluster, None, fx),
         Parsed::Security(of) => push(state, Screen::Security { of }, None, fx),
         Parsed::Help => state.show_help = true,

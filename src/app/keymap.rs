@@ -44,6 +44,8 @@ pub enum Command {
     Pause,
     /// The records of the selected partition from the group's committed offset.
     CommittedMessages,
+    /// Copy the selected or open record's value to the clipboard (OSC 52).
+    CopyValue,
 }
 
 /// Where a binding applies.
@@ -58,6 +60,8 @@ enum Scope {
     Groups,
     GroupOffsets,
     Messages,
+    /// The Messages screen and an open record.
+    Records,
 }
 
 impl Scope {
@@ -85,6 +89,7 @@ impl Scope {
             Scope::Groups => matches!(screen, Screen::Groups { .. }),
             Scope::GroupOffsets => matches!(screen, Screen::Group { .. }),
             Scope::Messages => matches!(screen, Screen::Messages { .. }),
+            Scope::Records => matches!(screen, Screen::Messages { .. } | Screen::Record { .. }),
         }
     }
 }
@@ -275,6 +280,13 @@ impl Default for Keymap {
                 &[c('p')],
                 "pause or follow again (arrivals are counted)",
                 Scope::Messages,
+            ),
+            bind(
+                C::CopyValue,
+                Some("copy"),
+                &[c('y')],
+                "copy the value (OSC 52); :save[-all][!] PATH writes JSON lines",
+                Scope::Records,
             ),
             bind(
                 C::ToggleInactive,

@@ -188,6 +188,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         Command::Pause => messages::toggle_pause(state),
         Command::CommittedMessages => messages::open_committed(state, fx),
         Command::ToggleLag => super::topic_lag::toggle(state),
+        Command::CopyValue => super::record_export::copy(state, fx),
         Command::TopicAcls => {
             if let Some(topic) = current_topic(state, snap) {
                 let of = super::security::Security::TopicAcls(topic);

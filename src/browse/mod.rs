@@ -17,6 +17,7 @@ mod cursor;
 mod error;
 pub mod fetch;
 pub mod format;
+pub mod json;
 mod list_offsets;
 mod notice;
 mod record;

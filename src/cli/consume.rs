@@ -10,8 +10,9 @@ use std::io::{IsTerminal, Write};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use regex::bytes::Regex;
-use serde_json::{Value, json};
+use serde_json::Value;
 
+pub use crate::browse::json::json_record;
 use crate::browse::{self, Browser, Event, Isolation, Options, Record, Start};
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
@@ -266,50 +267,6 @@ pub fn add_decoding(json: &mut Value, field: &str, bytes: Option<&[u8]>, decodin
             object.insert(format!("{field}_schema_error"), reason.clone().into());
         }
     }
-}
-
-/// A byte field as JSON: its text and `utf8`, or base64 and `base64`.
-fn encoded(bytes: Option<&[u8]>) -> (Value, &'static str) {
-    match bytes {
-        None => (Value::Null, "utf8"),
-        Some(b) => match std::str::from_utf8(b) {
-            Ok(text) => (Value::from(text), "utf8"),
-            Err(_) => (Value::from(BASE64.encode(b)), "base64"),
-        },
-    }
-}
-
-/// One record as the JSON object `-o json` prints.
-pub fn json_record(topic: &str, record: &Record) -> Value {
-    let (key, key_encoding) = encoded(record.key.as_deref());
-    let (value, value_encoding) = encoded(record.value.as_deref());
-    let headers: Vec<Value> = record
-        .headers
-        .iter()
-        .map(|h| {
-            let (value, value_encoding) = encoded(h.value.as_deref());
-            json!({
-                "key": String::from_utf8_lossy(&h.key),
-                "value": value,
-                "value_encoding": value_encoding,
-            })
-        })
-        .collect();
-    json!({
-        "topic": topic,
-        "partition": record.partition,
-        "offset": record.offset,
-        "leader_epoch": record.leader_epoch,
-        "timestamp": record.timestamp,
-        "timestamp_type": record.timestamp_type.name(),
-        "key": key,
-        "key_encoding": key_encoding,
-        "value": value,
-        "value_encoding": value_encoding,
-        "headers": headers,
-        "size": record.size,
-        "codec": record.codec.name(),
-    })
 }
 
 /// Untrusted bytes as one safe line: control characters, escapes and bidi

@@ -24,6 +24,7 @@ pub const ACTIONS: &[&str] = &[
     "pause",
     "messages",
     "committed_messages",
+    "copy",
     "consumers",
     "members",
     "inactive",

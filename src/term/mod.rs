@@ -5,6 +5,7 @@ mod browse;
 mod in_flight;
 pub mod input;
 mod run;
+mod save;
 pub mod terminal;
 mod worker;
 

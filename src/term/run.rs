@@ -390,6 +390,21 @@ impl Session {
             }
             Effect::StopBrowse => self.fetches.stop(Fetch::Browse),
             Effect::FetchSchema { id } => self.fetch_schema(id),
+            Effect::Save {
+                path,
+                topic,
+                records,
+                force,
+            } => {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let notice = super::save::save(&path, &topic, &records, force);
+                    let _ = tx.blocking_send(Msg::Action(Action::Notice(notice)));
+                });
+            }
+            Effect::Copy(value) => {
+                state.notice = Some(super::save::copy(&value));
+            }
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false

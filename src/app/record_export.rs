@@ -1,0 +1,71 @@
+//! Records out of the Messages screen: `:save` / `:save-all` (JSON lines to
+//! a file, written by the worker) and the copy key (the value, to the
+//! clipboard through the terminal). Here only what to hand out is chosen.
+
+use super::action::Effect;
+use super::messages;
+use super::screen::Screen;
+use super::state::AppState;
+
+/// The record the user means: the one open on the detail screen, or the
+/// one selected on the Messages screen.
+fn current(state: &AppState) -> Option<crate::browse::Record> {
+    match state.view().screen {
+        Screen::Record { .. } => state.messages.detail.as_ref().map(|d| d.record.clone()),
+        Screen::Messages { .. } => messages::selected(state).cloned(),
+        _ => None,
+    }
+}
+
+/// Every record the Messages view shows (after its filter), oldest first.
+fn shown(state: &AppState) -> Vec<crate::browse::Record> {
+    state
+        .stack
+        .iter()
+        .rev()
+        .find(|v| matches!(v.screen, Screen::Messages { .. }))
+        .map(|view| {
+            view.rows
+                .iter()
+                .filter_map(|&seq| state.messages.record(seq).cloned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `:save[-all][!] PATH`: ask the worker to write the record(s).
+pub fn save(state: &mut AppState, path: String, all: bool, force: bool, fx: &mut Vec<Effect>) {
+    if !matches!(
+        state.view().screen,
+        Screen::Messages { .. } | Screen::Record { .. }
+    ) {
+        state.notice = Some(":save works on the Messages screen and a record".to_owned());
+        return;
+    }
+    let records = if all {
+        shown(state)
+    } else {
+        current(state).into_iter().collect()
+    };
+    if records.is_empty() {
+        state.notice = Some("nothing to save: no record is shown".to_owned());
+        return;
+    }
+    fx.push(Effect::Save {
+        path,
+        topic: state.messages.topic.clone(),
+        records,
+        force,
+    });
+}
+
+/// The copy key: the value of the record meant, to the clipboard.
+pub fn copy(state: &mut AppState, fx: &mut Vec<Effect>) {
+    match current(state) {
+        None => state.notice = Some("nothing to copy: no record is selected".to_owned()),
+        Some(record) => match record.value {
+            None => state.notice = Some("nothing to copy: the value is null".to_owned()),
+            Some(value) => fx.push(Effect::Copy(value)),
+        },
+    }
+}
