@@ -56,74 +56,96 @@ pub async fn list(
     timestamp: i64,
     isolation: Isolation,
 ) -> Result<BTreeMap<i32, i64>> {
-    let policy = cluster.config().retry;
-    let mut found = BTreeMap::new();
-    let mut pending: Vec<i32> = partitions.to_vec();
-    let mut attempt = 1;
-    while !pending.is_empty() {
-        let delay = policy.delay(attempt);
-        if !delay.is_zero() {
-            tokio::time::sleep(delay).await;
-        }
-        let last = !policy.should_retry(attempt);
-        let snapshot = cluster.snapshot();
-        let mut by_leader: BTreeMap<i32, Vec<(i32, i32)>> = BTreeMap::new();
-        let mut retry = Vec::new();
-        for &p in &pending {
-            match snapshot
-                .partition(topic, p)
-                .and_then(|i| Some((i.leader?, i)))
-            {
-                Some((leader, info)) => by_leader
-                    .entry(leader)
-                    .or_default()
-                    .push((p, info.leader_epoch)),
-                _ => retry.push(p),
+    let (found, outcome) = meta::drive_pending(
+        &cluster.config().retry,
+        meta::Disposition::RefreshMetadata,
+        BTreeMap::new(),
+        partitions.to_vec(),
+        |mut found, pending, last| async move {
+            let again = round(
+                cluster, topic, &pending, timestamp, isolation, last, &mut found,
+            )
+            .await;
+            (found, again)
+        },
+        |found, again| async move {
+            if let Err(error) = cluster.refresh_topics(&[topic]).await {
+                tracing::debug!(%error, topic, "refresh before re-asking list offsets failed");
             }
-        }
-        let mut requests = JoinSet::new();
-        for (leader, asked) in by_leader {
-            let request = request(topic, &asked, timestamp, isolation);
-            let cluster = cluster.clone();
-            requests.spawn(async move { (asked, cluster.send_to_node(leader, request).await) });
-        }
-        while let Some(joined) = requests.join_next().await {
-            let (asked, answer) = joined.map_err(|e| Error::Task(e.to_string()))?;
-            let response = match answer {
-                Ok(response) => response,
-                Err(error) if error.retriable() && !last => {
-                    retry.extend(asked.iter().map(|(p, _)| *p));
-                    continue;
-                }
-                Err(error) => return Err(fetch_error(topic, error)),
-            };
-            for p in response.topics.iter().flat_map(|t| &t.partitions) {
-                match ErrorCode::from_code(p.error_code) {
-                    None => {
-                        found.insert(p.partition_index, p.offset);
-                    }
-                    Some(code) if code.retriable() && !last => retry.push(p.partition_index),
-                    Some(code) => {
-                        return Err(fetch_error(
-                            topic,
-                            meta::Error::from_code(
-                                code,
-                                Some(format!("topic '{topic}' partition {}", p.partition_index)),
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
-        if !retry.is_empty()
-            && let Err(error) = cluster.refresh_topics(&[topic]).await
+            (found, again)
+        },
+    )
+    .await;
+    outcome.map(|()| found)
+}
+
+/// One `ListOffsets` per leader, concurrently; answers into `found`.
+/// Returns the partitions to ask again (leaderless, or a retriable error);
+/// on the last round those fail.
+async fn round(
+    cluster: &Cluster,
+    topic: &str,
+    pending: &[i32],
+    timestamp: i64,
+    isolation: Isolation,
+    last: bool,
+    found: &mut BTreeMap<i32, i64>,
+) -> Result<Vec<i32>> {
+    let snapshot = cluster.snapshot();
+    let mut by_leader: BTreeMap<i32, Vec<(i32, i32)>> = BTreeMap::new();
+    let mut retry = Vec::new();
+    for &p in pending {
+        match snapshot
+            .partition(topic, p)
+            .and_then(|i| Some((i.leader?, i)))
         {
-            tracing::debug!(%error, topic, "refresh before re-asking list offsets failed");
+            Some((leader, info)) => by_leader
+                .entry(leader)
+                .or_default()
+                .push((p, info.leader_epoch)),
+            _ => retry.push(p),
         }
-        pending = retry;
-        attempt += 1;
     }
-    Ok(found)
+    if last && let Some(p) = retry.first() {
+        let partition = Some(format!("topic '{topic}' partition {p}"));
+        let leaderless = meta::Error::from_code(ErrorCode::LeaderNotAvailable, partition);
+        return Err(fetch_error(topic, leaderless));
+    }
+    let mut requests = JoinSet::new();
+    for (leader, asked) in by_leader {
+        let request = request(topic, &asked, timestamp, isolation);
+        let cluster = cluster.clone();
+        requests.spawn(async move { (asked, cluster.send_to_node(leader, request).await) });
+    }
+    while let Some(joined) = requests.join_next().await {
+        let (asked, answer) = joined.map_err(|e| Error::Task(e.to_string()))?;
+        let response = match answer {
+            Ok(response) => response,
+            Err(error) if error.retriable() && !last => {
+                retry.extend(asked.iter().map(|(p, _)| *p));
+                continue;
+            }
+            Err(error) => return Err(fetch_error(topic, error)),
+        };
+        for p in response.topics.iter().flat_map(|t| &t.partitions) {
+            match ErrorCode::from_code(p.error_code) {
+                None => {
+                    found.insert(p.partition_index, p.offset);
+                }
+                Some(code) if code.retriable() && !last => retry.push(p.partition_index),
+                Some(code) => {
+                    return Err(fetch_error(
+                        topic,
+                        meta::Error::from_code(
+                            code,
+                            Some(format!("topic '{topic}' partition {}", p.partition_index)),
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(retry)
 }
 
 fn fetch_error(topic: &str, source: meta::Error) -> Error {

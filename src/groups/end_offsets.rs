@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tokio::task::JoinSet;
 
+use crate::meta;
 use crate::meta::offsets::{self, OffsetSpec, TopicPartition};
 
 use super::client::GroupsClient;
@@ -41,64 +42,75 @@ impl GroupsClient {
         partitions: &[TopicPartition],
         spec: OffsetSpec,
     ) -> Result<EndOffsets> {
-        let policy = self.cluster().config().retry;
-        let mut found = EndOffsets::default();
-        let mut pending: Vec<TopicPartition> = partitions.to_vec();
-        let mut attempt: u32 = 1;
-        while !pending.is_empty() {
-            let delay = policy.delay(attempt);
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-            let last = !policy.should_retry(attempt);
-            let plan = offsets::plan(&self.cluster().snapshot(), &pending);
-            let mut retry: Vec<TopicPartition> = plan.leaderless;
-            let mut requests = JoinSet::new();
-            for (leader, tps) in plan.by_leader {
-                let client = self.clone();
-                requests.spawn(async move {
-                    let request = offsets::request(&tps, spec);
-                    (tps, client.send_to_node(leader, request).await)
-                });
-            }
-            while let Some(joined) = requests.join_next().await {
-                let (tps, answer) = joined.map_err(|e| Error::Task(e.to_string()))?;
-                match answer {
-                    Ok(response) => {
-                        for (tp, offset) in offsets::read(&response) {
-                            match offset {
-                                Ok(offset) => {
-                                    found.offsets.insert(tp, offset);
-                                }
-                                Err(code) if code.retriable() && !last => retry.push(tp),
-                                Err(code) => {
-                                    found.failed.insert(tp, code.to_string());
-                                }
-                            }
-                        }
-                    }
-                    Err(error) if error.retriable() && !last => retry.extend(tps),
-                    Err(error) => found
-                        .failed
-                        .extend(tps.into_iter().map(|tp| (tp, error.to_string()))),
-                }
-            }
-            if last {
-                for tp in retry {
-                    found.failed.insert(tp, "no leader".to_owned());
-                }
-                break;
-            }
-            if !retry.is_empty() {
-                let topics: BTreeSet<&str> = retry.iter().map(|tp| tp.topic.as_str()).collect();
+        let (found, outcome) = meta::drive_pending(
+            &self.cluster().config().retry,
+            meta::Disposition::RefreshMetadata,
+            EndOffsets::default(),
+            partitions.to_vec(),
+            |mut found, pending, last| async move {
+                let again = self.offsets_round(&mut found, &pending, spec, last).await;
+                (found, again)
+            },
+            |found, again| async move {
+                let topics: BTreeSet<&str> = again.iter().map(|tp| tp.topic.as_str()).collect();
                 let topics: Vec<&str> = topics.into_iter().collect();
                 if let Err(error) = self.cluster().refresh_topics(&topics).await {
                     tracing::debug!(%error, "refresh before re-planning end offsets failed");
                 }
-            }
-            pending = retry;
-            attempt = attempt.saturating_add(1);
+                (found, again)
+            },
+        )
+        .await;
+        outcome.map(|()| found)
+    }
+
+    /// One request per leader, concurrently; answers and failures into
+    /// `found`. Returns the partitions to ask again (leaderless, or a
+    /// retriable error); on the last round those are failed instead.
+    async fn offsets_round(
+        &self,
+        found: &mut EndOffsets,
+        pending: &[TopicPartition],
+        spec: OffsetSpec,
+        last: bool,
+    ) -> Result<Vec<TopicPartition>> {
+        let plan = offsets::plan(&self.cluster().snapshot(), pending);
+        let mut retry: Vec<TopicPartition> = plan.leaderless;
+        let mut requests = JoinSet::new();
+        for (leader, tps) in plan.by_leader {
+            let client = self.clone();
+            requests.spawn(async move {
+                let request = offsets::request(&tps, spec);
+                (tps, client.send_to_node(leader, request).await)
+            });
         }
-        Ok(found)
+        while let Some(joined) = requests.join_next().await {
+            let (tps, answer) = joined.map_err(|e| Error::Task(e.to_string()))?;
+            match answer {
+                Ok(response) => {
+                    for (tp, offset) in offsets::read(&response) {
+                        match offset {
+                            Ok(offset) => {
+                                found.offsets.insert(tp, offset);
+                            }
+                            Err(code) if code.retriable() && !last => retry.push(tp),
+                            Err(code) => {
+                                found.failed.insert(tp, code.to_string());
+                            }
+                        }
+                    }
+                }
+                Err(error) if error.retriable() && !last => retry.extend(tps),
+                Err(error) => found
+                    .failed
+                    .extend(tps.into_iter().map(|tp| (tp, error.to_string()))),
+            }
+        }
+        if last {
+            for tp in retry.drain(..) {
+                found.failed.insert(tp, "no leader".to_owned());
+            }
+        }
+        Ok(retry)
     }
 }

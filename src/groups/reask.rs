@@ -3,9 +3,10 @@
 //! `DescribeGroups`, `ConsumerGroupDescribe` and batched `OffsetFetch` answer
 //! *successfully* with an error code per group. `NOT_COORDINATOR` and
 //! `COORDINATOR_LOAD_IN_PROGRESS` there never reach the cluster's retry loop
-//! (which only sees whole-request failures), so this driver does what that
-//! loop would: forget the group's coordinator, look it up again, and re-ask
-//! just those groups — bounded by the retry policy's coordinator timeout.
+//! (which only sees whole-request failures), so each round here does what
+//! that loop would: forget the group's coordinator, look it up again, and
+//! re-ask just those groups — rounds run by the batch retry driver
+//! (`meta::drive_pending`), bounded by the retry policy's coordinator timeout.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -44,22 +45,26 @@ impl GroupsClient {
     {
         let send = Arc::new(send);
         let policy = self.cluster().config().retry;
-        let started = tokio::time::Instant::now();
-        let deadline = (started + policy.coordinator_timeout).into_std();
-        let mut done: BTreeMap<String, Result<T>> = BTreeMap::new();
-        let mut pending = groups;
-        let mut attempt: u32 = 1;
-        while !pending.is_empty() {
-            let delay = policy.delay(attempt);
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-            // The retry driver's budget for a moved coordinator: time.
-            let last = !policy.allows(Disposition::RefreshCoordinator, attempt, started);
-            let again = self.round(&send, pending, last, &mut done).await;
-            pending = self.relocate(again, deadline, &mut done).await;
-            attempt = attempt.saturating_add(1);
-        }
+        let deadline = Instant::now() + policy.coordinator_timeout;
+        // The retry driver's budget for a moved coordinator: time.
+        let (done, Ok(())) = meta::drive_pending(
+            &policy,
+            Disposition::RefreshCoordinator,
+            BTreeMap::new(),
+            groups,
+            |mut done, pending, last| {
+                let send = send.clone();
+                async move {
+                    let again = self.round(&send, pending, last, &mut done).await;
+                    (done, Ok::<_, std::convert::Infallible>(again))
+                }
+            },
+            |mut done, again| async move {
+                let pending = self.relocate(again, deadline, &mut done).await;
+                (done, pending)
+            },
+        )
+        .await;
         done
     }
 

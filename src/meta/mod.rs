@@ -47,7 +47,7 @@ pub use movement_log::MovementLog;
 pub use offsets::{TopicPartition, Watermarks};
 pub use pool::BrokerPool;
 pub use refresher::RefresherProbe;
-pub use retry::{Disposition, RetryPolicy, drive};
+pub use retry::{Disposition, RetryPolicy, drive, drive_pending};
 pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};
 pub use snapshot::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo, TopicStats};
 pub use snapshot_cell::Degraded;

@@ -139,6 +139,58 @@ where
     }
 }
 
+/// The retry driver for a batch that is answered item by item (the
+/// watermarks of many partitions, many groups' offsets): the same budget
+/// and backoff as [`drive`], but an item answered stays answered and only
+/// the rest is asked again.
+///
+/// Each round gets what is still pending and whether it is the last one the
+/// `budget` allows (`policy.allows(budget, …)`); it records answers and
+/// final failures in the state and returns the items to ask again, which a
+/// last round must not leave (it settles every item: answered or failed).
+/// `recover` then puts right what made them fail (a topic-scoped refresh, a
+/// coordinator lookup) and returns what the next round asks. Waits
+/// `policy.delay` before each round after the first. A round's error ends
+/// the batch. The state is passed by value through each round and handed
+/// back at the end (so the rounds' futures borrow nothing of the driver's
+/// and stay `Send`).
+pub async fn drive_pending<S, T, A, E, R, RF, V, VF>(
+    policy: &RetryPolicy,
+    budget: Disposition,
+    mut state: S,
+    mut pending: Vec<T>,
+    mut round: R,
+    mut recover: V,
+) -> (S, std::result::Result<(), E>)
+where
+    R: FnMut(S, Vec<T>, bool) -> RF,
+    RF: Future<Output = (S, std::result::Result<Vec<A>, E>)>,
+    V: FnMut(S, Vec<A>) -> VF,
+    VF: Future<Output = (S, Vec<T>)>,
+{
+    let started = Instant::now();
+    let mut made: u32 = 1;
+    while !pending.is_empty() {
+        let delay = policy.delay(made);
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
+        let last = !policy.allows(budget, made, started);
+        let (after, answered) = round(state, pending, last).await;
+        let again = match answered {
+            Ok(again) => again,
+            Err(error) => return (after, Err(error)),
+        };
+        if last || again.is_empty() {
+            return (after, Ok(()));
+        }
+        tracing::debug!(round = made, left = again.len(), "asking again");
+        (state, pending) = recover(after, again).await;
+        made = made.saturating_add(1);
+    }
+    (state, Ok(()))
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
@@ -252,5 +304,79 @@ mod tests {
         assert!(policy.should_retry(1));
         assert!(policy.should_retry(4));
         assert!(!policy.should_retry(5));
+    }
+
+    /// Items 0..n; item `i` is answered in round `i + 1` (a partition whose
+    /// leader settles late), and the last round fails what is left.
+    #[tokio::test(start_paused = true)]
+    async fn a_batch_asks_again_only_what_is_pending_and_the_last_round_settles_the_rest() {
+        type Seen = (Vec<(u32, u32)>, Vec<u32>, u32);
+        let policy = RetryPolicy::default();
+        let (state, outcome): (Seen, std::result::Result<(), ()>) = drive_pending(
+            &policy,
+            Disposition::Retry,
+            (Vec::new(), Vec::new(), 0),
+            (0..8).collect(),
+            |mut state: Seen, pending: Vec<u32>, last| async move {
+                state.2 += 1;
+                let round = state.2;
+                let mut again = Vec::new();
+                for item in pending {
+                    if item < round {
+                        state.0.push((item, round));
+                    } else if last {
+                        state.1.push(item);
+                    } else {
+                        again.push(item);
+                    }
+                }
+                (state, Ok(again))
+            },
+            |state, again: Vec<u32>| async move { (state, again) },
+        )
+        .await;
+        assert!(outcome.is_ok());
+        let rounds = policy.max_attempts;
+        assert_eq!(state.2, rounds, "one round per attempt the budget allows");
+        let answered: Vec<u32> = state.0.iter().map(|(item, _)| *item).collect();
+        assert_eq!(
+            answered,
+            (0..rounds).collect::<Vec<_>>(),
+            "each answered once"
+        );
+        assert!(state.0.iter().all(|(item, round)| round == &(item + 1)));
+        assert_eq!(
+            state.1,
+            (rounds..8).collect::<Vec<_>>(),
+            "the rest failed at the last"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_batch_stops_at_a_rounds_error_and_when_nothing_is_pending() {
+        let policy = RetryPolicy::default();
+        let failed = drive_pending(
+            &policy,
+            Disposition::Retry,
+            0,
+            vec![1],
+            |rounds: u32, _: Vec<u32>, _| async move { (rounds + 1, Err::<Vec<u32>, _>("refused")) },
+            |rounds, again: Vec<u32>| async move { (rounds, again) },
+        )
+        .await;
+        assert_eq!(failed, (1, Err("refused")));
+        let empty =
+            drive_pending(
+                &policy,
+                Disposition::Retry,
+                0,
+                Vec::<u32>::new(),
+                |rounds: u32, _: Vec<u32>, _| async move {
+                    (rounds + 1, Ok::<_, ()>(Vec::<u32>::new()))
+                },
+                |rounds, again: Vec<u32>| async move { (rounds, again) },
+            )
+            .await;
+        assert_eq!(empty, (0, Ok(())));
     }
 }

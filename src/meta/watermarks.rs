@@ -9,14 +9,13 @@ use crate::conn::ErrorCode;
 
 use super::cluster::Cluster;
 use super::offsets::{self, OffsetSpec, TopicPartition, Watermarks};
+use super::retry::{Disposition, drive_pending};
 
 /// Offsets collected so far, per bound.
 #[derive(Default)]
 struct Collected {
     low: BTreeMap<TopicPartition, i64>,
     high: BTreeMap<TopicPartition, i64>,
-    /// Partitions whose latest answer was a retriable error.
-    retry: BTreeSet<TopicPartition>,
 }
 
 impl Cluster {
@@ -26,40 +25,28 @@ impl Cluster {
     /// broker and bound (earliest and latest cannot share a request: Kafka
     /// refuses a partition named twice), all in flight at once. A partition
     /// whose leader moved (`NOT_LEADER_OR_FOLLOWER`, …) is re-planned after a
-    /// topic-scoped refresh, within the retry policy; a partition that still
-    /// fails fails the call, naming it.
+    /// topic-scoped refresh, within the retry policy ([`drive_pending`]); a
+    /// partition that still fails fails the call, naming it.
     pub async fn watermarks(
         &self,
         partitions: &[TopicPartition],
     ) -> Result<BTreeMap<TopicPartition, Watermarks>> {
-        let policy = self.inner.config.retry;
-        let mut collected = Collected::default();
-        let mut pending: Vec<TopicPartition> = partitions.to_vec();
-        let mut attempt = 1;
-        while !pending.is_empty() {
-            let delay = policy.delay(attempt);
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-            let last = !policy.should_retry(attempt);
-            let mut plan = offsets::plan(&self.snapshot(), &pending);
-            if !plan.leaderless.is_empty() {
-                self.refresh_for(&plan.leaderless).await;
-                plan = offsets::plan(&self.snapshot(), &pending);
-            }
-            if last && let Some(tp) = plan.leaderless.first() {
-                return Err(Self::partition_error(ErrorCode::LeaderNotAvailable, tp));
-            }
-            collected.retry.clear();
-            self.round(plan.by_leader, last, &mut collected).await?;
-            pending
-                .retain(|tp| !(collected.low.contains_key(tp) && collected.high.contains_key(tp)));
-            if !collected.retry.is_empty() {
-                let stale: Vec<TopicPartition> = collected.retry.iter().cloned().collect();
-                self.refresh_for(&stale).await;
-            }
-            attempt = attempt.saturating_add(1);
-        }
+        let (collected, outcome) = drive_pending(
+            &self.config().retry,
+            Disposition::RefreshMetadata,
+            Collected::default(),
+            partitions.to_vec(),
+            |mut collected, pending, last| async move {
+                let again = self.round(&mut collected, &pending, last).await;
+                (collected, again)
+            },
+            |collected, again| async move {
+                self.refresh_for(&again).await;
+                (collected, again)
+            },
+        )
+        .await;
+        outcome?;
         Ok(partitions
             .iter()
             .filter_map(|tp| {
@@ -70,15 +57,21 @@ impl Cluster {
             .collect())
     }
 
-    /// One request per leader and bound, concurrently; answers into `collected`.
+    /// One request per leader and bound, concurrently; answers into
+    /// `collected`. Returns the partitions to ask again (leaderless, or a
+    /// retriable error for either bound); on the last round those fail.
     async fn round(
         &self,
-        by_leader: BTreeMap<i32, Vec<TopicPartition>>,
-        last: bool,
         collected: &mut Collected,
-    ) -> Result<()> {
+        pending: &[TopicPartition],
+        last: bool,
+    ) -> Result<Vec<TopicPartition>> {
+        let plan = offsets::plan(&self.snapshot(), pending);
+        if last && let Some(tp) = plan.leaderless.first() {
+            return Err(Self::partition_error(ErrorCode::LeaderNotAvailable, tp));
+        }
         let mut requests = JoinSet::new();
-        for (leader, partitions) in by_leader {
+        for (leader, partitions) in plan.by_leader {
             for spec in [OffsetSpec::Earliest, OffsetSpec::Latest] {
                 let cluster = self.clone();
                 let request = offsets::request(&partitions, spec);
@@ -92,6 +85,7 @@ impl Cluster {
             })?;
             let response = match response {
                 Ok(response) => response,
+                // Its partitions lack this bound: asked again below.
                 Err(error) if error.retriable() && !last => continue,
                 Err(error) => return Err(error),
             };
@@ -104,14 +98,16 @@ impl Cluster {
                         };
                         bound.insert(tp, offset);
                     }
-                    Err(code) if code.retriable() && !last => {
-                        collected.retry.insert(tp);
-                    }
+                    Err(code) if code.retriable() && !last => {}
                     Err(code) => return Err(Self::partition_error(code, &tp)),
                 }
             }
         }
-        Ok(())
+        Ok(pending
+            .iter()
+            .filter(|tp| !(collected.low.contains_key(tp) && collected.high.contains_key(tp)))
+            .cloned()
+            .collect())
     }
 
     async fn refresh_for(&self, partitions: &[TopicPartition]) {
