@@ -185,10 +185,13 @@ use m::describe_acls_response as da;
 use m::describe_client_quotas_response as dcq;
 use m::describe_groups_response as dg;
 use m::describe_log_dirs_response as dld;
+use m::describe_producers_response as dp;
 use m::describe_quorum_response as dq;
+use m::describe_transactions_response as dt;
 use m::describe_user_scram_credentials_response as dus;
 use m::fetch_response as fr;
 use m::list_partition_reassignments_response as lpr;
+use m::list_transactions_response as lt;
 
 array_cases! {
     sasl_handshake_mechanisms: m::SaslHandshakeRequest, StrBytes,
@@ -290,6 +293,31 @@ array_cases! {
             lpr::OngoingTopicReassignment::default().with_partitions(many(k))
         ]),
         |r| r.topics[0].partitions.len();
+    list_transactions_states: m::ListTransactionsRequest, lt::TransactionState,
+        |k| m::ListTransactionsResponse::default().with_transaction_states(many(k)),
+        |r| r.transaction_states.len();
+    describe_transactions_states: m::DescribeTransactionsRequest, dt::TransactionState,
+        |k| m::DescribeTransactionsResponse::default().with_transaction_states(many(k)),
+        |r| r.transaction_states.len();
+    describe_transactions_partitions: m::DescribeTransactionsRequest, i32,
+        |k| m::DescribeTransactionsResponse::default().with_transaction_states(vec![
+            dt::TransactionState::default().with_topics(vec![
+                dt::TopicData::default().with_partitions(vec![0; k])
+            ])
+        ]),
+        |r| r.transaction_states[0].topics[0].partitions.len();
+    describe_producers_partitions: m::DescribeProducersRequest, dp::PartitionResponse,
+        |k| m::DescribeProducersResponse::default().with_topics(vec![
+            dp::TopicResponse::default().with_partitions(many(k))
+        ]),
+        |r| r.topics[0].partitions.len();
+    describe_producers_active: m::DescribeProducersRequest, dp::ProducerState,
+        |k| m::DescribeProducersResponse::default().with_topics(vec![
+            dp::TopicResponse::default().with_partitions(vec![
+                dp::PartitionResponse::default().with_active_producers(many(k))
+            ])
+        ]),
+        |r| r.topics[0].partitions[0].active_producers.len();
 }
 
 tagged_cases! {
@@ -310,6 +338,9 @@ tagged_cases! {
     describe_client_quotas_tagged_fields: m::DescribeClientQuotasRequest;
     describe_user_scram_credentials_tagged_fields: m::DescribeUserScramCredentialsRequest;
     list_partition_reassignments_tagged_fields: m::ListPartitionReassignmentsRequest;
+    list_transactions_tagged_fields: m::ListTransactionsRequest;
+    describe_transactions_tagged_fields: m::DescribeTransactionsRequest;
+    describe_producers_tagged_fields: m::DescribeProducersRequest;
 }
 
 /// The handshake itself: an `ApiVersions` answer filled with entries (7 bytes

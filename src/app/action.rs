@@ -78,6 +78,13 @@ pub enum Action {
         /// Every broker's disk and every topic's size.
         sizes: Arc<crate::inspect::ClusterSizes>,
     },
+    /// The answer to [`Effect::FetchProducers`].
+    Producers {
+        /// The request id it answers.
+        request: u64,
+        /// The producers and open transactions.
+        answer: Arc<super::producers::Answer>,
+    },
     /// The answer to [`Effect::FetchSecurity`].
     Security {
         /// The request id it answers.
@@ -186,6 +193,16 @@ pub enum Effect {
     FetchSizes {
         /// Request id.
         request: u64,
+    },
+    /// Describe a partition's producers and the open transactions; answer
+    /// with [`Action::Producers`].
+    FetchProducers {
+        /// Request id.
+        request: u64,
+        /// The topic.
+        topic: String,
+        /// The partition.
+        partition: i32,
     },
     /// Describe ACLs, users or quotas; answer with [`Action::Security`].
     FetchSecurity {

@@ -201,7 +201,8 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         | Screen::Messages { .. }
         | Screen::Record { .. }
         | Screen::Cluster
-        | Screen::Security { .. } => {}
+        | Screen::Security { .. }
+        | Screen::Producers { .. } => {}
     }
 }
 

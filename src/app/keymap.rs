@@ -40,6 +40,8 @@ pub enum Command {
     TopicAcls,
     /// Keep the group list loading on Topics (the LAG column), or stop.
     ToggleLag,
+    /// The selected partition's producers and open transactions.
+    Producers,
     /// Keep the Messages view still (arrivals are counted) or follow again.
     Pause,
     /// The records of the selected partition from the group's committed offset.
@@ -55,6 +57,7 @@ enum Scope {
     Topics,
     Drillable,
     TopicsOrPartitions,
+    Partitions,
     /// Topics, Partitions and Brokers: where a resource with configs is selected.
     HasConfigs,
     Groups,
@@ -83,6 +86,7 @@ impl Scope {
                 screen,
                 Screen::Topics | Screen::Partitions { .. } | Screen::Brokers
             ),
+            Scope::Partitions => matches!(screen, Screen::Partitions { .. }),
             Scope::TopicsOrPartitions => {
                 matches!(screen, Screen::Topics | Screen::Partitions { .. })
             }
@@ -245,6 +249,13 @@ impl Default for Keymap {
                 &[c('C')],
                 "configs of this topic or broker",
                 Scope::HasConfigs,
+            ),
+            bind(
+                C::Producers,
+                Some("producers"),
+                &[c('T')],
+                "producers and open transactions of this partition",
+                Scope::Partitions,
             ),
             bind(
                 C::ToggleLag,

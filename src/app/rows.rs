@@ -51,6 +51,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         sizes: state.sizes.answers,
         cluster: state.cluster.answers,
         security: state.security.answers,
+        producers: state.producers.answers,
         inactive: state.groups.hide_inactive,
     };
     if state.view().built_for.as_ref() != Some(&key) {
@@ -162,6 +163,9 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
+        Screen::Producers { topic, partition } => {
+            super::producers::build(&state.producers, (topic, *partition), &mut keep)
+        }
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
     if sort.descending {
@@ -244,5 +248,10 @@ fn sort_rows(
             table_rows::quorum_replica(state, i)
         }),
         Screen::Security { of } => super::security::sort(&state.security, of, column, rows),
+        Screen::Producers { topic, partition } => {
+            sort_indices(rows, crate::columns::producers::table().get(column), |i| {
+                table_rows::producer(state, topic, *partition, i)
+            });
+        }
     }
 }

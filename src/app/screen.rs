@@ -36,6 +36,14 @@ pub enum Screen {
     },
     /// The cluster itself: quorum, features, reassignments.
     Cluster,
+    /// A partition's active producers and the open transactions writing
+    /// to it.
+    Producers {
+        /// Its topic.
+        topic: String,
+        /// The partition.
+        partition: i32,
+    },
     /// ACLs (all, or those applying to a topic), SCRAM users or client
     /// quotas.
     Security {
@@ -86,6 +94,9 @@ impl Screen {
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
             Screen::Cluster => "cluster: KRaft quorum".to_owned(),
+            Screen::Producers { topic, partition } => {
+                format!("producers and transactions of '{topic}' partition {partition}")
+            }
             Screen::Security { of } => match of {
                 Security::Acls => "ACLs".to_owned(),
                 Security::TopicAcls(topic) => format!("ACLs that apply to topic '{topic}'"),
@@ -114,7 +125,7 @@ impl Screen {
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
             brokers, configs, group_offsets, groups, headers, leaders, members, messages,
-            partitions, quorum, security, topics,
+            partitions, producers, quorum, security, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -125,6 +136,7 @@ impl Screen {
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
             Screen::Cluster => headers(&quorum::table()),
+            Screen::Producers { .. } => headers(&producers::table()),
             Screen::Security { of } => match of {
                 Security::Acls | Security::TopicAcls(_) => headers(&security::acl_columns()),
                 Security::Users => headers(&security::user_columns()),
@@ -204,6 +216,8 @@ pub struct RowsKey {
     pub cluster: u64,
     /// Security answers received.
     pub security: u64,
+    /// Producer answers received.
+    pub producers: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
 }

@@ -143,6 +143,8 @@ pub struct AppState {
     pub cluster: ClusterStore,
     /// The security screens' data.
     pub security: super::security::SecurityStore,
+    /// The producers screen's data.
+    pub producers: super::producers::ProducersStore,
     /// The Topics screen's LAG column.
     pub topic_lag: super::topic_lag::TopicLag,
     /// Schemas of the framed records met, from the registry.
@@ -208,6 +210,7 @@ impl AppState {
             security: super::security::SecurityStore::default(),
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
+            producers: super::producers::ProducersStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -254,6 +257,7 @@ impl AppState {
         self.security.reset();
         self.topic_lag.reset();
         self.schemas.reset();
+        self.producers.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

@@ -56,6 +56,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Configs { request, result } => configs::receive(state, request, result),
         Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
         Action::Cluster { request, info } => super::cluster::receive(state, request, info),
+        Action::Producers { request, answer } => {
+            super::producers::receive(state, request, answer);
+        }
         Action::Security { request, answer } => {
             super::security::receive(state, request, answer);
         }
@@ -99,6 +102,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     super::cluster::plan(state, &mut effects);
     super::security::plan(state, &mut effects);
     super::schema_cache::plan(state, &mut effects);
+    super::producers::plan(state, &mut effects);
     effects
 }
 
@@ -139,6 +143,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.configs.expire();
             state.cluster.expire();
             state.security.expire();
+            state.producers.expire();
             fx.push(Effect::Refresh);
         }
         Command::SortNext => {
@@ -189,18 +194,33 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         Command::CommittedMessages => messages::open_committed(state, fx),
         Command::ToggleLag => super::topic_lag::toggle(state),
         Command::CopyValue => super::record_export::copy(state, fx),
-        Command::TopicAcls => {
-            if let Some(topic) = current_topic(state, snap) {
-                let of = super::security::Security::TopicAcls(topic);
-                push(state, Screen::Security { of }, None, fx);
-            }
-        }
+        Command::Producers | Command::TopicAcls => inspect_selected(state, snap, command, fx),
         Command::Leaders => {
             if let Some(topic) = current_topic(state, snap) {
                 let filter = format!("~^{} ", regex::escape(&topic));
                 push(state, Screen::Leaders, Some(&filter), fx);
             }
         }
+    }
+}
+
+/// The selected partition's producers, or the selected topic's ACLs.
+fn inspect_selected(
+    state: &mut AppState,
+    snap: &MetadataSnapshot,
+    command: Command,
+    fx: &mut Vec<Effect>,
+) {
+    if command == Command::Producers {
+        if let Screen::Partitions { topic } = &state.view().screen {
+            let topic = topic.clone();
+            if let Some(partition) = selected_partition(state, snap, &topic) {
+                push(state, Screen::Producers { topic, partition }, None, fx);
+            }
+        }
+    } else if let Some(topic) = current_topic(state, snap) {
+        let of = super::security::Security::TopicAcls(topic);
+        push(state, Screen::Security { of }, None, fx);
     }
 }
 
@@ -328,6 +348,7 @@ fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
         Screen::Leaders
         | Screen::Cluster
         | Screen::Security { .. }
+        | Screen::Producers { .. }
         | Screen::Members { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Record { .. } => {}

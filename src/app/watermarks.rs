@@ -60,7 +60,8 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Messages { .. }
         | Screen::Record { .. }
         | Screen::Cluster
-        | Screen::Security { .. } => {}
+        | Screen::Security { .. }
+        | Screen::Producers { .. } => {}
     }
     out
 }

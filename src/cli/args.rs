@@ -127,6 +127,18 @@ pub enum GetCommand {
     /// Client quotas: entity (user, client id, IP or their defaults), key
     /// and value.
     Quotas,
+    /// Open transactions (not yet committed or aborted): id, state,
+    /// producer, start, timeout, coordinator, partitions.
+    Transactions,
+    /// A partition's active producers (asked of its leader): id, epoch,
+    /// last sequence and write, and the first offset of an open transaction.
+    Producers {
+        /// The topic.
+        topic: String,
+        /// The partition.
+        #[arg(short = 'p', long, default_value_t = 0)]
+        partition: i32,
+    },
     /// The `KRaft` quorum: leader, epoch, voters and observers with their lag.
     Quorum,
     /// Schema-registry subjects: latest version, id, type, version count,

@@ -17,6 +17,7 @@ pub mod leaders;
 pub mod members;
 pub mod messages;
 pub mod partitions;
+pub mod producers;
 pub mod quorum;
 pub mod security;
 pub mod topics;

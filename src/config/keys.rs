@@ -31,6 +31,7 @@ pub const ACTIONS: &[&str] = &[
     "configs",
     "acls",
     "topic_lag",
+    "producers",
 ];
 
 const NAMED: &[&str] = &[

@@ -19,6 +19,7 @@ pub mod quorum;
 pub mod quotas;
 pub mod security;
 pub mod sizes;
+pub mod transactions;
 
 pub use cluster_info::{ClusterInfo, Feature, Reassignment};
 pub use config_source::{ConfigResource, ConfigSource, ConfigType};

@@ -27,6 +27,8 @@ pub enum Fetch {
     Cluster,
     /// The ACLs, users or quotas on screen.
     Security,
+    /// The partition detail's producers and transactions.
+    Producers,
 }
 
 /// At most one running task per [`Fetch`] kind.

@@ -348,31 +348,11 @@ impl Session {
                     self.fetches.replace(Fetch::Group, task);
                 }
             }
-            Effect::FetchConfigs { request, resources } => {
-                if let Some(cluster) = &self.cluster {
-                    let task =
-                        worker::configs(cluster.clone(), request, resources, self.tx.clone());
-                    self.fetches.replace(Fetch::Configs, task);
-                }
-            }
-            Effect::FetchCluster { request } => {
-                if let Some(cluster) = &self.cluster {
-                    let task = worker::cluster(cluster.clone(), request, self.tx.clone());
-                    self.fetches.replace(Fetch::Cluster, task);
-                }
-            }
-            Effect::FetchSecurity { request, what } => {
-                if let Some(cluster) = &self.cluster {
-                    let task = worker::security(cluster.clone(), request, what, self.tx.clone());
-                    self.fetches.replace(Fetch::Security, task);
-                }
-            }
-            Effect::FetchSizes { request } => {
-                if let Some(cluster) = &self.cluster {
-                    let task = worker::sizes(cluster.clone(), request, self.tx.clone());
-                    self.fetches.replace(Fetch::Sizes, task);
-                }
-            }
+            effect @ (Effect::FetchConfigs { .. }
+            | Effect::FetchCluster { .. }
+            | Effect::FetchProducers { .. }
+            | Effect::FetchSecurity { .. }
+            | Effect::FetchSizes { .. }) => self.inspect(effect),
             Effect::Browse {
                 session,
                 topic,
@@ -408,6 +388,39 @@ impl Session {
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false
+    }
+
+    /// Start the inspection fetch `effect` asks for (configs, cluster,
+    /// producers, security, sizes), replacing the one of its kind.
+    fn inspect(&mut self, effect: Effect) {
+        let Some(cluster) = self.cluster.clone() else {
+            return;
+        };
+        let tx = self.tx.clone();
+        let (kind, task) = match effect {
+            Effect::FetchConfigs { request, resources } => (
+                Fetch::Configs,
+                worker::configs(cluster, request, resources, tx),
+            ),
+            Effect::FetchCluster { request } => {
+                (Fetch::Cluster, worker::cluster(cluster, request, tx))
+            }
+            Effect::FetchProducers {
+                request,
+                topic,
+                partition,
+            } => (
+                Fetch::Producers,
+                worker::producers(cluster, request, (topic, partition), tx),
+            ),
+            Effect::FetchSecurity { request, what } => (
+                Fetch::Security,
+                worker::security(cluster, request, what, tx),
+            ),
+            Effect::FetchSizes { request } => (Fetch::Sizes, worker::sizes(cluster, request, tx)),
+            _ => return,
+        };
+        self.fetches.replace(kind, task);
     }
 
     /// Fetch schema `id` off the loop (the decoder caches it for the

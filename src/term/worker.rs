@@ -249,3 +249,31 @@ pub fn security(
             .await;
     })
 }
+
+/// Describe a partition's producers and every open transaction writing to
+/// it, in the background.
+pub fn producers(
+    cluster: Cluster,
+    request: u64,
+    (topic, partition): (String, i32),
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
+    use crate::inspect::transactions;
+    tokio::spawn(async move {
+        let (producers, (open, failed)) = tokio::join!(
+            transactions::describe_producers(&cluster, &topic, partition),
+            transactions::open_transactions(&cluster),
+        );
+        let answer = Arc::new(crate::app::producers::Answer {
+            producers,
+            transactions: open
+                .into_iter()
+                .filter(|t| t.touches(&topic, partition))
+                .collect(),
+            failed,
+        });
+        let _ = tx
+            .send(Msg::Action(Action::Producers { request, answer }))
+            .await;
+    })
+}

@@ -5,6 +5,7 @@ mod cluster_screen;
 mod config_screens;
 mod group_screens;
 mod messages;
+mod producers_screen;
 mod screens;
 mod security_screens;
 pub mod theme;
@@ -50,38 +51,27 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
         }
         _ => match &state.view().screen {
             Screen::ConfigEntry { of, name } => {
-                let [panel, table] = Layout::vertical([
-                    Constraint::Length(layout::CONFIG_PANEL),
-                    Constraint::Fill(1),
-                ])
-                .areas(body);
+                let [panel, table] = split(body, layout::CONFIG_PANEL);
                 config_screens::draw_panel(frame, panel, state, (of, name), theme);
                 draw_table(frame, table, state, snap, theme);
             }
             Screen::Cluster => {
-                let [panel, table] = Layout::vertical([
-                    Constraint::Length(layout::CLUSTER_PANEL),
-                    Constraint::Fill(1),
-                ])
-                .areas(body);
+                let [panel, table] = split(body, layout::CLUSTER_PANEL);
                 cluster_screen::draw_panel(frame, panel, state, theme);
                 draw_table(frame, table, state, snap, theme);
             }
+            Screen::Producers { .. } => {
+                let [panel, table] = split(body, layout::PRODUCERS_PANEL);
+                producers_screen::draw_panel(frame, panel, state, theme);
+                draw_table(frame, table, state, snap, theme);
+            }
             Screen::Security { .. } => {
-                let [panel, table] = Layout::vertical([
-                    Constraint::Length(layout::SECURITY_PANEL),
-                    Constraint::Fill(1),
-                ])
-                .areas(body);
+                let [panel, table] = split(body, layout::SECURITY_PANEL);
                 security_screens::draw_panel(frame, panel, state, theme);
                 draw_table(frame, table, state, snap, theme);
             }
             Screen::Group { group } | Screen::Members { group } => {
-                let [panel, table] = Layout::vertical([
-                    Constraint::Length(layout::GROUP_PANEL),
-                    Constraint::Fill(1),
-                ])
-                .areas(body);
+                let [panel, table] = split(body, layout::GROUP_PANEL);
                 group_screens::draw_panel(frame, panel, state, group, theme);
                 draw_table(frame, table, state, snap, theme);
             }
@@ -96,6 +86,11 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
     if state.show_help {
         draw_help(frame, body, state, theme);
     }
+}
+
+/// `body` as a panel of `rows` rows over the rest.
+fn split(body: Rect, rows: u16) -> [Rect; 2] {
+    Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(body)
 }
 
 fn draw_header(
@@ -276,6 +271,7 @@ fn draw_table(
         title.push_str(&cluster_screen::status(state));
     }
     title.push_str(&security_screens::status(state));
+    title.push_str(&producers_screen::status(state));
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = view
             .kinds

@@ -102,6 +102,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         }
         Screen::Cluster => super::cluster_screen::visible(state, theme, page),
         Screen::Security { .. } => super::security_screens::visible(state, theme, page),
+        Screen::Producers { .. } => super::producers_screen::visible(state, theme, page),
         Screen::Config { .. } | Screen::ConfigEntry { .. } => {
             super::config_screens::visible(state, theme, page)
         }

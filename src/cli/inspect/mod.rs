@@ -7,6 +7,7 @@ pub mod describe_topic;
 mod quorum;
 mod security;
 mod sizes;
+mod transactions;
 
 use std::io::Write;
 
@@ -29,6 +30,10 @@ pub async fn run(
         GetCommand::Acls { topic } => security::acls(cluster, topic.as_deref(), format, out).await,
         GetCommand::Users => security::users(cluster, format, out).await,
         GetCommand::Quotas => security::quotas(cluster, format, out).await,
+        GetCommand::Transactions => transactions::transactions(cluster, format, out).await,
+        GetCommand::Producers { topic, partition } => {
+            transactions::producers(cluster, topic, *partition, format, out).await
+        }
         GetCommand::Brokers { .. } => sizes::brokers(cluster, format, out).await,
         GetCommand::Topics { topic, .. } => {
             sizes::topics(cluster, topic.as_deref(), format, out).await
