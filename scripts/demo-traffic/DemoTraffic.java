@@ -20,7 +20,10 @@ import org.apache.kafka.clients.admin.*;
 import org.apache.kafka.clients.consumer.*;
 import org.apache.kafka.clients.producer.*;
 import org.apache.kafka.common.*;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.serialization.*;
 
 public final class DemoTraffic {
@@ -92,6 +95,8 @@ public final class DemoTraffic {
             }
             awaitLeaders(admin);
             log("created " + TOPICS.size() + " topics");
+            seedConfigsAndQuotas(admin);
+            log("set dynamic configs (topic orders, broker 1, cluster default) and client quotas");
         }
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap, "producer")) {
             for (Spec s : TOPICS) {
@@ -124,6 +129,35 @@ public final class DemoTraffic {
         commitIdle(bootstrap, "inventory-sync", "consumer", "inventory", 200);
         commitIdle(bootstrap, "legacy-reports", "classic", "shipments", 50);
         log("idle groups committed (analytics-batch, legacy-reports: classic; inventory-sync: consumer)");
+    }
+
+    /**
+     * What the config and quota screens show off: dynamic configs at each level (a topic's
+     * own, one broker's, the cluster-wide broker default) and client quotas for a user and a
+     * client id. None of them slows the demo's own traffic.
+     */
+    static void seedConfigsAndQuotas(Admin admin) throws Exception {
+        var orders = new ConfigResource(ConfigResource.Type.TOPIC, "orders");
+        var broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
+        var defaults = new ConfigResource(ConfigResource.Type.BROKER, "");
+        admin.incrementalAlterConfigs(Map.of(
+                orders, List.of(set("retention.ms", "172800000"), set("max.message.bytes", "2097152")),
+                broker, List.of(set("message.max.bytes", "2097152")),
+                defaults, List.of(set("log.cleaner.backoff.ms", "20000"))))
+            .all().get();
+        admin.alterClientQuotas(List.of(
+                new ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, "alice")),
+                    List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 1048576.0),
+                        new ClientQuotaAlteration.Op("consumer_byte_rate", 2097152.0))),
+                new ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "reporting")),
+                    List.of(new ClientQuotaAlteration.Op("request_percentage", 50.0)))))
+            .all().get();
+    }
+
+    static AlterConfigOp set(String name, String value) {
+        return new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET);
     }
 
     /**

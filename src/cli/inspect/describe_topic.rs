@@ -31,6 +31,9 @@ pub struct ConsumingGroup {
     pub lag: Option<i64>,
     /// Partitions of this topic without a commit by the group.
     pub uncommitted_partitions: usize,
+    /// Partitions whose commit is past their end (recreated or truncated
+    /// under the group): no lag number.
+    pub past_end_partitions: usize,
 }
 
 /// What `describe topic` prints as JSON.
@@ -51,12 +54,13 @@ pub struct TopicDescription {
     pub groups: Option<Vec<ConsumingGroup>>,
 }
 
-fn group_table() -> [Column<ConsumingGroup>; 4] {
+fn group_table() -> [Column<ConsumingGroup>; 5] {
     [
         text("GROUP", |g| g.group.clone()),
         text("STATE", |g| g.state.clone()),
         number("LAG", |g| opt(g.lag)),
         number("UNCOMMITTED", |g| g.uncommitted_partitions.to_string()),
+        number("PAST-END", |g| g.past_end_partitions.to_string()),
     ]
 }
 
@@ -71,6 +75,7 @@ pub fn consuming(overview: &Overview, topic: &str) -> Vec<ConsumingGroup> {
                 state: g.state.to_string(),
                 lag: totals.filter(|t| t.counted > 0).map(|t| t.records),
                 uncommitted_partitions: totals.map_or(0, |t| t.uncommitted),
+                past_end_partitions: totals.map_or(0, |t| t.past_end),
             }
         })
         .collect();
