@@ -305,3 +305,98 @@ fn a_schema_format_shows_only_its_own_format_decoded() {
     let screen = render(&s, &snap);
     assert!(screen.contains("00 00 00 00 02 00 0a 03"), "{screen}");
 }
+
+fn version_rows() -> Vec<kscope::schema::subjects::VersionRow> {
+    use kscope::schema::subjects::VersionRow;
+    let row = |subject: &str, version, latest, id, schema_type, schema: &str| VersionRow {
+        subject: subject.to_owned(),
+        version,
+        latest,
+        id,
+        schema_type,
+        compatibility: Some("BACKWARD".to_owned()),
+        references: Vec::new(),
+        schema: schema.to_owned(),
+    };
+    vec![
+        row("orders-value", 1, false, 1, "avro", AVRO),
+        row("orders-value", 2, true, 4, "avro", AVRO),
+        VersionRow {
+            references: vec![("common/money.proto".to_owned(), "money-value".to_owned(), 1)],
+            compatibility: Some("FULL_TRANSITIVE".to_owned()),
+            ..row("payments-value", 1, true, 2, "protobuf", PROTO)
+        },
+        row(
+            "users-value",
+            1,
+            true,
+            3,
+            "jsonschema",
+            r#"{"type":"object","properties":{"user":{"type":"string"}}}"#,
+        ),
+    ]
+}
+
+/// `:schemas` with the list answered.
+fn open_schemas(s: &mut AppState, snap: &MetadataSnapshot) {
+    s.schemas.enabled = true;
+    keys(s, snap, ":schemas");
+    let effects = press(s, snap, Code::Enter);
+    let request = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::FetchSubjects { request } => Some(*request),
+            _ => None,
+        })
+        .expect(":schemas asks for the list");
+    let again = update(
+        s,
+        Action::Resize {
+            width: s.width,
+            height: s.height,
+        },
+        snap,
+    );
+    assert!(
+        !again
+            .iter()
+            .any(|e| matches!(e, Effect::FetchSubjects { .. })),
+        "asked once while the answer is pending"
+    );
+    update(
+        s,
+        Action::Subjects {
+            request,
+            result: Ok(Arc::new(version_rows())),
+        },
+        snap,
+    );
+}
+
+#[test]
+fn the_schemas_screen_lists_every_subject_version() {
+    both_widths("schemas_subjects", |s, snap| {
+        open_schemas(s, snap);
+    });
+}
+
+#[test]
+fn enter_shows_a_versions_schema_text() {
+    both_widths("schemas_version_text", |s, snap| {
+        open_schemas(s, snap);
+        keys(s, snap, "/payments");
+        press(s, snap, Code::Enter);
+        press(s, snap, Code::Enter);
+    });
+}
+
+#[test]
+fn schemas_without_a_registry_is_a_notice() {
+    let snap = cluster();
+    let mut s = state(&snap, 80, 24);
+    keys(&mut s, &snap, ":schemas");
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert!(effects.is_empty(), "{effects:?}");
+    let screen = render(&s, &snap);
+    assert!(screen.contains("no schema registry"), "{screen}");
+}

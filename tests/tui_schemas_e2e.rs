@@ -2,8 +2,9 @@
 //! schema registry (`scripts/kafka-cluster up --registry`). Records produced
 //! by the Python client's Avro, Protobuf and JSON Schema serializers show
 //! decoded on the Messages screen (list and detail, with schema id, subject
-//! and version), `:format hex` shows their bytes again, and a schema id the
-//! registry does not know is marked with its bytes kept.
+//! and version), `:format hex` shows their bytes again, a schema id the
+//! registry does not know is marked with its bytes kept, and `:schemas`
+//! lists the topic's subject with Enter showing a version's schema text.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod schema_fixture;
@@ -92,6 +93,26 @@ fn framed_records_show_decoded_in_the_list_and_the_detail() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("the bytes again under :format hex", |s| {
         s.contains("format hex") && !s.contains(r#"{"amount""#)
+    });
+
+    // The registry's subjects: this topic's value subject, one version per
+    // serializer that registered under it; Enter shows a version's text.
+    tmux.keys(&[":"]);
+    tmux.keys(&["-l", "schemas"]);
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", &topic]);
+    tmux.keys(&["Enter"]);
+    let subjects = tmux.wait_for_within(Duration::from_mins(1), "the topic's subject", |s| {
+        s.contains("schema registry subjects") && s.contains(&format!("{topic}-value"))
+    });
+    assert!(subjects.contains("avro"), "{subjects}");
+    tmux.keys(&["g"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the first version's schema text", |s| {
+        s.contains(&format!("schema '{topic}-value' version 1"))
+            && s.contains("type avro")
+            && s.contains(r#""name": "Payment""#)
     });
     tmux.keys(&["q"]);
     tmux.wait_for_exit(Duration::from_secs(10));

@@ -134,6 +134,13 @@ pub enum Action {
         /// The session ended with this error.
         failed: Option<String>,
     },
+    /// The answer to [`Effect::FetchSubjects`].
+    Subjects {
+        /// The request id it answers.
+        request: u64,
+        /// Every version of every subject, or why not.
+        result: Result<Arc<Vec<crate::schema::subjects::VersionRow>>, String>,
+    },
     /// The answer to [`Effect::FetchSchema`].
     Schema {
         /// The schema id asked for.
@@ -234,6 +241,12 @@ pub enum Effect {
     },
     /// Stop the browse session running, if any.
     StopBrowse,
+    /// List every version of every subject in the context's registry;
+    /// answers with [`Action::Subjects`].
+    FetchSubjects {
+        /// Request id.
+        request: u64,
+    },
     /// Fetch and compile schema `id` from the context's registry; answers
     /// with [`Action::Schema`].
     FetchSchema {

@@ -38,6 +38,8 @@ pub enum Parsed {
     Context(String),
     /// `:cluster`: quorum, features, reassignments.
     Cluster,
+    /// `:schemas`: the schema registry's subjects and versions.
+    Schemas,
     /// `:acls [TOPIC]`, `:users`, `:quotas`.
     Security(super::security::Security),
     /// `:config topic NAME`, `:config broker ID`, `:config defaults`.
@@ -61,6 +63,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("save", &["w"]),
     ("save-all", &["wa"]),
     ("cluster", &["quorum", "features"]),
+    ("schemas", &["subjects", "sr", "registry"]),
     ("acls", &["acl"]),
     ("users", &["scram"]),
     ("quotas", &["quota"]),
@@ -119,6 +122,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
         (Some("cluster"), _) => Parsed::Cluster,
+        (Some("schemas"), _) => Parsed::Schemas,
         (Some("acls"), None) => Parsed::Security(Security::Acls),
         (Some("acls"), Some(topic)) => Parsed::Security(Security::TopicAcls(topic)),
         (Some("users"), _) => Parsed::Security(Security::Users),
@@ -366,6 +370,7 @@ mod tests {
         assert!(parse("config").is_err());
         assert_eq!(parse("cluster"), Ok(Parsed::Cluster));
         assert_eq!(parse("quorum"), Ok(Parsed::Cluster));
+        assert_eq!(parse("sr"), Ok(Parsed::Schemas));
         assert_eq!(parse("acls"), Ok(Parsed::Security(Security::Acls)));
         assert_eq!(
             parse("acl orders"),

@@ -200,6 +200,8 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         | Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
+        | Screen::Schemas
+        | Screen::SchemaVersion { .. }
         | Screen::Cluster
         | Screen::Security { .. }
         | Screen::Producers { .. } => {}

@@ -110,6 +110,7 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
             super::record_export::save(state, path, all, force, fx);
         }
         Parsed::Cluster => push(state, Screen::Cluster, None, fx),
+        Parsed::Schemas => super::schemas::open(state, fx),
         Parsed::Security(of) => push(state, Screen::Security { of }, None, fx),
         Parsed::Help => state.show_help = true,
         Parsed::Quit => {

@@ -81,6 +81,7 @@ impl Scope {
                     | Screen::Group { .. }
                     | Screen::Config { .. }
                     | Screen::Messages { .. }
+                    | Screen::Schemas
             ),
             Scope::HasConfigs => matches!(
                 screen,

@@ -35,7 +35,7 @@ pub fn table_first_row(screen: &Screen) -> u16 {
         Screen::Group { .. } | Screen::Members { .. } => TABLE_FIRST_ROW + GROUP_PANEL,
         Screen::ConfigEntry { .. } => TABLE_FIRST_ROW + CONFIG_PANEL,
         // The record detail has no column header.
-        Screen::Record { .. } => TABLE_FIRST_ROW - 1,
+        Screen::Record { .. } | Screen::SchemaVersion { .. } => TABLE_FIRST_ROW - 1,
         Screen::Cluster => TABLE_FIRST_ROW + CLUSTER_PANEL,
         Screen::Security { .. } => TABLE_FIRST_ROW + SECURITY_PANEL,
         Screen::Producers { .. } => TABLE_FIRST_ROW + PRODUCERS_PANEL,

@@ -20,6 +20,7 @@ pub mod record_filter;
 pub mod record_view;
 pub mod rows;
 pub mod schema_cache;
+pub mod schemas;
 pub mod screen;
 pub mod security;
 pub mod sizes;

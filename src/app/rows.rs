@@ -20,9 +20,14 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
             clamp(state.view_mut(), page);
             return;
         }
-        Screen::Record { .. } => {
+        Screen::Record { .. } | Screen::SchemaVersion { .. } => {
             // One row per first line of a page: selected is the scroll position.
-            let lines = state.messages.detail.as_ref().map_or(0, |d| d.lines.len());
+            let lines = match &state.view().screen {
+                Screen::Record { .. } => {
+                    state.messages.detail.as_ref().map_or(0, |d| d.lines.len())
+                }
+                _ => state.registry.open.len(),
+            };
             let view = state.view_mut();
             let positions = lines.saturating_sub(page) + 1;
             if view.rows.len() != positions {
@@ -52,6 +57,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         cluster: state.cluster.answers,
         security: state.security.answers,
         producers: state.producers.answers,
+        registry: state.registry.answers,
         inactive: state.groups.hide_inactive,
     };
     if state.view().built_for.as_ref() != Some(&key) {
@@ -160,7 +166,10 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Config { .. } | Screen::ConfigEntry { .. } => {
             configs::build(&state.configs, &screen, &mut keep)
         }
-        Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
+        Screen::Messages { .. } | Screen::Record { .. } | Screen::SchemaVersion { .. } => {
+            Vec::new()
+        }
+        Screen::Schemas => super::schemas::build(&state.registry, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
         Screen::Producers { topic, partition } => {
@@ -243,7 +252,11 @@ fn sort_rows(
         }),
         // The synonym chain keeps its order of precedence.
         // Records keep the order they arrived in.
-        Screen::ConfigEntry { .. } | Screen::Messages { .. } | Screen::Record { .. } => {}
+        Screen::ConfigEntry { .. }
+        | Screen::Messages { .. }
+        | Screen::Record { .. }
+        | Screen::SchemaVersion { .. } => {}
+        Screen::Schemas => super::schemas::sort(&state.registry, column, rows),
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)
         }),

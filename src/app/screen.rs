@@ -70,6 +70,15 @@ pub enum Screen {
         /// Only this partition.
         partition: Option<i32>,
     },
+    /// Every version of every subject in the schema registry.
+    Schemas,
+    /// One subject version's schema text.
+    SchemaVersion {
+        /// The subject.
+        subject: String,
+        /// The version.
+        version: i32,
+    },
     /// One record in detail.
     Record {
         /// Its topic.
@@ -118,6 +127,10 @@ impl Screen {
                 partition,
                 offset,
             } => format!("record '{topic}' partition {partition} offset {offset}"),
+            Screen::Schemas => "schema registry subjects".to_owned(),
+            Screen::SchemaVersion { subject, version } => {
+                format!("schema '{subject}' version {version}")
+            }
         })
     }
 
@@ -145,7 +158,8 @@ impl Screen {
             Screen::Config { .. } => headers(&configs::table()),
             Screen::ConfigEntry { .. } => headers(&configs::synonym_table()),
             Screen::Messages { .. } => headers(&messages::table()),
-            Screen::Record { .. } => vec![""],
+            Screen::Record { .. } | Screen::SchemaVersion { .. } => vec![""],
+            Screen::Schemas => headers(&crate::columns::schemas::table()),
         }
     }
 
@@ -218,6 +232,8 @@ pub struct RowsKey {
     pub security: u64,
     /// Producer answers received.
     pub producers: u64,
+    /// Schema-registry list answers received.
+    pub registry: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
 }

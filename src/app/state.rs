@@ -149,6 +149,8 @@ pub struct AppState {
     pub topic_lag: super::topic_lag::TopicLag,
     /// Schemas of the framed records met, from the registry.
     pub schemas: super::schema_cache::SchemaCache,
+    /// The `:schemas` screen's data.
+    pub registry: super::schemas::RegistryStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -211,6 +213,7 @@ impl AppState {
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             producers: super::producers::ProducersStore::default(),
+            registry: super::schemas::RegistryStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -258,6 +261,7 @@ impl AppState {
         self.topic_lag.reset();
         self.schemas.reset();
         self.producers.reset();
+        self.registry.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

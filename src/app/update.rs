@@ -93,6 +93,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             failed,
         } => messages::receive(state, session, &records, dropped, notices, failed),
         Action::Schema { id, result } => super::schema_cache::receive(state, id, result),
+        Action::Subjects { request, result } => super::schemas::receive(state, request, result),
     }
     rows::refresh(state, snap);
     watermarks::plan(state, snap, &mut effects);
@@ -103,6 +104,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     super::security::plan(state, &mut effects);
     super::schema_cache::plan(state, &mut effects);
     super::producers::plan(state, &mut effects);
+    super::schemas::plan(state, &mut effects);
     effects
 }
 
@@ -142,6 +144,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.groups.expire();
             state.configs.expire();
             state.cluster.expire();
+            state.registry.expire();
             state.security.expire();
             state.producers.expire();
             fx.push(Effect::Refresh);
@@ -351,7 +354,9 @@ fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
         | Screen::Producers { .. }
         | Screen::Members { .. }
         | Screen::ConfigEntry { .. }
-        | Screen::Record { .. } => {}
+        | Screen::Record { .. }
+        | Screen::SchemaVersion { .. } => {}
+        Screen::Schemas => super::schemas::select(state, fx),
     }
 }
 

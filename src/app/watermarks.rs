@@ -59,6 +59,8 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
+        | Screen::Schemas
+        | Screen::SchemaVersion { .. }
         | Screen::Cluster
         | Screen::Security { .. }
         | Screen::Producers { .. } => {}

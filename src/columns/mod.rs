@@ -19,6 +19,7 @@ pub mod messages;
 pub mod partitions;
 pub mod producers;
 pub mod quorum;
+pub mod schemas;
 pub mod security;
 pub mod topics;
 

@@ -57,3 +57,77 @@ pub fn list(client: &RegistryClient) -> Result<Vec<Subject>, Error> {
     }
     Ok(subjects)
 }
+
+/// One version of one subject, with its schema text: a row of the
+/// `:schemas` screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionRow {
+    /// The subject.
+    pub subject: String,
+    /// The version.
+    pub version: i32,
+    /// Whether it is the subject's latest version.
+    pub latest: bool,
+    /// Its schema id.
+    pub id: u32,
+    /// `avro`, `protobuf`, `jsonschema` (or `unknown`).
+    pub schema_type: &'static str,
+    /// The subject's compatibility level, when the registry says.
+    pub compatibility: Option<String>,
+    /// The `(name, subject, version)` of each schema it references.
+    pub references: Vec<(String, String, i32)>,
+    /// The schema text as registered.
+    pub schema: String,
+}
+
+/// Subjects read at most by [`all_versions`] (and versions per subject): a
+/// bound on the requests one `:schemas` makes.
+pub const MAX_SUBJECTS: usize = 500;
+/// Versions per subject read at most (the newest).
+pub const MAX_VERSIONS: usize = 50;
+
+/// Every version of every subject (at most [`MAX_SUBJECTS`] subjects, their
+/// newest [`MAX_VERSIONS`] versions), sorted by subject then version: one
+/// request for the list, then per subject its versions and compatibility,
+/// one per version, and one per distinct schema id (for its type).
+pub fn all_versions(client: &RegistryClient) -> Result<Vec<VersionRow>, Error> {
+    let mut names = client.subjects()?;
+    names.sort();
+    names.truncate(MAX_SUBJECTS);
+    let mut types: std::collections::HashMap<u32, &'static str> = std::collections::HashMap::new();
+    let mut rows = Vec::new();
+    for name in names {
+        let mut versions = client.versions(&name)?;
+        versions.sort_unstable();
+        let newest = versions.last().copied();
+        let skip = versions.len().saturating_sub(MAX_VERSIONS);
+        let compatibility = client.compatibility(&name).ok();
+        for version in versions.into_iter().skip(skip) {
+            let found = client.version(&name, &version.to_string())?;
+            // The id's own endpoint says the type (Apicurio 3.0.9 labels
+            // every subject version AVRO).
+            let schema_type = *types.entry(found.id).or_insert_with(|| {
+                let schema_type = client
+                    .schema(found.id)
+                    .ok()
+                    .map_or_else(|| found.schema_type.clone(), |raw| raw.schema_type);
+                Format::from_schema_type(schema_type.as_deref()).map_or("unknown", Format::name)
+            });
+            rows.push(VersionRow {
+                subject: name.clone(),
+                version,
+                latest: Some(version) == newest,
+                id: found.id,
+                schema_type,
+                compatibility: compatibility.clone(),
+                references: found
+                    .references
+                    .into_iter()
+                    .map(|r| (r.name, r.subject, r.version))
+                    .collect(),
+                schema: found.schema,
+            });
+        }
+    }
+    Ok(rows)
+}

@@ -43,7 +43,7 @@ pub enum Msg {
     Resolved(String, Result<Box<ResolvedContext>, String>),
     /// A browse session has records or notices staged.
     Browsed(Arc<super::browse::Staging>),
-    /// A schema fetched for the registry of this epoch ([`Session::registry`]).
+    /// An answer from the schema registry of this epoch ([`Session::registry`]).
     Schema(u64, Action),
 }
 
@@ -385,6 +385,7 @@ impl Session {
             Effect::Copy(value) => {
                 state.notice = Some(super::save::copy(&value));
             }
+            Effect::FetchSubjects { request } => self.fetch_subjects(request),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false
@@ -452,6 +453,34 @@ impl Session {
             let _ = tx
                 .send(Msg::Schema(epoch, Action::Schema { id, result }))
                 .await;
+        });
+    }
+
+    /// List the registry's subject versions off the loop; [`Msg::Schema`]
+    /// answers (dropped if the context changed meanwhile).
+    fn fetch_subjects(&self, request: u64) {
+        let epoch = self.registry.1;
+        let client = match &self.registry.0 {
+            Some(Ok(decoder)) => decoder.client().clone(),
+            Some(Err(error)) => {
+                let answer = Action::Subjects {
+                    request,
+                    result: Err(error.clone()),
+                };
+                let _ = self.tx.try_send(Msg::Schema(epoch, answer));
+                return;
+            }
+            None => return,
+        };
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let result =
+                tokio::task::spawn_blocking(move || crate::schema::subjects::all_versions(&client))
+                    .await
+                    .map_err(|e| format!("listing subjects: {e}"))
+                    .and_then(|listed| listed.map(Arc::new).map_err(|e| e.to_string()));
+            let answer = Action::Subjects { request, result };
+            let _ = tx.send(Msg::Schema(epoch, answer)).await;
         });
     }
 

@@ -6,6 +6,7 @@ mod config_screens;
 mod group_screens;
 mod messages;
 mod producers_screen;
+mod schema_screens;
 mod screens;
 mod security_screens;
 pub mod theme;
@@ -77,6 +78,9 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
             }
             Screen::Record { .. } => {
                 messages::draw_record(frame, body, state, theme);
+            }
+            Screen::SchemaVersion { .. } => {
+                schema_screens::draw_version(frame, body, state, theme);
             }
             _ => draw_table(frame, body, state, snap, theme),
         },
@@ -270,6 +274,9 @@ fn draw_table(
     if matches!(view.screen, Screen::Cluster) {
         title.push_str(&cluster_screen::status(state));
     }
+    if matches!(view.screen, Screen::Schemas) {
+        title.push_str(&schema_screens::status(state));
+    }
     title.push_str(&security_screens::status(state));
     title.push_str(&producers_screen::status(state));
     if matches!(view.screen, Screen::Leaders) {
@@ -362,7 +369,9 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     lines.push(Line::raw(
         "            :brokers :leaders :cluster :ctx NAME :q",
     ));
-    lines.push(Line::raw("            :acls [TOPIC] :users :quotas"));
+    lines.push(Line::raw(
+        "            :acls [TOPIC] :users :quotas :schemas",
+    ));
     lines.push(Line::raw(
         "            :config topic NAME | broker ID | defaults",
     ));

@@ -107,6 +107,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
             super::config_screens::visible(state, theme, page)
         }
         Screen::Messages { .. } => super::messages::visible(state, theme, page),
-        Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
+        Screen::Record { .. } | Screen::SchemaVersion { .. } => grid::<()>(&[], std::iter::empty()),
+        Screen::Schemas => super::schema_screens::visible(state, theme, page),
     }
 }
