@@ -369,7 +369,7 @@ impl Session {
                 }
             }
             Effect::StopBrowse => self.fetches.stop(Fetch::Browse),
-            Effect::FetchSchema { id } => self.fetch_schema(id),
+            e @ (Effect::FetchSchema { .. } | Effect::FetchSubjects { .. }) => self.ask(&e),
             Effect::Save {
                 path,
                 topic,
@@ -385,7 +385,6 @@ impl Session {
             Effect::Copy(value) => {
                 state.notice = Some(super::save::copy(&value));
             }
-            Effect::FetchSubjects { request } => self.fetch_subjects(request),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false
@@ -422,6 +421,15 @@ impl Session {
             _ => return,
         };
         self.fetches.replace(kind, task);
+    }
+
+    /// Run an effect that asks the schema registry.
+    fn ask(&self, effect: &Effect) {
+        match *effect {
+            Effect::FetchSchema { id } => self.fetch_schema(id),
+            Effect::FetchSubjects { request } => self.fetch_subjects(request),
+            _ => {}
+        }
     }
 
     /// Fetch schema `id` off the loop (the decoder caches it for the
