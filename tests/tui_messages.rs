@@ -69,6 +69,7 @@ fn open(s: &mut AppState, snap: &MetadataSnapshot, records: Vec<Record>) -> u64 
                 topic,
                 partition,
                 start,
+                ..
             } => {
                 assert_eq!(topic, "orders");
                 assert_eq!(*partition, Some(0));

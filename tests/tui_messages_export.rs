@@ -1,17 +1,18 @@
 //! Records out of the Messages screen, through `update` (no terminal, no
 //! cluster): `:save` / `:save-all` hand the worker the selected or every
 //! shown record, and the copy key hands it the value; the status line says
-//! when there is nothing to hand.
+//! when there is nothing to hand. Also the isolation switch, which reads
+//! the view again and keeps the selected record selected.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::Bytes;
 use kscope::app::{Action, AppState, Code, Effect, update};
-use kscope::browse::{Codec, Record, TimestampType};
+use kscope::browse::{Codec, Isolation, Record, Start, TimestampType};
 use kscope::meta::MetadataSnapshot;
 
 mod screens_fixture;
 
-use screens_fixture::{cluster, keys, press, state};
+use screens_fixture::{cluster, keys, press, render, state};
 
 fn record(offset: i64, key: &str, value: Option<&[u8]>) -> Record {
     Record {
@@ -28,25 +29,38 @@ fn record(offset: i64, key: &str, value: Option<&[u8]>) -> Record {
     }
 }
 
+/// The browse session `effects` start: id, start and isolation.
+fn browse(effects: &[Effect]) -> Option<(u64, Start, Isolation)> {
+    effects.iter().find_map(|e| match e {
+        Effect::Browse {
+            session,
+            start,
+            isolation,
+            ..
+        } => Some((*session, start.clone(), *isolation)),
+        _ => None,
+    })
+}
+
 /// `:messages payments 1` fed with three records; the tail is selected.
 fn opened(snap: &MetadataSnapshot) -> AppState {
     let mut s = state(snap, 100, 20);
     keys(&mut s, snap, ":messages payments 1");
     let effects = press(&mut s, snap, Code::Enter);
-    let session = effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::Browse { session, .. } => Some(*session),
-            _ => None,
-        })
-        .expect(":messages starts a browse session");
+    let (session, _, isolation) = browse(&effects).expect(":messages starts a browse session");
+    assert_eq!(isolation, Isolation::ReadCommitted, "committed by default");
     let records = vec![
         record(1, "a-1", Some(b"{\"n\":1}")),
         record(2, "b-1", Some(b"two")),
         record(3, "a-2", None),
     ];
+    feed(&mut s, snap, session, records);
+    s
+}
+
+fn feed(s: &mut AppState, snap: &MetadataSnapshot, session: u64, records: Vec<Record>) {
     update(
-        &mut s,
+        s,
         Action::Browsed {
             session,
             records,
@@ -56,7 +70,6 @@ fn opened(snap: &MetadataSnapshot) -> AppState {
         },
         snap,
     );
-    s
 }
 
 fn saved(effects: &[Effect]) -> Option<(&str, Vec<i64>, bool)> {
@@ -153,5 +166,49 @@ fn y_copies_the_value_and_says_when_there_is_none() {
             .is_some_and(|n| n.contains("value is null")),
         "{:?}",
         s.notice
+    );
+}
+
+#[test]
+fn isolation_reads_again_from_the_same_start_and_keeps_the_selection() {
+    let snap = cluster();
+    let mut s = opened(&snap);
+    press(&mut s, &snap, Code::Home);
+    press(&mut s, &snap, Code::Down);
+    let effects = keys(&mut s, &snap, "u");
+    let (session, start, isolation) = browse(&effects).expect("u starts a new session");
+    assert_eq!(isolation, Isolation::ReadUncommitted);
+    assert_eq!(start, Start::FromEnd(500), "the same start as before");
+    assert!(s.view().rows.is_empty(), "the old records are gone");
+    let title = render(&s, &snap);
+    assert!(title.contains("read_uncommitted"), "{title}");
+    // The records again, with an aborted one now shown: offset 2 stays selected.
+    let again = vec![
+        record(1, "a-1", Some(b"x")),
+        record(2, "b-1", Some(b"two")),
+        record(3, "a-2", None),
+        record(4, "aborted", Some(b"y")),
+    ];
+    feed(&mut s, &snap, session, again);
+    let view = s.view();
+    assert_eq!(view.rows.len(), 4);
+    let selected = kscope::app::messages::selected(&s).map(|r| r.offset);
+    assert_eq!(selected, Some(2), "the selection survived the restart");
+
+    keys(&mut s, &snap, ":isolation committed");
+    let effects = press(&mut s, &snap, Code::Enter);
+    let (_, _, isolation) = browse(&effects).expect(":isolation starts a new session");
+    assert_eq!(isolation, Isolation::ReadCommitted);
+    let title = render(&s, &snap);
+    assert!(!title.contains("read_uncommitted"), "{title}");
+
+    keys(&mut s, &snap, ":topics");
+    press(&mut s, &snap, Code::Enter);
+    keys(&mut s, &snap, ":iso uncommitted");
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert_eq!(
+        browse(&effects),
+        None,
+        "isolation is for the Messages screen"
     );
 }

@@ -238,6 +238,8 @@ pub enum Effect {
         partition: Option<i32>,
         /// Where to start.
         start: crate::browse::Start,
+        /// `read_committed` (aborted records hidden) or `read_uncommitted`.
+        isolation: crate::browse::Isolation,
     },
     /// Stop the browse session running, if any.
     StopBrowse,

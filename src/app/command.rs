@@ -23,6 +23,9 @@ pub enum Parsed {
     },
     /// `:seek FROM` on the Messages screen (offset, -N, time, beginning, end).
     Seek(String),
+    /// `:isolation [committed|uncommitted]` on the Messages screen (no
+    /// argument: the other one).
+    Isolation(Option<crate::browse::Isolation>),
     /// `:format auto|text|json|hex|avro|protobuf|jsonschema` on the Messages screen.
     Format(crate::browse::Format),
     /// `:save PATH` (the selected record), `:save-all PATH` (every record
@@ -60,6 +63,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("messages", &["m", "msgs", "records"]),
     ("seek", &["from"]),
     ("format", &["fmt"]),
+    ("isolation", &["iso"]),
     ("save", &["w"]),
     ("save-all", &["wa"]),
     ("cluster", &["quorum", "features"]),
@@ -118,6 +122,11 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("format"), None) => {
             return Err("usage: :format auto|text|json|hex|avro|protobuf|jsonschema".to_owned());
         }
+        (Some("isolation"), None) => Parsed::Isolation(None),
+        (Some("isolation"), Some(word)) => Parsed::Isolation(Some(
+            super::messages_isolation::parse(&word)
+                .ok_or_else(|| format!("isolation '{word}': expected committed or uncommitted"))?,
+        )),
         (Some("topics"), _) => Parsed::Topics,
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
@@ -326,31 +335,6 @@ mod tests {
             parse("format protobuf"),
             Ok(Parsed::Format(crate::browse::Format::Protobuf))
         );
-        assert_eq!(
-            parse("save /tmp/my records.jsonl"),
-            Ok(Parsed::Save {
-                path: "/tmp/my records.jsonl".to_owned(),
-                all: false,
-                force: false
-            })
-        );
-        assert_eq!(
-            parse("save-all! out.jsonl"),
-            Ok(Parsed::Save {
-                path: "out.jsonl".to_owned(),
-                all: true,
-                force: true
-            })
-        );
-        assert_eq!(
-            parse("w! x"),
-            Ok(Parsed::Save {
-                path: "x".to_owned(),
-                all: false,
-                force: true
-            })
-        );
-        assert!(parse("save").expect_err("no path").contains("usage: :save"));
         assert!(parse("ctx").is_err());
         assert!(parse("explode").expect_err("unknown").contains("'explode'"));
         assert_eq!(
@@ -378,6 +362,43 @@ mod tests {
         );
         assert_eq!(parse("users"), Ok(Parsed::Security(Security::Users)));
         assert_eq!(parse("quotas"), Ok(Parsed::Security(Security::Quotas)));
+    }
+
+    #[test]
+    fn parses_the_messages_screens_save_and_isolation() {
+        assert_eq!(
+            parse("save /tmp/my records.jsonl"),
+            Ok(Parsed::Save {
+                path: "/tmp/my records.jsonl".to_owned(),
+                all: false,
+                force: false
+            })
+        );
+        assert_eq!(
+            parse("save-all! out.jsonl"),
+            Ok(Parsed::Save {
+                path: "out.jsonl".to_owned(),
+                all: true,
+                force: true
+            })
+        );
+        assert_eq!(
+            parse("w! x"),
+            Ok(Parsed::Save {
+                path: "x".to_owned(),
+                all: false,
+                force: true
+            })
+        );
+        assert!(parse("save").expect_err("no path").contains("usage: :save"));
+        assert_eq!(
+            parse("isolation uncommitted"),
+            Ok(Parsed::Isolation(Some(
+                crate::browse::Isolation::ReadUncommitted
+            )))
+        );
+        assert_eq!(parse("iso"), Ok(Parsed::Isolation(None)));
+        assert!(parse("isolation dirty").is_err());
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub enum Command {
     CommittedMessages,
     /// Copy the selected or open record's value to the clipboard (OSC 52).
     CopyValue,
+    /// Read committed or uncommitted records on the Messages screen.
+    ToggleIsolation,
 }
 
 /// Where a binding applies.
@@ -291,6 +293,13 @@ impl Default for Keymap {
                 Some("pause"),
                 &[c('p')],
                 "pause or follow again (arrivals are counted)",
+                Scope::Messages,
+            ),
+            bind(
+                C::ToggleIsolation,
+                Some("isolation"),
+                &[c('u')],
+                "read_committed / read_uncommitted (aborted records shown)",
                 Scope::Messages,
             ),
             bind(

@@ -7,7 +7,7 @@
 //! A view's `rows` hold record sequence numbers: the ring's record `i` has
 //! sequence `dropped + i`, so a row stays valid while older records go.
 
-use crate::browse::{Format, Record, Ring, Start};
+use crate::browse::{Format, Isolation, Record, Ring, Start};
 
 use super::action::Effect;
 use super::record_filter::RecordFilter;
@@ -57,6 +57,11 @@ pub struct MessagesStore {
     pub utc_offset: i32,
     /// The ring's bounds: records and bytes.
     pub bounds: (usize, usize),
+    /// Which records the session reads (aborted ones only uncommitted).
+    pub isolation: Isolation,
+    /// Select this record (partition, offset) when it arrives: the
+    /// selection kept across a restart of the session.
+    pub anchor: Option<(i32, i64)>,
 }
 
 impl Default for MessagesStore {
@@ -82,6 +87,8 @@ impl Default for MessagesStore {
                 crate::browse::ring::DEFAULT_RECORDS,
                 crate::browse::ring::DEFAULT_BYTES,
             ),
+            isolation: Isolation::default(),
+            anchor: None,
         }
     }
 }
@@ -138,7 +145,7 @@ pub fn open(
 
 /// Start a new session for the Messages view on top: an empty ring, rows
 /// rebuilt as records arrive.
-fn restart(
+pub(super) fn restart(
     state: &mut AppState,
     topic: String,
     partition: Option<i32>,
@@ -158,6 +165,7 @@ fn restart(
     m.built_upto = 0;
     m.failed = None;
     m.live = true;
+    m.anchor = None;
     let view = state.view_mut();
     view.rows.clear();
     view.selected = 0;
@@ -167,6 +175,7 @@ fn restart(
         topic,
         partition,
         start,
+        isolation: state.messages.isolation,
     });
 }
 
@@ -312,6 +321,16 @@ pub fn sync(state: &mut AppState) {
     }
     if at_tail && view.rows.len() > before {
         view.selected = view.rows.len() - 1;
+    }
+    if let Some((partition, offset)) = state.messages.anchor {
+        let found = view.rows[before..].iter().position(|&seq| {
+            m.record(seq)
+                .is_some_and(|r| r.partition == partition && r.offset == offset)
+        });
+        if let Some(index) = found {
+            view.selected = before + index;
+            state.messages.anchor = None;
+        }
     }
 }
 

@@ -198,6 +198,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         Command::ToggleLag => super::topic_lag::toggle(state),
         Command::CopyValue => super::record_export::copy(state, fx),
         Command::Producers | Command::TopicAcls => inspect_selected(state, snap, command, fx),
+        Command::ToggleIsolation => super::messages_isolation::set(state, None, fx),
         Command::Leaders => {
             if let Some(topic) = current_topic(state, snap) {
                 let filter = format!("~^{} ", regex::escape(&topic));

@@ -25,6 +25,7 @@ pub const ACTIONS: &[&str] = &[
     "messages",
     "committed_messages",
     "copy",
+    "isolation",
     "consumers",
     "members",
     "inactive",

@@ -12,7 +12,7 @@ use tokio::sync::mpsc::error::TrySendError;
 use tokio::task::JoinHandle;
 
 use crate::app::Action;
-use crate::browse::{Browser, Event, Options, Ring, Start};
+use crate::browse::{Browser, Event, Isolation, Options, Ring, Start};
 use crate::meta::Cluster;
 
 use super::run::Msg;
@@ -77,13 +77,31 @@ impl Staging {
     }
 }
 
-/// Start session `session`: `topic` (one partition or all) from `start`,
-/// following, until aborted.
-pub fn start(
-    cluster: Cluster,
-    (session, topic, partition, start): (u64, String, Option<i32>, Start),
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
+/// A browse session asked for ([`crate::app::Effect::Browse`]).
+#[derive(Debug, Clone)]
+pub struct Ask {
+    /// The session id.
+    pub session: u64,
+    /// The topic.
+    pub topic: String,
+    /// Only this partition.
+    pub partition: Option<i32>,
+    /// Where to start.
+    pub start: Start,
+    /// Committed or uncommitted records.
+    pub isolation: Isolation,
+}
+
+/// Start session `ask.session`: its topic (one partition or all) from its
+/// start, following, until aborted.
+pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
+    let Ask {
+        session,
+        topic,
+        partition,
+        start,
+        isolation,
+    } = ask;
     let staging = Arc::new(Staging {
         session,
         inner: Mutex::new(Staged::default()),
@@ -92,6 +110,7 @@ pub fn start(
     tokio::spawn(async move {
         let options = Options {
             follow: true,
+            isolation,
             ..Options::default()
         };
         let mut browser = match Browser::open(cluster, &topic, partition, &start, options).await {

@@ -58,6 +58,8 @@ struct Session {
     fetches: InFlight,
     /// The `:ctx` resolution in flight, if any (a newer one replaces it).
     resolving: Option<JoinHandle<()>>,
+    /// A browse session asked for before the cluster was connected.
+    pending_browse: Option<super::browse::Ask>,
     snap: Arc<MetadataSnapshot>,
     tx: Sender<Msg>,
     /// The context's schema registry: its decoder (or why there is none),
@@ -166,6 +168,7 @@ async fn run_loop(
         tasks: Vec::new(),
         fetches: InFlight::default(),
         resolving: None,
+        pending_browse: None,
         snap: Arc::new(MetadataSnapshot::empty()),
         tx: tx.clone(),
         registry: (None, 0),
@@ -271,6 +274,10 @@ impl Session {
                     .push(worker::follow(cluster.clone(), self.tx.clone()));
                 self.groups = Some(GroupsClient::new(cluster.clone()));
                 let generation = cluster.generation();
+                if let Some(ask) = self.pending_browse.take() {
+                    let task = super::browse::start(cluster.clone(), ask, self.tx.clone());
+                    self.fetches.replace(Fetch::Browse, task);
+                }
                 self.cluster = Some(cluster);
                 let mut actions = vec![Action::Connected { context }];
                 if !earlier.is_empty() {
@@ -291,6 +298,7 @@ impl Session {
                 self.resolving = None;
                 match resolved {
                     Ok(context) => {
+                        self.pending_browse = None;
                         state.reset_cluster();
                         state.context.clone_from(&context.name);
                         state.bootstrap.clone_from(&context.bootstrap_servers);
@@ -353,38 +361,11 @@ impl Session {
             | Effect::FetchProducers { .. }
             | Effect::FetchSecurity { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
-            Effect::Browse {
-                session,
-                topic,
-                partition,
-                start,
-            } => {
-                if let Some(cluster) = &self.cluster {
-                    let task = super::browse::start(
-                        cluster.clone(),
-                        (session, topic, partition, start),
-                        self.tx.clone(),
-                    );
-                    self.fetches.replace(Fetch::Browse, task);
-                }
-            }
-            Effect::StopBrowse => self.fetches.stop(Fetch::Browse),
+            effect @ (Effect::Browse { .. }
+            | Effect::StopBrowse
+            | Effect::Save { .. }
+            | Effect::Copy(_)) => self.run_messages(effect, state),
             e @ (Effect::FetchSchema { .. } | Effect::FetchSubjects { .. }) => self.ask(&e),
-            Effect::Save {
-                path,
-                topic,
-                records,
-                force,
-            } => {
-                let tx = self.tx.clone();
-                tokio::task::spawn_blocking(move || {
-                    let notice = super::save::save(&path, &topic, &records, force);
-                    let _ = tx.blocking_send(Msg::Action(Action::Notice(notice)));
-                });
-            }
-            Effect::Copy(value) => {
-                state.notice = Some(super::save::copy(&value));
-            }
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false
@@ -492,6 +473,56 @@ impl Session {
         });
     }
 
+    /// Carry out an effect of the Messages screen: its browse session
+    /// (kept until connected, if need be), saving and copying records.
+    fn run_messages(&mut self, effect: Effect, state: &mut AppState) {
+        match effect {
+            Effect::Browse {
+                session,
+                topic,
+                partition,
+                start,
+                isolation,
+            } => {
+                let ask = super::browse::Ask {
+                    session,
+                    topic,
+                    partition,
+                    start,
+                    isolation,
+                };
+                match &self.cluster {
+                    Some(cluster) => {
+                        let task = super::browse::start(cluster.clone(), ask, self.tx.clone());
+                        self.fetches.replace(Fetch::Browse, task);
+                    }
+                    // Not connected yet: start it once connected.
+                    None => self.pending_browse = Some(ask),
+                }
+            }
+            Effect::StopBrowse => {
+                self.pending_browse = None;
+                self.fetches.stop(Fetch::Browse);
+            }
+            Effect::Save {
+                path,
+                topic,
+                records,
+                force,
+            } => {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let notice = super::save::save(&path, &topic, &records, force);
+                    let _ = tx.blocking_send(Msg::Action(Action::Notice(notice)));
+                });
+            }
+            Effect::Copy(value) => {
+                state.notice = Some(super::save::copy(&value));
+            }
+            _ => {}
+        }
+    }
+
     /// Resolve context `name` off the loop; [`Msg::Resolved`] answers.
     fn switch_context(&mut self, name: String, deadline: Duration) {
         let mut args = self.args.clone();
@@ -541,6 +572,7 @@ mod tests {
                 tasks: Vec::new(),
                 fetches: InFlight::default(),
                 resolving: None,
+                pending_browse: None,
                 snap: Arc::new(MetadataSnapshot::empty()),
                 tx,
                 registry: (None, 0),

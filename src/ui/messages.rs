@@ -109,6 +109,9 @@ pub fn status(m: &MessagesStore) -> String {
     if dropped > 0 {
         parts.push(format!("{dropped} dropped (ring full)"));
     }
+    if m.isolation != crate::browse::Isolation::ReadCommitted {
+        parts.push(crate::app::messages_isolation::name(m.isolation).to_owned());
+    }
     if m.format != Format::Auto {
         parts.push(format!("format {}", m.format.name()));
     }

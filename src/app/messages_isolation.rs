@@ -1,0 +1,52 @@
+//! The Messages screen's isolation: `read_committed` (the default: aborted
+//! transactions hidden, the end is the last stable offset) or
+//! `read_uncommitted` (every record, the end is the high watermark).
+//! Switching restarts the session from the same start, keeping the
+//! selected record selected when it is read again.
+
+use crate::browse::Isolation;
+
+use super::action::Effect;
+use super::messages::{restart, selected};
+use super::screen::Screen;
+use super::state::AppState;
+
+/// `committed` / `uncommitted` (and the protocol's names) as an isolation.
+pub fn parse(word: &str) -> Option<Isolation> {
+    match word {
+        "committed" | "read_committed" | "rc" => Some(Isolation::ReadCommitted),
+        "uncommitted" | "read_uncommitted" | "ru" => Some(Isolation::ReadUncommitted),
+        _ => None,
+    }
+}
+
+/// How the title and notices name `isolation`.
+pub fn name(isolation: Isolation) -> &'static str {
+    match isolation {
+        Isolation::ReadCommitted => "read_committed",
+        Isolation::ReadUncommitted => "read_uncommitted",
+    }
+}
+
+/// Read the Messages view under `isolation` (`None`: the other one).
+pub fn set(state: &mut AppState, isolation: Option<Isolation>, fx: &mut Vec<Effect>) {
+    if !matches!(state.view().screen, Screen::Messages { .. }) {
+        state.notice = Some("isolation is set on the Messages screen".to_owned());
+        return;
+    }
+    let isolation = isolation.unwrap_or(match state.messages.isolation {
+        Isolation::ReadCommitted => Isolation::ReadUncommitted,
+        Isolation::ReadUncommitted => Isolation::ReadCommitted,
+    });
+    let anchor = selected(state).map(|r| (r.partition, r.offset));
+    let m = &mut state.messages;
+    m.isolation = isolation;
+    let (topic, partition, start) = (m.topic.clone(), m.partition, m.start.clone());
+    let what = match isolation {
+        Isolation::ReadCommitted => "aborted transactions hidden",
+        Isolation::ReadUncommitted => "aborted transactions shown",
+    };
+    state.notice = Some(format!("{}: {what}, read again", name(isolation)));
+    restart(state, topic, partition, start, fx);
+    state.messages.anchor = anchor;
+}
