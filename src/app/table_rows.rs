@@ -39,6 +39,7 @@ pub fn topic<'a>(
             .and_then(|s| s.all_replicas),
         lag: state.topic_lag.of(&t.name),
         rate: throughput.and_then(|r| r.rate),
+        bytes_rate: state.sizes.bytes_per_sec.get(&t.name).copied(),
         rates: throughput.map(|r| &r.history),
     })
 }

@@ -32,6 +32,10 @@ pub struct Row<'a> {
     pub lag: Option<Option<i64>>,
     /// Messages per second (high-watermark deltas), once measured.
     pub rate: Option<u64>,
+    /// Bytes per second on disk (all replicas) between the last two size
+    /// answers: `None` until two were read, `Some(None)` when the size
+    /// shrank (retention, compaction) or a broker did not answer.
+    pub bytes_rate: Option<Option<u64>>,
     /// Messages per second over the session.
     pub rates: Option<&'a std::collections::VecDeque<u64>>,
 }
@@ -48,6 +52,15 @@ fn count(row: &Row, f: fn(&TopicStats) -> usize) -> String {
         .map_or_else(|| "-".to_owned(), |s| f(s).to_string())
 }
 
+/// `-` until measured, `—` when the size shrank.
+fn bytes_rate(row: &Row) -> String {
+    match row.bytes_rate {
+        None => "-".to_owned(),
+        Some(None) => "—".to_owned(),
+        Some(Some(rate)) => bytes(i64::try_from(rate).unwrap_or(i64::MAX)),
+    }
+}
+
 fn by(a: &Row, b: &Row, f: fn(&TopicStats) -> usize) -> Ordering {
     a.stats.map(f).cmp(&b.stats.map(f))
 }
@@ -56,8 +69,9 @@ fn by(a: &Row, b: &Row, f: fn(&TopicStats) -> usize) -> Ordering {
 /// offline partitions, share of preferred leaders, records, then from
 /// configs, log dirs and watermark deltas: under min ISR, cleanup policy,
 /// retention, size, the largest group lag (`?` until the groups are
-/// loaded), messages/s and its sparkline.
-pub fn table<'a>() -> [Column<Row<'a>>; 14] {
+/// loaded), messages/s, bytes/s (— when the size shrank) and the
+/// messages/s sparkline.
+pub fn table<'a>() -> [Column<Row<'a>>; 15] {
     [
         Column::text(
             "TOPIC",
@@ -141,6 +155,9 @@ pub fn table<'a>() -> [Column<Row<'a>>; 14] {
             |a, b| a.lag.flatten().cmp(&b.lag.flatten()),
         ),
         Column::number("MSGS/S", |r| dash(r.rate), |a, b| a.rate.cmp(&b.rate)),
+        Column::number("BYTES/S", bytes_rate, |a, b| {
+            a.bytes_rate.flatten().cmp(&b.bytes_rate.flatten())
+        }),
         Column::fill(
             "MSGS/S OVER TIME",
             (1, 0),
@@ -180,6 +197,7 @@ mod tests {
             size: Some(2048),
             lag: Some(Some(42)),
             rate: Some(7),
+            bytes_rate: Some(Some(3072)),
             rates: Some(&rates),
         };
         assert_eq!(
@@ -198,6 +216,7 @@ mod tests {
                 "2.0KiB",
                 "42",
                 "7",
+                "3.0KiB",
                 "▁█"
             ]
         );
@@ -212,6 +231,7 @@ mod tests {
             size: None,
             lag: None,
             rate: None,
+            bytes_rate: Some(None),
             rates: None,
         };
         assert_eq!(
@@ -230,6 +250,7 @@ mod tests {
                 "-",
                 "?",
                 "-",
+                "—",
                 ""
             ]
         );
