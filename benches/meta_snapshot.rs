@@ -106,18 +106,25 @@ fn install(held: &ArcSwap<MetadataSnapshot>, fresh: MetadataSnapshot) -> usize {
 }
 
 /// Heap bytes a snapshot keeps, counted from capacities (allocator
-/// bookkeeping not included).
+/// bookkeeping not included); a shared list of node ids counts once.
 fn retained_bytes(snapshot: &MetadataSnapshot) -> usize {
     let ids = std::mem::size_of::<i32>();
+    let mut lists = std::collections::HashSet::new();
     let topics = snapshot.topics();
     let mut bytes = std::mem::size_of_val(topics);
     bytes += topics.len() * std::mem::size_of::<kscope::meta::TopicStats>();
     for topic in topics {
         bytes += topic.name.capacity();
         bytes += topic.partitions.capacity() * std::mem::size_of::<kscope::meta::PartitionInfo>();
-        for p in &topic.partitions {
-            bytes +=
-                (p.replicas.capacity() + p.isr.capacity() + p.offline_replicas.capacity()) * ids;
+        for list in topic
+            .partitions
+            .iter()
+            .flat_map(|p| [&p.replicas, &p.isr, &p.offline_replicas])
+        {
+            if lists.insert(Arc::as_ptr(list).cast::<i32>() as usize) {
+                // Two reference counts, then the ids.
+                bytes += 2 * std::mem::size_of::<usize>() + list.len() * ids;
+            }
         }
     }
     bytes

@@ -25,9 +25,9 @@ fn partition(p: i32) -> PartitionInfo {
         partition: p,
         leader: Some(leader),
         leader_epoch: 1,
-        replicas: vec![leader, leader % 3 + 1, (leader + 1) % 3 + 1],
-        isr: vec![leader, leader % 3 + 1, (leader + 1) % 3 + 1],
-        offline_replicas: Vec::new(),
+        replicas: vec![leader, leader % 3 + 1, (leader + 1) % 3 + 1].into(),
+        isr: vec![leader, leader % 3 + 1, (leader + 1) % 3 + 1].into(),
+        offline_replicas: Vec::new().into(),
         error: None,
     }
 }

@@ -112,13 +112,13 @@ fn our_view(cluster: &Cluster, topic: &str) -> BTreeMap<i32, Described> {
         .partitions
         .iter()
         .map(|p| {
-            let mut isr = p.isr.clone();
+            let mut isr = p.isr.to_vec();
             isr.sort_unstable();
             (
                 p.partition,
                 Described {
                     leader: p.leader,
-                    replicas: p.replicas.clone(),
+                    replicas: p.replicas.to_vec(),
                     isr,
                 },
             )

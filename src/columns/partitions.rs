@@ -149,9 +149,9 @@ mod tests {
             partition: 4,
             leader: Some(2),
             leader_epoch: 9,
-            replicas: vec![1, 2, 3],
-            isr: vec![2, 3],
-            offline_replicas: vec![],
+            replicas: vec![1, 2, 3].into(),
+            isr: vec![2, 3].into(),
+            offline_replicas: Vec::new().into(),
             error: None,
         };
         let row = Row {

@@ -1,6 +1,6 @@
 //! Builders for the unit tests of this layer (test builds only).
 
-use super::snapshot::{BrokerInfo, PartitionInfo, TopicId, TopicInfo};
+use super::snapshot::{BrokerInfo, NodeIds, PartitionInfo, TopicId, TopicInfo};
 
 /// A partition with every replica in sync; a negative leader means none.
 pub(crate) fn partition(index: i32, leader: i32, epoch: i32, replicas: &[i32]) -> PartitionInfo {
@@ -8,9 +8,9 @@ pub(crate) fn partition(index: i32, leader: i32, epoch: i32, replicas: &[i32]) -
         partition: index,
         leader: Some(leader).filter(|l| *l >= 0),
         leader_epoch: epoch,
-        replicas: replicas.to_vec(),
-        isr: replicas.to_vec(),
-        offline_replicas: Vec::new(),
+        replicas: replicas.into(),
+        isr: replicas.into(),
+        offline_replicas: NodeIds::default(),
         error: None,
     }
 }

@@ -6,7 +6,9 @@ use crate::conn::protocol::messages::metadata_response::MetadataResponseTopic;
 use crate::conn::protocol::messages::{MetadataRequest, MetadataResponse, TopicName};
 use crate::conn::{ApiKey, Connection, ErrorCode};
 
-use super::snapshot::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo};
+use super::snapshot::{
+    BrokerInfo, MetadataSnapshot, NodeIdInterner, PartitionInfo, TopicId, TopicInfo,
+};
 
 /// A metadata request for every topic.
 ///
@@ -69,7 +71,12 @@ pub fn decode_metadata(response: MetadataResponse) -> MetadataSnapshot {
 }
 
 /// Convert the topics of a metadata response, errored ones included.
+///
+/// Identical replica lists share one allocation ([`NodeIdInterner`]): at a
+/// million partitions that is the difference between a snapshot of ~170 MB
+/// and one of ~75 MB.
 pub fn decode_topics(topics: Vec<MetadataResponseTopic>) -> Vec<TopicInfo> {
+    let mut ids = NodeIdInterner::default();
     topics
         .into_iter()
         .map(|topic| TopicInfo {
@@ -85,9 +92,9 @@ pub fn decode_topics(topics: Vec<MetadataResponseTopic>) -> Vec<TopicInfo> {
                     // domain type entirely.
                     leader: Some(partition.leader_id.0).filter(|id| *id >= 0),
                     leader_epoch: partition.leader_epoch,
-                    replicas: partition.replica_nodes.iter().map(|id| id.0).collect(),
-                    isr: partition.isr_nodes.iter().map(|id| id.0).collect(),
-                    offline_replicas: partition.offline_replicas.iter().map(|id| id.0).collect(),
+                    replicas: ids.intern(partition.replica_nodes.iter().map(|id| id.0)),
+                    isr: ids.intern(partition.isr_nodes.iter().map(|id| id.0)),
+                    offline_replicas: ids.intern(partition.offline_replicas.iter().map(|id| id.0)),
                     error: ErrorCode::from_code(partition.error_code),
                 })
                 .collect(),

@@ -49,5 +49,7 @@ pub use pool::BrokerPool;
 pub use refresher::RefresherProbe;
 pub use retry::{Disposition, RetryPolicy, drive, drive_pending};
 pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};
-pub use snapshot::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo, TopicStats};
+pub use snapshot::{
+    BrokerInfo, MetadataSnapshot, NodeIds, PartitionInfo, TopicId, TopicInfo, TopicStats,
+};
 pub use snapshot_cell::Degraded;

@@ -311,15 +311,15 @@ impl Diff {
             .copied()
             .collect();
         if !removed.is_empty() {
-            let isr = new.isr.clone();
+            let isr = new.isr.to_vec();
             self.push(Some(topic), at, MovementKind::IsrShrank { isr, removed });
         }
         if !added.is_empty() {
-            let isr = new.isr.clone();
+            let isr = new.isr.to_vec();
             self.push(Some(topic), at, MovementKind::IsrExpanded { isr, added });
         }
         if old.replicas != new.replicas {
-            let (from, to) = (old.replicas.clone(), new.replicas.clone());
+            let (from, to) = (old.replicas.to_vec(), new.replicas.to_vec());
             self.push(Some(topic), at, MovementKind::ReplicasChanged { from, to });
         }
     }
@@ -387,7 +387,7 @@ mod tests {
             vec![topic("t", 1, vec![partition(0, 3, 4, &[3, 1, 2])])],
         );
         let mut moved = partition(0, 1, 5, &[3, 1, 2]);
-        moved.isr = vec![1, 2];
+        moved.isr = vec![1, 2].into();
         let after = snapshot(&[1, 2], 1, vec![topic("t", 1, vec![moved])]);
         let events = diff(&before, &after, None, SystemTime::now());
         assert_eq!(

@@ -1,9 +1,42 @@
 //! The records a snapshot holds: brokers, topics with their partitions, and
 //! the per-topic numbers derived from them once per snapshot.
 
+use std::sync::Arc;
+
 use crate::conn::ErrorCode;
 
 use super::topic_id::TopicId;
+
+/// A list of broker ids (a replica set, an ISR).
+///
+/// Shared rather than owned: a million partitions have a handful of distinct
+/// replica sets, and the decoder ([`NodeIdInterner`]) hands every partition
+/// with the same list the same allocation, so a partition holds three
+/// pointers and no heap of its own. Build one from a `Vec` or a slice with
+/// `.into()`; read it as a slice.
+pub type NodeIds = Arc<[i32]>;
+
+/// Hands out one shared [`NodeIds`] per distinct list of ids, for one
+/// decode (dropped with it).
+#[derive(Debug, Default)]
+pub struct NodeIdInterner {
+    seen: std::collections::HashSet<NodeIds>,
+    scratch: Vec<i32>,
+}
+
+impl NodeIdInterner {
+    /// The shared list holding `ids`, made on first sight.
+    pub fn intern(&mut self, ids: impl IntoIterator<Item = i32>) -> NodeIds {
+        self.scratch.clear();
+        self.scratch.extend(ids);
+        if let Some(held) = self.seen.get(self.scratch.as_slice()) {
+            return Arc::clone(held);
+        }
+        let fresh: NodeIds = Arc::from(self.scratch.as_slice());
+        self.seen.insert(Arc::clone(&fresh));
+        fresh
+    }
+}
 
 /// A broker as the metadata names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,11 +68,11 @@ pub struct PartitionInfo {
     /// The leader epoch (-1 when the broker does not say).
     pub leader_epoch: i32,
     /// The replica set; the first one is the preferred leader.
-    pub replicas: Vec<i32>,
+    pub replicas: NodeIds,
     /// The in-sync replicas.
-    pub isr: Vec<i32>,
+    pub isr: NodeIds,
     /// Replicas on offline log directories or brokers.
-    pub offline_replicas: Vec<i32>,
+    pub offline_replicas: NodeIds,
     /// A partition-level error from the broker, if any.
     pub error: Option<ErrorCode>,
 }
@@ -137,5 +170,26 @@ impl TopicStats {
             return 100.0;
         }
         self.preferred_leaders as f64 * 100.0 / self.partitions as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_lists_of_ids_share_one_allocation() {
+        let mut ids = NodeIdInterner::default();
+        let a = ids.intern([1, 2, 3]);
+        let b = ids.intern(vec![1, 2, 3]);
+        let other = ids.intern([3, 1, 2]);
+        let none = ids.intern([]);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &other));
+        assert!(Arc::ptr_eq(&none, &ids.intern(Vec::new())));
+        assert_eq!(
+            (&*a, &*other, &*none),
+            (&[1, 2, 3][..], &[3, 1, 2][..], &[][..])
+        );
     }
 }

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use crate::conn::ErrorCode;
 
 use super::epochs;
-pub use super::records::{BrokerInfo, PartitionInfo, TopicInfo, TopicStats};
+pub use super::records::{
+    BrokerInfo, NodeIdInterner, NodeIds, PartitionInfo, TopicInfo, TopicStats,
+};
 pub use super::topic_id::TopicId;
 
 /// An immutable view of the cluster at one moment.
@@ -217,6 +219,9 @@ impl MetadataSnapshot {
                 (Some(i), _) => {
                     if let (Some(slot), Some(stat)) = (topics.get_mut(i), stats.get_mut(i)) {
                         let merged = epochs::merge_topic(slot, topic);
+                        if merged == **slot {
+                            continue;
+                        }
                         tally_leaders(&mut leader_counts, slot, false);
                         tally_leaders(&mut leader_counts, &merged, true);
                         *stat = TopicStats::of(&merged);
@@ -269,12 +274,23 @@ impl MetadataSnapshot {
                 };
                 refused += epochs::refused_partitions(held, &topic);
                 let fresh = Arc::try_unwrap(topic).unwrap_or_else(|shared| (*shared).clone());
-                Arc::new(epochs::merge_topic(held, fresh))
+                share_unchanged(held, epochs::merge_topic(held, fresh))
             })
             .collect();
         let guarded = Self::derive(brokers, topics, controller_id, cluster_id, fetched_at)
             .with_quorum(controller_id, quorum_voters);
         (guarded, refused)
+    }
+}
+
+/// The held topic when `merged` says the same (its allocation is kept and
+/// the fresh one freed at once: a refresh of an unchanged cluster leaves the
+/// long-lived heap as it was), else `merged`.
+fn share_unchanged(held: &Arc<TopicInfo>, merged: TopicInfo) -> Arc<TopicInfo> {
+    if merged == **held {
+        Arc::clone(held)
+    } else {
+        Arc::new(merged)
     }
 }
 
@@ -456,5 +472,67 @@ mod tests {
         unknown.error = Some(ErrorCode::UnknownTopicOrPartition);
         let snapshot = MetadataSnapshot::new(vec![broker(1)], vec![unknown], None, None);
         assert!(snapshot.topics().is_empty());
+    }
+
+    #[test]
+    fn a_full_refresh_that_changes_nothing_keeps_every_held_topic() {
+        let held = sample();
+        let (guarded, refused) = held.guard_epochs(sample());
+        assert_eq!(refused, 0);
+        assert_eq!(guarded.topics().len(), held.topics().len());
+        for (kept, was) in guarded.topics().iter().zip(held.topics()) {
+            assert!(Arc::ptr_eq(kept, was), "'{}' was not shared", was.name);
+        }
+    }
+
+    #[test]
+    fn a_full_refresh_installs_what_changed_and_shares_the_rest() {
+        let held = sample();
+        let moved = MetadataSnapshot::new(
+            vec![broker(1), broker(2), broker(3)],
+            vec![
+                topic(
+                    "orders",
+                    1,
+                    vec![
+                        partition(0, 1, 3, &[1, 2, 3]),
+                        partition(1, 3, 6, &[1, 2, 3]),
+                    ],
+                ),
+                topic("events", 2, vec![partition(0, -1, 7, &[2, 3])]),
+            ],
+            Some(1),
+            None,
+        );
+        let (guarded, _) = held.guard_epochs(moved);
+        let shared = |name: &str| {
+            let index = |s: &MetadataSnapshot| s.topics().iter().position(|t| t.name == name);
+            match (index(&held), index(&guarded)) {
+                (Some(a), Some(b)) => Arc::ptr_eq(&held.topics()[a], &guarded.topics()[b]),
+                _ => false,
+            }
+        };
+        assert!(shared("events"));
+        assert!(!shared("orders"));
+        assert_eq!(guarded.leader_for("orders", 1), Some(3));
+    }
+
+    #[test]
+    fn a_topic_scoped_refresh_that_changes_nothing_keeps_the_held_topic() {
+        let held = sample();
+        let same = topic(
+            "orders",
+            1,
+            vec![
+                partition(0, 1, 3, &[1, 2, 3]),
+                partition(1, 2, 5, &[1, 2, 3]),
+            ],
+        );
+        let merged = held.with_topics_merged(vec![same]);
+        let orders = |s: &MetadataSnapshot| s.topics().iter().find(|t| t.name == "orders").cloned();
+        let (Some(was), Some(kept)) = (orders(&held), orders(&merged)) else {
+            panic!("orders is in both snapshots");
+        };
+        assert!(Arc::ptr_eq(&was, &kept));
     }
 }

@@ -21,9 +21,9 @@ pub fn partition(
         partition,
         leader,
         leader_epoch: 3,
-        replicas: replicas.to_vec(),
-        isr: isr.to_vec(),
-        offline_replicas: Vec::new(),
+        replicas: replicas.into(),
+        isr: isr.into(),
+        offline_replicas: Vec::new().into(),
         error: None,
     }
 }
