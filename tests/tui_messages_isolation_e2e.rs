@@ -4,7 +4,8 @@
 //! records once connected; a topic with an aborted transaction shows only
 //! committed records, `u` reads it again under `read_uncommitted` (the
 //! aborted records appear and the title says so) and back; `:save-all`
-//! writes the records shown as JSON lines.
+//! writes the records shown as JSON lines; `:find` on a paused view scans
+//! beyond the records shown and opens the match.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod browse_fixture;
@@ -140,6 +141,44 @@ fn messages_before_metadata_isolation_toggle_and_save_all() {
         s.contains("committed-3") && s.contains("[4/4]") && !s.contains("read_uncommitted")
     });
     assert!(!screen.contains("aborted-0"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
+}
+
+/// `:find` on a paused view: a record produced after the pause is not shown,
+/// so the scan reads on from after the last one shown, finds it and opens it.
+#[test]
+fn find_scans_beyond_the_records_shown_and_opens_the_match() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = groups_fixture::unique("tui-find");
+    support::create_topic(&env, &topic, "1", &[]);
+    produce(&env, &topic, &["plain", "5"]);
+    let home = tempfile::tempdir().expect("temp home");
+    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
+    let tmux = Tmux::start(&tmux::unique_name("kscope-find"), &command);
+    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
+    tmux.keys(&["-l", &format!(":messages {topic} 0")]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the five records", |s| s.contains("[5/5]"));
+    tmux.keys(&["p"]);
+    tmux.wait_for("paused", |s| s.contains("PAUSED"));
+    let needle = format!("needle-{}", groups_fixture::unique("x"));
+    produce(&env, &topic, &["value", &needle]);
+    tmux.wait_for("the arrival counted, not shown", |s| {
+        s.contains("PAUSED, 1 new")
+    });
+    tmux.keys(&["-l", &format!(":find {needle}")]);
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the match opened", |s| {
+        s.contains(&format!("record '{topic}' partition 0 offset 5"))
+    });
+    assert!(screen.contains(&needle), "{screen}");
+    assert!(
+        screen.contains("found at partition 0 offset 5 after 1 records"),
+        "{screen}"
+    );
     tmux.keys(&["q"]);
     tmux.wait_for_exit(Duration::from_secs(10));
 }

@@ -120,6 +120,15 @@ pub enum Action {
     },
     /// A message for the status line.
     Notice(String),
+    /// A `:find` scan's progress, and how it ended once it did.
+    Finding {
+        /// The scan ([`Effect::Find`]'s id).
+        id: u64,
+        /// Records read, their bytes, and the time since it started.
+        read: (u64, u64, std::time::Duration),
+        /// How it ended (`None`: still scanning).
+        end: Option<super::messages_find::FindEnd>,
+    },
     /// What a browse session read since it last reported.
     Browsed {
         /// The session ([`Effect::Browse`]'s id).
@@ -268,6 +277,25 @@ pub enum Effect {
         /// Overwrite an existing file.
         force: bool,
     },
+    /// Read `topic` from `start` to the end (not following) until a record
+    /// whose key or value matches `pattern`, within a budget; answers with
+    /// [`Action::Finding`]. Replaces the scan running, if any.
+    Find {
+        /// Scan id.
+        id: u64,
+        /// The topic.
+        topic: String,
+        /// Only this partition.
+        partition: Option<i32>,
+        /// Where to start.
+        start: crate::browse::Start,
+        /// Committed or uncommitted records.
+        isolation: crate::browse::Isolation,
+        /// A regex (checked by `update`).
+        pattern: String,
+    },
+    /// Stop the `:find` scan running, if any.
+    StopFind,
     /// Put these bytes on the clipboard (OSC 52 through the terminal).
     Copy(bytes::Bytes),
 }

@@ -23,6 +23,9 @@ pub enum Parsed {
     },
     /// `:seek FROM` on the Messages screen (offset, -N, time, beginning, end).
     Seek(String),
+    /// `:find REGEX` on the Messages screen: the next matching record,
+    /// scanning beyond the loaded ones.
+    Find(String),
     /// `:isolation [committed|uncommitted]` on the Messages screen (no
     /// argument: the other one).
     Isolation(Option<crate::browse::Isolation>),
@@ -64,6 +67,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("seek", &["from"]),
     ("format", &["fmt"]),
     ("isolation", &["iso"]),
+    ("find", &["search"]),
     ("save", &["w"]),
     ("save-all", &["wa"]),
     ("cluster", &["quorum", "features"]),
@@ -91,6 +95,15 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
     };
     if let Some(save) = save(word, line) {
         return save;
+    }
+    if canonical(word) == Some("find") {
+        let pattern = line.trim_start()[word.len()..].trim();
+        if pattern.is_empty() {
+            return Err(
+                "usage: :find REGEX (key or value; scans beyond the loaded records)".to_owned(),
+            );
+        }
+        return Ok(Parsed::Find(pattern.to_owned()));
     }
     let argument = words.next().map(str::to_owned);
     if canonical(word) == Some("config") {

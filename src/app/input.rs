@@ -106,6 +106,7 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
             messages::seek(state, &spec, now, fx);
         }
         Parsed::Format(format) => messages::set_format(state, format),
+        Parsed::Find(pattern) => super::messages_find::start(state, pattern, fx),
         Parsed::Isolation(isolation) => super::messages_isolation::set(state, isolation, fx),
         Parsed::Save { path, all, force } => {
             super::record_export::save(state, path, all, force, fx);

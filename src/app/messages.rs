@@ -59,6 +59,10 @@ pub struct MessagesStore {
     pub bounds: (usize, usize),
     /// Which records the session reads (aborted ones only uncommitted).
     pub isolation: Isolation,
+    /// The `:find` scan running, if any.
+    pub find: Option<super::messages_find::Finding>,
+    /// The id of the last `:find` scan started.
+    pub finds: u64,
     /// Select this record (partition, offset) when it arrives: the
     /// selection kept across a restart of the session.
     pub anchor: Option<(i32, i64)>,
@@ -89,6 +93,8 @@ impl Default for MessagesStore {
             ),
             isolation: Isolation::default(),
             anchor: None,
+            find: None,
+            finds: 0,
         }
     }
 }
@@ -388,9 +394,13 @@ pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 /// Open the selected record on the detail screen.
 pub fn open_detail(state: &mut AppState, fx: &mut Vec<Effect>) {
-    let Some(record) = selected(state).cloned() else {
-        return;
-    };
+    if let Some(record) = selected(state).cloned() {
+        open_detail_of(state, record, fx);
+    }
+}
+
+/// Open `record` (of the view's topic) on the detail screen.
+pub fn open_detail_of(state: &mut AppState, record: Record, fx: &mut Vec<Effect>) {
     let screen = Screen::Record {
         topic: state.messages.topic.clone(),
         partition: record.partition,
@@ -407,6 +417,9 @@ pub fn leave(state: &mut AppState, fx: &mut Vec<Effect>) {
         state.view().screen,
         Screen::Messages { .. } | Screen::Record { .. }
     );
+    if !on && state.messages.find.take().is_some() {
+        fx.push(Effect::StopFind);
+    }
     if !on && state.messages.live {
         state.messages.live = false;
         fx.push(Effect::StopBrowse);

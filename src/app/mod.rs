@@ -14,6 +14,7 @@ pub mod key;
 pub mod keymap;
 pub mod layout;
 pub mod messages;
+pub mod messages_find;
 pub mod messages_isolation;
 pub mod producers;
 pub mod record_export;

@@ -85,6 +85,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             state.link = Link::Connected;
         }
         Action::Notice(notice) => state.notice = Some(notice),
+        Action::Finding { id, read, end } => {
+            super::messages_find::receive(state, id, read, end, &mut effects);
+        }
         Action::Browsed {
             session,
             records,
@@ -373,6 +376,9 @@ pub fn push(state: &mut AppState, screen: Screen, filter: Option<&str>, fx: &mut
 }
 
 fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if super::messages_find::cancel(state, fx) {
+        return;
+    }
     if state.view().filter.is_some() {
         state.view_mut().filter = None;
         return;

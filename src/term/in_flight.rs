@@ -23,6 +23,8 @@ pub enum Fetch {
     Sizes,
     /// The Messages screen's browse session (runs until replaced or stopped).
     Browse,
+    /// The Messages screen's `:find` scan.
+    Find,
     /// The Cluster screen's quorum, features and reassignments.
     Cluster,
     /// The ACLs, users or quotas on screen.

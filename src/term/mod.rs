@@ -2,6 +2,7 @@
 //! and the effect worker.
 
 mod browse;
+mod find;
 mod in_flight;
 pub mod input;
 mod run;

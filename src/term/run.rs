@@ -364,6 +364,8 @@ impl Session {
             effect @ (Effect::Browse { .. }
             | Effect::StopBrowse
             | Effect::Save { .. }
+            | Effect::Find { .. }
+            | Effect::StopFind
             | Effect::Copy(_)) => self.run_messages(effect, state),
             e @ (Effect::FetchSchema { .. } | Effect::FetchSubjects { .. }) => self.ask(&e),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
@@ -519,6 +521,27 @@ impl Session {
             Effect::Copy(value) => {
                 state.notice = Some(super::save::copy(&value));
             }
+            Effect::Find {
+                id,
+                topic,
+                partition,
+                start,
+                isolation,
+                pattern,
+            } => {
+                if let Some(cluster) = &self.cluster {
+                    let ask = super::browse::Ask {
+                        session: id,
+                        topic,
+                        partition,
+                        start,
+                        isolation,
+                    };
+                    let task = super::find::start(cluster.clone(), ask, pattern, self.tx.clone());
+                    self.fetches.replace(Fetch::Find, task);
+                }
+            }
+            Effect::StopFind => self.fetches.stop(Fetch::Find),
             _ => {}
         }
     }

@@ -98,6 +98,9 @@ pub fn draw_record(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
 /// paused with arrivals, drops, the filter.
 pub fn status(m: &MessagesStore) -> String {
     let mut parts = Vec::new();
+    if let Some(finding) = &m.find {
+        parts.push(finding.progress());
+    }
     if let Some(error) = &m.failed {
         parts.push(format!("stopped: {error}"));
     } else if m.paused {

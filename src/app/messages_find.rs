@@ -1,0 +1,176 @@
+//! `:find REGEX` on the Messages screen: first the loaded records after the
+//! selection; then a scan beyond them (the worker reads on from where the
+//! view's records end, every partition in scope, to the end or a budget),
+//! its progress in the title, Esc cancelling it. A record found in the
+//! view is selected; one found beyond is opened on the detail screen.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use regex::bytes::Regex;
+
+use crate::browse::{Record, Start};
+
+use super::action::Effect;
+use super::messages::open_detail_of;
+use super::screen::Screen;
+use super::state::AppState;
+
+/// A scan in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Its id (answers of an older scan are dropped).
+    pub id: u64,
+    /// The pattern, as typed.
+    pub pattern: String,
+    /// Records read so far.
+    pub records: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Since the scan started.
+    pub elapsed: Duration,
+}
+
+impl Finding {
+    /// What the title says: counts, rate, and how to cancel.
+    pub fn progress(&self) -> String {
+        let secs = self.elapsed.as_secs_f64().max(0.001);
+        #[allow(clippy::cast_precision_loss)]
+        let (rate, mib) = (
+            self.records as f64 / secs,
+            self.bytes as f64 / (1024.0 * 1024.0),
+        );
+        format!(
+            "finding /{}/: {} records, {mib:.1} MiB, {rate:.0} records/s (Esc cancels)",
+            self.pattern, self.records
+        )
+    }
+}
+
+/// How a scan ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FindEnd {
+    /// This record matched.
+    Found(Record),
+    /// Nothing matched: the end was reached, the budget spent, or an error.
+    NotFound(String),
+}
+
+/// Whether `record`'s key or value matches.
+pub fn matches(re: &Regex, record: &Record) -> bool {
+    record.key.as_ref().is_some_and(|k| re.is_match(k))
+        || record.value.as_ref().is_some_and(|v| re.is_match(v))
+}
+
+/// `:find PATTERN`.
+pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
+    if !matches!(state.view().screen, Screen::Messages { .. }) {
+        state.notice = Some(":find works on the Messages screen".to_owned());
+        return;
+    }
+    let re = match Regex::new(&pattern) {
+        Ok(re) => re,
+        Err(error) => {
+            state.notice = Some(format!(":find: {error}"));
+            return;
+        }
+    };
+    let view = state.view();
+    let after = view.selected.saturating_add(1);
+    let hit = view
+        .rows
+        .iter()
+        .enumerate()
+        .skip(after)
+        .find(|&(_, &seq)| state.messages.record(seq).is_some_and(|r| matches(&re, r)));
+    if let Some((index, _)) = hit {
+        state.view_mut().selected = index;
+        state.notice = Some(format!("/{pattern}/ found in the loaded records"));
+        return;
+    }
+    // Beyond the records shown: each partition from after its last one
+    // (records held while paused are not shown, so they are scanned).
+    let m = &state.messages;
+    let mut next: BTreeMap<i32, i64> = BTreeMap::new();
+    for record in m.ring.records() {
+        let at = next.entry(record.partition).or_insert(0);
+        *at = (*at).max(record.offset + 1);
+    }
+    let from = if next.is_empty() {
+        m.start.clone()
+    } else {
+        Start::Offsets(next)
+    };
+    let id = m.finds + 1;
+    fx.push(Effect::Find {
+        id,
+        topic: m.topic.clone(),
+        partition: m.partition,
+        start: from,
+        isolation: m.isolation,
+        pattern: pattern.clone(),
+    });
+    state.messages.finds = id;
+    state.messages.find = Some(Finding {
+        id,
+        pattern,
+        records: 0,
+        bytes: 0,
+        elapsed: Duration::ZERO,
+    });
+}
+
+/// Esc while a scan runs: stop it. True when there was one.
+pub fn cancel(state: &mut AppState, fx: &mut Vec<Effect>) -> bool {
+    let Some(finding) = state.messages.find.take() else {
+        return false;
+    };
+    fx.push(Effect::StopFind);
+    state.notice = Some(format!("find cancelled after {} records", finding.records));
+    true
+}
+
+/// Progress or the end of scan `id`.
+pub fn receive(
+    state: &mut AppState,
+    id: u64,
+    (records, bytes, elapsed): (u64, u64, Duration),
+    end: Option<FindEnd>,
+    fx: &mut Vec<Effect>,
+) {
+    let Some(finding) = state.messages.find.as_mut().filter(|f| f.id == id) else {
+        return;
+    };
+    finding.records = records;
+    finding.bytes = bytes;
+    finding.elapsed = elapsed;
+    let Some(end) = end else { return };
+    let pattern = finding.pattern.clone();
+    state.messages.find = None;
+    match end {
+        FindEnd::NotFound(why) => {
+            state.notice = Some(format!(
+                "/{pattern}/ not found in {records} records beyond the view: {why}"
+            ));
+        }
+        FindEnd::Found(record) => {
+            state.notice = Some(format!(
+                "/{pattern}/ found at partition {} offset {} after {records} records",
+                record.partition, record.offset
+            ));
+            let shown = state.view().rows.iter().position(|&seq| {
+                state
+                    .messages
+                    .record(seq)
+                    .is_some_and(|r| r.partition == record.partition && r.offset == record.offset)
+            });
+            match shown {
+                Some(index) => state.view_mut().selected = index,
+                None if matches!(state.view().screen, Screen::Messages { .. }) => {
+                    open_detail_of(state, record, fx);
+                }
+                None => {}
+            }
+        }
+    }
+}
