@@ -54,6 +54,7 @@ fn main() -> ExitCode {
             output: cli.output,
             command,
             schema_registry: context.schema_registry,
+            topic_schemas: context.topic_schemas,
         });
     }
     // No subcommand: the TUI on the resolved context.

@@ -10,7 +10,7 @@ use std::path::Path;
 use kscope::config::keys::ACTIONS;
 use kscope::config::schema::{
     ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection, TlsSection,
-    UiSection,
+    TopicSchemaSection, UiSection,
 };
 use kscope::config::{Selection, load, resolve};
 use serde::Deserialize;
@@ -89,6 +89,10 @@ fn schema_keys() -> BTreeSet<String> {
         "contexts.*.schema_registry.",
         fields_of::<SchemaRegistrySection>(),
     );
+    add(
+        "contexts.*.topic_schemas.",
+        fields_of::<TopicSchemaSection>(),
+    );
     keys
 }
 
@@ -96,6 +100,13 @@ fn collect(prefix: &str, table: &toml::Table, out: &mut BTreeSet<String>) {
     for (key, value) in table {
         let path = format!("{prefix}{key}");
         out.insert(path.clone());
+        // An array of tables: every entry's keys under the array's path.
+        if let Some(entries) = value.as_array() {
+            for entry in entries.iter().filter_map(toml::Value::as_table) {
+                collect(&format!("{path}."), entry, out);
+            }
+            continue;
+        }
         let Some(inner) = value.as_table() else {
             continue;
         };
@@ -173,6 +184,12 @@ fn example_contexts_resolve_to_connection_settings() {
         local.keys.get("page_up").map(String::as_str),
         Some("ctrl+b")
     );
+
+    // Staging's secrets come from the environment: its mappings are checked
+    // as loaded (each a valid regex and one source, or loading failed).
+    let staging = &loaded.file.contexts["staging"].topic_schemas;
+    assert_eq!(staging.len(), 3);
+    assert_eq!(staging[2].message.as_deref(), Some("web.Click"));
 
     let cloud = Selection {
         context: Some("cloud".into()),

@@ -38,6 +38,8 @@ pub struct ConsumeArgs {
     pub grep: Option<String>,
     /// `read_committed` or `read_uncommitted`.
     pub isolation: Isolation,
+    /// Schemas for values without the wire prefix, by topic (config).
+    pub mappings: crate::schema::mapping::Mappings,
 }
 
 /// Run `consume` until COUNT records, the end (unless following), or a closed pipe.
@@ -109,6 +111,12 @@ pub async fn run(
                         }
                         _ => None,
                     };
+                    let decoding = match output {
+                        OutputFormat::Json | OutputFormat::Table => {
+                            mapped(&args, decoder, &record, decoding).await
+                        }
+                        OutputFormat::Raw => decoding,
+                    };
                     write_record(&args.topic, &record, decoding.as_ref(), output, out)?;
                     printed += 1;
                 }
@@ -161,6 +169,34 @@ pub async fn decode(decoder: &Decoder, record: &Record) -> RecordDecoding {
         key: decode_field(decoder, record.key.as_deref()).await,
         value: decode_field(decoder, record.value.as_deref()).await,
     }
+}
+
+/// A value without the wire prefix decoded by its topic's mapping, if the
+/// config has one (compiled once, on the blocking pool).
+async fn mapped(
+    args: &ConsumeArgs,
+    decoder: Option<&Decoder>,
+    record: &Record,
+    decoding: Option<RecordDecoding>,
+) -> Option<RecordDecoding> {
+    let framed = decoding
+        .as_ref()
+        .is_some_and(|d| !matches!(d.value, Decoding::NotFramed));
+    let (Some(value), false) = (record.value.clone(), framed) else {
+        return decoding;
+    };
+    args.mappings.find(&args.topic)?;
+    let (mappings, topic) = (args.mappings.clone(), args.topic.clone());
+    let client = decoder.map(|d| d.client().clone());
+    let value =
+        tokio::task::spawn_blocking(move || mappings.decode(&topic, &value, client.as_ref()))
+            .await
+            .ok()
+            .flatten()?;
+    Some(RecordDecoding {
+        key: decoding.map_or(Decoding::NotFramed, |d| d.key),
+        value,
+    })
 }
 
 async fn decode_field(decoder: &Decoder, bytes: Option<&[u8]>) -> Decoding {
@@ -257,7 +293,10 @@ pub fn add_decoding(json: &mut Value, field: &str, bytes: Option<&[u8]>, decodin
         Decoding::Decoded(decoded) => {
             object.insert(field.to_owned(), decoded.value.clone());
             object.insert(format!("{field}_encoding"), decoded.format.name().into());
-            object.insert(format!("{field}_schema_id"), decoded.schema_id.into());
+            // 0: a local schema file (no registry id).
+            if decoded.schema_id != 0 {
+                object.insert(format!("{field}_schema_id"), decoded.schema_id.into());
+            }
         }
         Decoding::Failed { schema_id, reason } => {
             let base64 = BASE64.encode(bytes.unwrap_or_default());

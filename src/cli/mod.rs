@@ -38,6 +38,8 @@ pub struct Invocation {
     pub command: Command,
     /// The schema registry `consume` decodes through and `get schemas` lists.
     pub schema_registry: Option<RegistryConfig>,
+    /// Schemas for values without the wire prefix, by topic.
+    pub topic_schemas: Vec<crate::schema::mapping::TopicSchema>,
 }
 
 /// Run a headless command to completion and report how it went.
@@ -60,6 +62,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         output,
         command,
         schema_registry,
+        topic_schemas,
     } = invocation;
     if let Command::Get {
         what: GetCommand::Schemas,
@@ -138,6 +141,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                         IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
                         IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,
                     },
+                    mappings: crate::schema::mapping::Mappings::new(topic_schemas),
                 };
                 let decoder = schema_registry.as_ref().map(Decoder::new).transpose()?;
                 consume::run(&cluster, args, decoder.as_ref(), output, &mut out).await

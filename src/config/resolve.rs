@@ -88,6 +88,8 @@ pub struct ResolvedContext {
     pub warnings: Vec<String>,
     /// The schema registry, if one is configured (password resolved, redacted in `Debug`).
     pub schema_registry: Option<RegistryConfig>,
+    /// Schemas for values without the Confluent wire prefix, by topic regex.
+    pub topic_schemas: Vec<crate::schema::mapping::TopicSchema>,
 }
 
 impl ResolvedContext {
@@ -142,6 +144,7 @@ pub fn resolve(
         &overrides,
         base,
     )?;
+    let topic_schemas = section.map_or_else(Vec::new, |s| topic_schemas(&s.topic_schemas, base));
     let read_only = selection.read_only || section.is_some_and(|s| s.read_only);
     let defaults = ConnectionConfig::default();
     let connection = ConnectionConfig {
@@ -185,7 +188,34 @@ pub fn resolve(
         keys: key_remaps(file),
         warnings: loaded.warnings.clone(),
         schema_registry,
+        topic_schemas,
     })
+}
+
+/// The topic mappings (checked when the file was loaded: a regex that does
+/// not compile or an entry without one source is skipped here), files
+/// relative to the config file.
+fn topic_schemas(
+    sections: &[crate::config::schema::TopicSchemaSection],
+    base: Option<&Path>,
+) -> Vec<crate::schema::mapping::TopicSchema> {
+    use crate::schema::mapping::{Source, TopicSchema};
+    sections
+        .iter()
+        .filter_map(|s| {
+            let topic = regex::Regex::new(s.topic.get_ref()).ok()?;
+            let source = match (&s.subject, &s.avro_file, &s.proto_file, &s.message) {
+                (Some(subject), None, None, None) => Source::Subject(subject.clone()),
+                (None, Some(file), None, None) => Source::Avro(paths::expand(file, base)),
+                (None, None, Some(file), Some(message)) => Source::Proto {
+                    file: paths::expand(file, base),
+                    message: message.clone(),
+                },
+                _ => return None,
+            };
+            Some(TopicSchema { topic, source })
+        })
+        .collect()
 }
 
 /// The schema registry: `-X schema.registry.url` replaces the context's URL

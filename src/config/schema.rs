@@ -76,6 +76,27 @@ pub struct ContextSection {
     pub sasl: Option<SaslSection>,
     /// A schema registry for decoding Avro, Protobuf and JSON Schema records.
     pub schema_registry: Option<SchemaRegistrySection>,
+    /// Schemas for values without the Confluent wire prefix, by topic.
+    #[serde(default)]
+    pub topic_schemas: Vec<TopicSchemaSection>,
+}
+
+/// `[[contexts.NAME.topic_schemas]]`: how values of matching topics that
+/// lack the Confluent wire prefix are decoded. Exactly one of `subject`,
+/// `avro_file` and `proto_file` (with `message`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSchemaSection {
+    /// A regex on the topic name; the first entry that matches wins.
+    pub topic: Spanned<String>,
+    /// A registry subject: its latest version decodes the values.
+    pub subject: Option<String>,
+    /// A local Avro schema file (`.avsc`).
+    pub avro_file: Option<PathBuf>,
+    /// A local `.proto` file (self-contained or importing only Google's types).
+    pub proto_file: Option<PathBuf>,
+    /// With `proto_file`: the full name of the values' message, e.g. `shop.Order`.
+    pub message: Option<String>,
 }
 
 /// `[contexts.NAME.schema_registry]`: a registry speaking the Confluent REST

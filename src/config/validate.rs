@@ -9,6 +9,7 @@ use super::error::ConfigError;
 use super::keys;
 use super::schema::{
     ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection,
+    TopicSchemaSection,
 };
 use super::secret;
 
@@ -84,6 +85,9 @@ impl Checker<'_> {
         if let Some(registry) = &context.schema_registry {
             self.registry(registry, &format!("{prefix}schema_registry."))?;
         }
+        for mapping in &context.topic_schemas {
+            self.topic_schema(mapping, &format!("{prefix}topic_schemas."))?;
+        }
         match &context.sasl {
             Some(sasl) => self.sasl(sasl, &format!("{prefix}sasl.")),
             None => Ok(()),
@@ -104,6 +108,27 @@ impl Checker<'_> {
         if let Some(password) = &registry.password {
             secret::check(password.get_ref())
                 .map_err(|m| self.fail(&password.span(), &format!("{prefix}password"), m))?;
+        }
+        Ok(())
+    }
+
+    fn topic_schema(&self, mapping: &TopicSchemaSection, prefix: &str) -> Result<(), ConfigError> {
+        let span = mapping.topic.span();
+        if let Err(error) = regex::Regex::new(mapping.topic.get_ref()) {
+            return Err(self.fail(&span, &format!("{prefix}topic"), error.to_string()));
+        }
+        let sources = [
+            mapping.subject.is_some(),
+            mapping.avro_file.is_some(),
+            mapping.proto_file.is_some(),
+        ];
+        if sources.iter().filter(|s| **s).count() != 1 {
+            let message = "set exactly one of subject, avro_file and proto_file";
+            return Err(self.fail(&span, &format!("{prefix}topic"), message));
+        }
+        if mapping.proto_file.is_some() != mapping.message.is_some() {
+            let message = "proto_file needs message (the full name, e.g. shop.Order), and message needs proto_file";
+            return Err(self.fail(&span, &format!("{prefix}message"), message));
         }
         Ok(())
     }
@@ -264,6 +289,18 @@ mod tests {
             (
                 "bootstrap_servers = [\"h:1\"]\n[contexts.x.sasl]\nmechanism = \"PLAIN\"\npassword = \"${vault:x}\"",
                 "unknown secret reference",
+            ),
+            (
+                "bootstrap_servers = [\"h:1\"]\n[[contexts.x.topic_schemas]]\ntopic = \"(\"\nsubject = \"s\"",
+                "topic_schemas.topic",
+            ),
+            (
+                "bootstrap_servers = [\"h:1\"]\n[[contexts.x.topic_schemas]]\ntopic = \"a\"\nsubject = \"s\"\navro_file = \"a.avsc\"",
+                "exactly one of subject",
+            ),
+            (
+                "bootstrap_servers = [\"h:1\"]\n[[contexts.x.topic_schemas]]\ntopic = \"a\"\nproto_file = \"a.proto\"",
+                "proto_file needs message",
             ),
         ];
         for (body, what) in cases {

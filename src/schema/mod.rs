@@ -14,6 +14,7 @@ pub mod client;
 pub mod decoder;
 pub mod error;
 pub mod fetch;
+pub mod mapping;
 pub mod protobuf;
 pub mod subjects;
 pub mod wire;

@@ -115,6 +115,20 @@ impl ProtobufSchema {
         Some(message)
     }
 
+    /// The message named `full_name` (e.g. `shop.Order`), nested or not.
+    pub fn find(&self, full_name: &str) -> Option<MessageDescriptor> {
+        self.file.parent_pool().get_message_by_name(full_name)
+    }
+
+    /// Decode raw bytes (no wire prefix, no message index) as message
+    /// `full_name` to JSON.
+    pub fn decode_message(&self, full_name: &str, bytes: &[u8]) -> Result<Value, String> {
+        let descriptor = self
+            .find(full_name)
+            .ok_or_else(|| format!("the schema has no message '{full_name}'"))?;
+        to_json(descriptor, bytes)
+    }
+
     /// Decode the bytes after the wire prefix (message index included) to
     /// JSON; also returns the message's full name.
     pub fn decode(&self, payload: &[u8]) -> Result<(Value, String), String> {
@@ -123,15 +137,21 @@ impl ProtobufSchema {
             .message(&path)
             .ok_or_else(|| format!("the schema has no message at index {path:?}"))?;
         let name = descriptor.full_name().to_owned();
+        Ok((to_json(descriptor, bytes)?, name))
+    }
+}
+
+/// One message's bytes as JSON with its field names.
+fn to_json(descriptor: MessageDescriptor, bytes: &[u8]) -> Result<Value, String> {
+    {
         let message = DynamicMessage::decode(descriptor, bytes).map_err(|e| e.to_string())?;
         let options = SerializeOptions::new()
             .use_proto_field_name(true)
             .stringify_64_bit_integers(false)
             .skip_default_fields(false);
-        let value = message
+        message
             .serialize_with_options(serde_json::value::Serializer, &options)
-            .map_err(|e| e.to_string())?;
-        Ok((value, name))
+            .map_err(|e| e.to_string())
     }
 }
 
