@@ -20,6 +20,7 @@ use crate::conn::{Connection, ConnectionConfig, ErrorCode, Rpc};
 use super::coordinator_cache::CoordinatorCache;
 use super::liveness::Liveness;
 use super::movement_log::{DEFAULT_CAPACITY, MovementLog};
+use super::pacing::Pacer;
 use super::pool::BrokerPool;
 use super::refresher::Refresher;
 use super::retry::{Disposition, RetryPolicy, drive};
@@ -47,6 +48,10 @@ pub struct ClusterConfig {
     pub watched_refresh_interval: Duration,
     /// How many movement events the log keeps.
     pub movement_log_capacity: usize,
+    /// Space full refreshes by their cost (`meta::pacing`): `refresh_interval`
+    /// becomes the least spacing and `max_staleness` the most. For the TUI
+    /// idling on a large cluster; off where an interval was asked for.
+    pub pace_full_refresh: bool,
 }
 
 impl Default for ClusterConfig {
@@ -58,6 +63,7 @@ impl Default for ClusterConfig {
             max_staleness: Duration::from_mins(5),
             watched_refresh_interval: Duration::from_secs(2),
             movement_log_capacity: DEFAULT_CAPACITY,
+            pace_full_refresh: false,
         }
     }
 }
@@ -103,7 +109,13 @@ impl Cluster {
     ) -> Result<Self> {
         let pool = BrokerPool::new(bootstrap, config.connection.clone(), config.retry);
         let movements = MovementLog::new(config.movement_log_capacity);
-        let refresher = Refresher::new(config.refresh_interval, config.watched_refresh_interval);
+        let ceiling = if config.pace_full_refresh {
+            config.max_staleness
+        } else {
+            config.refresh_interval
+        };
+        let pacer = Pacer::new(config.refresh_interval, ceiling);
+        let refresher = Refresher::new(pacer, config.watched_refresh_interval);
         let cluster = Cluster {
             inner: Arc::new(Inner {
                 pool,

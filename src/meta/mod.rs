@@ -25,6 +25,7 @@ mod metadata_request;
 pub mod movement;
 pub mod movement_log;
 pub mod offsets;
+mod pacing;
 pub mod pool;
 mod quorum;
 mod race;

@@ -20,6 +20,8 @@ use tokio::sync::{Notify, watch};
 use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
+use super::pacing::Pacer;
+
 /// What one round is asked to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Round {
@@ -48,8 +50,8 @@ impl RefresherProbe {
 /// The background refresh task's schedule and handle.
 #[derive(Debug)]
 pub(super) struct Refresher {
-    /// How often a full refresh runs.
-    full_interval: Duration,
+    /// When the next full refresh runs (spaced by its cost when paced).
+    pacer: Pacer,
     /// How often the watched topics get a topic-scoped refresh.
     watched_interval: Duration,
     /// Topics to refresh on the short interval (what is on screen).
@@ -64,10 +66,10 @@ pub(super) struct Refresher {
 
 impl Refresher {
     /// A refresher not yet running.
-    pub(super) fn new(full_interval: Duration, watched_interval: Duration) -> Self {
+    pub(super) fn new(pacer: Pacer, watched_interval: Duration) -> Self {
         let (alive_tx, alive) = watch::channel(());
         Self {
-            full_interval,
+            pacer,
             watched_interval,
             watched: Arc::new(Mutex::new(Vec::new())),
             wake: Arc::new(Notify::new()),
@@ -106,14 +108,13 @@ impl Refresher {
         let Some(alive) = self.alive_tx.lock().ok().and_then(|mut tx| tx.take()) else {
             return;
         };
-        let (full_interval, watched_interval) = (self.full_interval, self.watched_interval);
+        let (mut pacer, watched_interval) = (self.pacer.clone(), self.watched_interval);
         let (watched, wake) = (self.watched.clone(), self.wake.clone());
         let handle = tokio::spawn(async move {
             let _alive = alive;
-            let mut next_full = Instant::now() + full_interval;
             loop {
                 let topics = watched.lock().map(|w| w.clone()).unwrap_or_default();
-                let mut wake_at = next_full;
+                let mut wake_at = pacer.next_full();
                 if !topics.is_empty() {
                     wake_at = wake_at.min(Instant::now() + watched_interval);
                 }
@@ -121,7 +122,8 @@ impl Refresher {
                     () = tokio::time::sleep_until(wake_at) => {}
                     () = wake.notified() => {}
                 }
-                let full_due = Instant::now() >= next_full;
+                let full_due = pacer.due(Instant::now());
+                let started = Instant::now();
                 let Some(ran) = round(Round {
                     full_due,
                     watched: topics,
@@ -129,7 +131,12 @@ impl Refresher {
                     return;
                 };
                 if ran.await {
-                    next_full = Instant::now() + full_interval;
+                    pacer.ran(started, Instant::now());
+                    tracing::debug!(
+                        cost = ?pacer.last_cost(),
+                        next_in = ?pacer.next_full().saturating_duration_since(Instant::now()),
+                        "full metadata refresh paced"
+                    );
                 }
             }
         });
@@ -155,8 +162,9 @@ mod tests {
     use tokio::sync::mpsc;
 
     fn started(full: u64, watched: u64) -> (Arc<Refresher>, mpsc::UnboundedReceiver<Round>) {
+        let full = Duration::from_secs(full);
         let refresher = Arc::new(Refresher::new(
-            Duration::from_secs(full),
+            Pacer::new(full, full),
             Duration::from_secs(watched),
         ));
         let (tx, rx) = mpsc::unbounded_channel();
@@ -204,5 +212,43 @@ mod tests {
         assert!(probe.is_running());
         drop(refresher);
         probe.stopped().await;
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_costly_full_refresh_spaces_the_next_while_watched_topics_keep_their_interval() {
+        let refresher = Arc::new(Refresher::new(
+            Pacer::new(Duration::from_secs(10), Duration::from_mins(5)),
+            Duration::from_secs(2),
+        ));
+        refresher.watch_topics(vec!["orders".to_owned()]);
+        let (tx, mut rounds) = mpsc::unbounded_channel();
+        refresher.spawn(move |round: Round| {
+            let full = round.full_due;
+            let sent = tx.send((Instant::now(), full)).is_ok();
+            sent.then_some(async move {
+                if full {
+                    // This full refresh costs 300 ms: the next is 100 s on.
+                    tokio::time::advance(Duration::from_millis(300)).await;
+                }
+                full
+            })
+        });
+        let mut fulls = Vec::new();
+        let mut watched = 0;
+        while fulls.len() < 2 {
+            let (at, full) = rounds.recv().await.expect("a round");
+            if full {
+                fulls.push(at);
+            } else {
+                watched += 1;
+            }
+        }
+        let spacing = fulls[1] - fulls[0];
+        assert!(
+            spacing >= Duration::from_millis(100_300) && spacing < Duration::from_secs(103),
+            "{spacing:?}"
+        );
+        // Meanwhile the topic on screen was refreshed every 2 s or so.
+        assert!(watched >= 45, "{watched} watched rounds in {spacing:?}");
     }
 }

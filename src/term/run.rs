@@ -146,6 +146,8 @@ fn cluster_config(context: &ResolvedContext) -> ClusterConfig {
     ClusterConfig {
         connection: context.connection.clone(),
         refresh_interval: context.refresh.metadata,
+        // Idle on a large cluster, the full refresh is spaced by its cost.
+        pace_full_refresh: true,
         ..ClusterConfig::default()
     }
 }
