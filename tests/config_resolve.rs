@@ -308,3 +308,37 @@ fn with_one_context_and_no_default_that_context_is_used() {
         "{message}"
     );
 }
+
+#[test]
+fn dash_x_gives_the_registry_its_url_credentials_and_ca_and_never_shows_the_password() {
+    let f = fixture();
+    let selection = Selection {
+        overrides: x(&[
+            "schema.registry.url=https://sr.example:8081",
+            "schema.registry.basic.auth.user.info=carol:sr-secret:with-colon",
+            "schema.registry.ssl.ca.location=/etc/sr-ca.pem",
+        ]),
+        ..Selection::default()
+    };
+    let resolved = resolve_with(&f, &selection).expect("resolves");
+    let registry = resolved.schema_registry.as_ref().expect("a registry");
+    assert_eq!(registry.url, "https://sr.example:8081");
+    assert_eq!(registry.username.as_deref(), Some("carol"));
+    assert_eq!(registry.password.expose(), "sr-secret:with-colon");
+    assert_eq!(
+        registry.ca_file.as_deref(),
+        Some(Path::new("/etc/sr-ca.pem"))
+    );
+    assert!(!format!("{resolved:?}").contains("sr-secret"));
+
+    let no_colon = Selection {
+        overrides: x(&[
+            "schema.registry.url=http://sr:8081",
+            "schema.registry.basic.auth.user.info=justapassword",
+        ]),
+        ..Selection::default()
+    };
+    let message = resolve_with(&f, &no_colon).expect_err("no colon");
+    assert!(message.contains("USER:PASSWORD"), "{message}");
+    assert!(!message.contains("justapassword"), "{message}");
+}

@@ -47,7 +47,9 @@ pub struct ConnectArgs {
     #[arg(long, env = "KSCOPE_CONFIG", value_name = "FILE", global = true)]
     pub config: Option<PathBuf>,
     /// librdkafka-style override, repeatable: security.protocol, sasl.mechanism,
-    /// sasl.username, sasl.password, ssl.ca.location, ssl.certificate.location, ssl.key.location.
+    /// sasl.username, sasl.password, ssl.ca.location, ssl.certificate.location, ssl.key.location,
+    /// schema.registry.url, schema.registry.basic.auth.user.info (USER:PASSWORD),
+    /// schema.registry.ssl.ca.location.
     #[arg(short = 'X', value_name = "KEY=VALUE", global = true)]
     pub overrides: Vec<String>,
     /// Log filter: error, warn, info, debug, trace, or directives like kscope=debug.

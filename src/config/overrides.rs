@@ -17,6 +17,8 @@ pub const KEYS: &[&str] = &[
     "ssl.certificate.location",
     "ssl.key.location",
     "schema.registry.url",
+    "schema.registry.basic.auth.user.info",
+    "schema.registry.ssl.ca.location",
 ];
 
 /// librdkafka's `security.protocol`.
@@ -77,6 +79,11 @@ pub struct Overrides {
     pub key_file: Option<PathBuf>,
     /// `schema.registry.url`: a registry for this run (replaces the context's URL).
     pub registry_url: Option<String>,
+    /// `schema.registry.basic.auth.user.info`: `USER:PASSWORD` (or a
+    /// `${env:..}`/`${file:..}` reference to it), unresolved.
+    pub registry_user_info: Option<Secret>,
+    /// `schema.registry.ssl.ca.location`: the CAs to trust for the registry.
+    pub registry_ca_file: Option<PathBuf>,
 }
 
 impl Overrides {
@@ -123,6 +130,10 @@ impl Overrides {
             "ssl.certificate.location" => self.cert_file = Some(PathBuf::from(value)),
             "ssl.key.location" => self.key_file = Some(PathBuf::from(value)),
             "schema.registry.url" => self.registry_url = Some(value.to_owned()),
+            "schema.registry.basic.auth.user.info" => {
+                self.registry_user_info = Some(Secret::new(value));
+            }
+            "schema.registry.ssl.ca.location" => self.registry_ca_file = Some(PathBuf::from(value)),
             _ => {
                 let message = format!("unknown key, expected one of {}", KEYS.join(", "));
                 return Err(bad(key, &message));
@@ -144,6 +155,7 @@ pub fn redacted(args: &[String]) -> Vec<String> {
         "ssl.certificate.location",
         "ssl.key.location",
         "schema.registry.url",
+        "schema.registry.ssl.ca.location",
     ];
     args.iter()
         .map(|arg| match arg.split_once('=') {

@@ -232,9 +232,34 @@ fn registry(
         (None, None) => return Ok(None),
     };
     let mut config = RegistryConfig::new(url);
-    let Some(section) = section else {
-        return Ok(Some(config));
-    };
+    if let Some(section) = section {
+        from_section(&mut config, context, section, base)?;
+    }
+    if let Some(info) = &overrides.registry_user_info {
+        const KEY: &str = "-X schema.registry.basic.auth.user.info";
+        let info = super::secret::resolve(KEY, info.expose(), None)?;
+        let Some((user, password)) = info.split_once(':') else {
+            return Err(ConfigError::Override {
+                arg: KEY[3..].to_owned(),
+                message: "expected USER:PASSWORD".to_owned(),
+            });
+        };
+        config.username = Some(user.to_owned());
+        config.password = Secret::new(password);
+    }
+    if let Some(ca) = &overrides.registry_ca_file {
+        config.ca_file = Some(paths::expand(ca, None));
+    }
+    Ok(Some(config))
+}
+
+/// The context's registry credentials and CA file.
+fn from_section(
+    config: &mut RegistryConfig,
+    context: &str,
+    section: &SchemaRegistrySection,
+    base: Option<&Path>,
+) -> Result<(), ConfigError> {
     let key = |field: &str| format!("contexts.{context}.schema_registry.{field}");
     config.username.clone_from(&section.username);
     if let Some(raw) = &section.password {
@@ -251,7 +276,7 @@ fn registry(
         )?);
     }
     config.ca_file = section.ca_file.as_ref().map(|p| paths::expand(p, base));
-    Ok(Some(config))
+    Ok(())
 }
 
 fn secs(value: Option<&Spanned<u64>>, default: Duration) -> Duration {
