@@ -57,6 +57,26 @@ pub struct Record {
     pub size: usize,
 }
 
+#[cfg(test)]
+impl Record {
+    /// A record of partition 0 at `offset` whose value is `value_len` bytes
+    /// of `x` (for unit tests).
+    pub(crate) fn sample(offset: i64, value_len: usize) -> Record {
+        Record {
+            partition: 0,
+            offset,
+            leader_epoch: 0,
+            timestamp: 0,
+            timestamp_type: TimestampType::Create,
+            key: None,
+            value: Some(Bytes::from(vec![b'x'; value_len])),
+            headers: vec![],
+            codec: Codec::None,
+            size: value_len,
+        }
+    }
+}
+
 impl Record {
     /// The bytes it holds in memory: key, value and headers.
     pub fn weight(&self) -> usize {

@@ -92,22 +92,9 @@ impl Ring {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::browse::codec::Codec;
-    use crate::browse::record::TimestampType;
 
     fn record(offset: i64, value_len: usize) -> Record {
-        Record {
-            partition: 0,
-            offset,
-            leader_epoch: 0,
-            timestamp: 0,
-            timestamp_type: TimestampType::Create,
-            key: None,
-            value: Some(Bytes::from(vec![b'x'; value_len])),
-            headers: vec![],
-            codec: Codec::None,
-            size: value_len,
-        }
+        Record::sample(offset, value_len)
     }
 
     #[test]

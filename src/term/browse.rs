@@ -154,3 +154,63 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::browse::Record;
+    use tokio::sync::mpsc;
+
+    fn staging() -> Arc<Staging> {
+        Arc::new(Staging {
+            session: 5,
+            inner: Mutex::new(Staged::default()),
+            woken: AtomicBool::new(false),
+        })
+    }
+
+    #[tokio::test]
+    async fn a_full_loop_queue_never_holds_the_session_back_and_loses_no_record() {
+        let (tx, mut rx) = mpsc::channel(1);
+        tx.try_send(Msg::Generation).expect("room for the filler");
+        let staging = staging();
+
+        // The loop is behind: its queue is full. Staging and waking return at
+        // once (a wait here would stall the fetches behind it).
+        for offset in 0..3 {
+            staging.lock().ring.push(&Record::sample(offset, 10));
+            assert!(staging.wake(&tx), "the loop is still there");
+        }
+        assert!(!staging.woken.load(Ordering::Acquire), "no wake-up got in");
+
+        // The loop drains; the next round's wake-up gets in, once however
+        // many rounds follow before the loop takes.
+        assert!(matches!(rx.recv().await, Some(Msg::Generation)));
+        for offset in 3..6 {
+            staging.lock().ring.push(&Record::sample(offset, 10));
+            assert!(staging.wake(&tx));
+        }
+        let Ok(Msg::Browsed(woken)) = rx.try_recv() else {
+            panic!("no wake-up queued");
+        };
+        assert!(rx.try_recv().is_err(), "one wake-up for several rounds");
+        let Action::Browsed {
+            session, records, ..
+        } = woken.take()
+        else {
+            panic!("not the staged records");
+        };
+        assert_eq!(session, 5);
+        let offsets: Vec<i64> = records.iter().map(|r| r.offset).collect();
+        assert_eq!(offsets, [0, 1, 2, 3, 4, 5], "every record, in order");
+
+        // Taken: the next round wakes the loop again.
+        staging.lock().ring.push(&Record::sample(6, 10));
+        assert!(staging.wake(&tx));
+        assert!(matches!(rx.try_recv(), Ok(Msg::Browsed(_))));
+        let _ = staging.take();
+        drop(rx);
+        staging.lock().ring.push(&Record::sample(7, 10));
+        assert!(!staging.wake(&tx), "the loop is gone: the session ends");
+    }
+}

@@ -417,6 +417,16 @@ impl Session {
         }
     }
 
+    /// Queue `msg` for the loop from a task: the loop cannot wait for room in
+    /// its own queue, and an answer dropped for want of room would leave its
+    /// screen waiting for ever.
+    fn answer_later(&self, msg: Msg) {
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(msg).await;
+        });
+    }
+
     /// Fetch schema `id` off the loop (the decoder caches it for the
     /// session); [`Msg::Schema`] answers.
     fn fetch_schema(&self, id: u32) {
@@ -432,7 +442,7 @@ impl Session {
                     id,
                     result: Err(failure),
                 };
-                let _ = self.tx.try_send(Msg::Schema(epoch, answer));
+                self.answer_later(Msg::Schema(epoch, answer));
                 return;
             }
             None => return,
@@ -460,7 +470,7 @@ impl Session {
                     request,
                     result: Err(error.clone()),
                 };
-                let _ = self.tx.try_send(Msg::Schema(epoch, answer));
+                self.answer_later(Msg::Schema(epoch, answer));
                 return;
             }
             None => return,
@@ -591,16 +601,7 @@ mod tests {
                     config: Some(self.dir.path().join("config.toml")),
                     ..ConnectArgs::default()
                 },
-                context: None,
-                cluster: None,
-                groups: None,
-                tasks: Vec::new(),
-                fetches: InFlight::default(),
-                resolving: None,
-                pending_browse: None,
-                snap: Arc::new(MetadataSnapshot::empty()),
-                tx,
-                registry: (None, 0),
+                ..bare(tx)
             }
         }
 
@@ -611,6 +612,23 @@ mod tests {
                 .await
                 .expect("the writer")
                 .expect("write the password");
+        }
+    }
+
+    /// A session connected to nothing.
+    fn bare(tx: Sender<Msg>) -> Session {
+        Session {
+            args: ConnectArgs::default(),
+            context: None,
+            cluster: None,
+            groups: None,
+            tasks: Vec::new(),
+            fetches: InFlight::default(),
+            resolving: None,
+            pending_browse: None,
+            snap: Arc::new(MetadataSnapshot::empty()),
+            tx,
+            registry: (None, 0),
         }
     }
 
@@ -684,5 +702,46 @@ mod tests {
         assert!(notice.contains("context 'slow'"), "{notice}");
         assert!(notice.contains("took longer than"), "{notice}");
         assert_eq!(state.context, "first");
+    }
+
+    #[tokio::test]
+    async fn a_registry_error_waits_for_room_in_a_full_queue_instead_of_being_dropped() {
+        let (tx, mut rx) = mpsc::channel(1);
+        tx.try_send(Msg::Generation).expect("room for the filler");
+        let mut session = bare(tx);
+        session.registry = (Some(Err("no registry at that address".to_owned())), 3);
+
+        session.fetch_schema(7);
+        session.fetch_subjects(11);
+
+        assert!(matches!(next(&mut rx).await, Msg::Generation));
+        let mut answered = Vec::new();
+        for _ in 0..2 {
+            match next(&mut rx).await {
+                Msg::Schema(
+                    3,
+                    Action::Schema {
+                        id,
+                        result: Err(failure),
+                    },
+                ) => {
+                    assert!(failure.reason.contains("no registry"), "{}", failure.reason);
+                    answered.push(format!("schema {id}"));
+                }
+                Msg::Schema(
+                    3,
+                    Action::Subjects {
+                        request,
+                        result: Err(reason),
+                    },
+                ) => {
+                    assert!(reason.contains("no registry"), "{reason}");
+                    answered.push(format!("subjects {request}"));
+                }
+                _ => panic!("not a registry answer of epoch 3"),
+            }
+        }
+        answered.sort();
+        assert_eq!(answered, ["schema 7", "subjects 11"]);
     }
 }

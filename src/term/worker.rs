@@ -108,43 +108,37 @@ pub fn watermarks(
     partitions: Vec<crate::meta::TopicPartition>,
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
-    tokio::spawn(async move {
+    answer(tx, async move {
         let result = cluster
             .watermarks(&partitions)
             .await
             .map(|found| found.into_iter().collect())
             .map_err(|e| e.to_string());
-        let _ = tx
-            .send(Msg::Action(Action::Watermarks { request, result }))
-            .await;
+        Action::Watermarks { request, result }
     })
 }
 
 /// List every group with its lag in the background.
 pub fn groups(client: GroupsClient, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
-    tokio::spawn(async move {
+    answer(tx, async move {
         let result = client
             .overview()
             .await
             .map(Arc::new)
             .map_err(|e| e.to_string());
-        let _ = tx
-            .send(Msg::Action(Action::Groups { request, result }))
-            .await;
+        Action::Groups { request, result }
     })
 }
 
 /// Describe one group with its lag in the background.
 pub fn group(client: GroupsClient, request: u64, group: String, tx: Sender<Msg>) -> JoinHandle<()> {
-    tokio::spawn(async move {
+    answer(tx, async move {
         let result = client
             .group_detail(&group)
             .await
             .map(Arc::new)
             .map_err(|e| e.to_string());
-        let _ = tx
-            .send(Msg::Action(Action::GroupDetail { request, result }))
-            .await;
+        Action::GroupDetail { request, result }
     })
 }
 
@@ -179,7 +173,7 @@ pub fn configs(
     resources: Vec<crate::inspect::ConfigResource>,
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
-    tokio::spawn(async move {
+    answer(tx, async move {
         let result = crate::inspect::configs::describe(&cluster, &resources)
             .await
             .map(|described| {
@@ -191,16 +185,14 @@ pub fn configs(
                     .collect()
             })
             .map_err(|e| e.to_string());
-        let _ = tx
-            .send(Msg::Action(Action::Configs { request, result }))
-            .await;
+        Action::Configs { request, result }
     })
 }
 
 /// Describe every live broker's log dirs and sum them up in the background
 /// (each broker has its own deadline: one that does not answer is unknown).
 pub fn sizes(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
-    tokio::spawn(async move {
+    answer(tx, async move {
         let brokers: Vec<i32> = cluster
             .snapshot()
             .brokers()
@@ -210,17 +202,15 @@ pub fn sizes(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> 
         let answers = crate::inspect::log_dirs::describe(&cluster, &brokers).await;
         let sizes = crate::inspect::ClusterSizes::of(&answers, &cluster.snapshot());
         let sizes = Arc::new(sizes);
-        let _ = tx.send(Msg::Action(Action::Sizes { request, sizes })).await;
+        Action::Sizes { request, sizes }
     })
 }
 
 /// Describe the quorum, features and reassignments in the background.
 pub fn cluster(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
-    tokio::spawn(async move {
+    answer(tx, async move {
         let info = Arc::new(crate::inspect::cluster_info::describe(&cluster).await);
-        let _ = tx
-            .send(Msg::Action(Action::Cluster { request, info }))
-            .await;
+        Action::Cluster { request, info }
     })
 }
 
@@ -234,7 +224,7 @@ pub fn security(
 ) -> JoinHandle<()> {
     use crate::app::security::{Answer, Security};
     use crate::inspect::{quotas, security};
-    tokio::spawn(async move {
+    answer(tx, async move {
         let answer = match what {
             Security::Acls => Answer::Acls(security::describe_acls(&cluster).await),
             Security::TopicAcls(topic) => {
@@ -244,9 +234,7 @@ pub fn security(
             Security::Quotas => Answer::Quotas(quotas::describe_quotas(&cluster).await),
         };
         let answer = Arc::new(answer);
-        let _ = tx
-            .send(Msg::Action(Action::Security { request, answer }))
-            .await;
+        Action::Security { request, answer }
     })
 }
 
@@ -259,7 +247,7 @@ pub fn producers(
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
     use crate::inspect::transactions;
-    tokio::spawn(async move {
+    answer(tx, async move {
         let (producers, (open, failed)) = tokio::join!(
             transactions::describe_producers(&cluster, &topic, partition),
             transactions::open_transactions(&cluster),
@@ -272,8 +260,18 @@ pub fn producers(
                 .collect(),
             failed,
         });
-        let _ = tx
-            .send(Msg::Action(Action::Producers { request, answer }))
-            .await;
+        Action::Producers { request, answer }
+    })
+}
+
+/// Run `work` in the background and queue the action it ends with for the
+/// loop (waiting for room: the queue is bounded).
+fn answer<F>(tx: Sender<Msg>, work: F) -> JoinHandle<()>
+where
+    F: Future<Output = Action> + Send + 'static,
+{
+    tokio::spawn(async move {
+        let action = work.await;
+        let _ = tx.send(Msg::Action(action)).await;
     })
 }
