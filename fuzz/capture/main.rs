@@ -1,6 +1,6 @@
 //! Capture real responses from a running cluster as seed corpora.
 //!
-//! `cargo run --manifest-path fuzz/Cargo.toml --bin capture_corpus -- CLUSTER_ENV CORPUS_DIR`
+//! `cargo run --manifest-path fuzz/Cargo.toml --bin capture_corpus -- CLUSTER_ENV CORPUS_DIR [LABEL]`
 //!
 //! Runs kscope's own `Connection` through a recording proxy on loopback, sends
 //! each request type the fuzz targets cover, and writes every response frame
@@ -22,9 +22,11 @@ use kscope::conn::protocol::messages::list_offsets_request::{
 use kscope::conn::protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
 use kscope::conn::protocol::messages::{
     ApiKey, BrokerId, ConsumerGroupDescribeRequest, DescribeClusterRequest, DescribeConfigsRequest,
+    DescribeTransactionsRequest, TransactionalId,
     DescribeGroupsRequest, DescribeLogDirsRequest, FetchRequest, FindCoordinatorRequest, GroupId,
     ListGroupsRequest, ListOffsetsRequest, MetadataRequest, OffsetFetchRequest, TopicName,
 };
+use kscope::inspect::{cluster_info, quotas, security, transactions};
 use kscope::conn::{
     Connection, ConnectionConfig, SaslConfig, SaslMechanism, Secret, supported_versions,
 };
@@ -107,6 +109,14 @@ fn target_for(key: i16) -> Option<&'static str> {
         ApiKey::DescribeLogDirs => "describe_log_dirs",
         ApiKey::SaslHandshake => "sasl_handshake",
         ApiKey::SaslAuthenticate => "sasl_authenticate",
+        ApiKey::DescribeQuorum => "describe_quorum",
+        ApiKey::DescribeAcls => "describe_acls",
+        ApiKey::DescribeClientQuotas => "describe_client_quotas",
+        ApiKey::DescribeUserScramCredentials => "describe_user_scram_credentials",
+        ApiKey::ListPartitionReassignments => "list_partition_reassignments",
+        ApiKey::ListTransactions => "list_transactions",
+        ApiKey::DescribeTransactions => "describe_transactions",
+        ApiKey::DescribeProducers => "describe_producers",
         _ => return None,
     })
 }
@@ -177,7 +187,21 @@ async fn reads(connection: &Connection, leader: impl AsyncFnOnce(i32) -> Connect
     }
     let configs = DescribeConfigsRequest::default().with_resources(resources);
     let _ = connection.send(configs).await;
+    // The inspection screens' reads (on a cluster without an authorizer the
+    // ACL answer is SECURITY_DISABLED: a seed too).
+    let _ = connection.send(security::acls_request()).await;
+    let _ = connection.send(security::topic_acls_request("orders")).await;
+    let _ = connection.send(security::users_request()).await;
+    let _ = connection.send(quotas::quotas_request()).await;
+    let _ = connection.send(cluster_info::reassignments_request()).await;
+    let _ = connection.send(kscope::meta::quorum_request()).await;
+    let _ = connection.send(transactions::list_request()).await;
+    let described = DescribeTransactionsRequest::default()
+        .with_transactional_ids(vec![TransactionalId(name("kscope-fuzz-corpus"))]);
+    let _ = connection.send(described).await;
     let leader = leader(leader_id).await;
+    let producers = transactions::producers_request(&topic_name, partition_index);
+    let _ = leader.send(producers).await;
     let list = ListOffsetsRequest::default()
         .with_replica_id(BrokerId(-1))
         .with_topics(vec![
@@ -211,9 +235,12 @@ async fn reads(connection: &Connection, leader: impl AsyncFnOnce(i32) -> Connect
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(env_path), Some(corpus)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: capture_corpus CLUSTER_ENV CORPUS_DIR");
+        eprintln!("usage: capture_corpus CLUSTER_ENV CORPUS_DIR [LABEL]");
         std::process::exit(2);
     };
+    // A label keeps the seeds of a second cluster (say, one with an
+    // authorizer) beside the first's instead of over them.
+    let label = args.get(3).map_or(String::new(), |l| format!("{l}-"));
     let env = env_file(Path::new(env_path));
     let captured: Captured = Arc::default();
     let config = ConnectionConfig::default();
@@ -267,7 +294,7 @@ async fn main() {
             .map_or(0, |r| r.min);
         let mut entry = vec![u8::try_from(version - min).unwrap_or(0)];
         entry.extend_from_slice(frame);
-        write(corpus, target, &format!("real-v{version}-{n}"), &entry);
+        write(corpus, target, &format!("real-{label}v{version}-{n}"), &entry);
         if target == "api_versions" {
             let mut framed = u32::try_from(frame.len())
                 .expect("length")
@@ -277,7 +304,7 @@ async fn main() {
             write(
                 corpus,
                 "frame_reader",
-                &format!("real-api-versions-{n}"),
+                &format!("real-{label}api-versions-{n}"),
                 &framed,
             );
         }

@@ -3,10 +3,8 @@
 //! epoch, high watermark, and each voter and observer with its lag.
 
 use super::error::{Error, Result};
-use crate::conn::protocol::StrBytes;
-use crate::conn::protocol::messages::describe_quorum_request::{PartitionData, TopicData};
 use crate::conn::protocol::messages::describe_quorum_response::ReplicaState;
-use crate::conn::protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse, TopicName};
+use crate::conn::protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse};
 use crate::meta::Cluster;
 
 /// One replica of the metadata log (serialized as is by `kscope get cluster`).
@@ -39,13 +37,10 @@ pub struct Quorum {
     pub replicas: Vec<QuorumReplica>,
 }
 
-/// Asks for `__cluster_metadata` partition 0.
+/// Asks for `__cluster_metadata` partition 0: the same request the liveness
+/// check sends.
 pub fn request() -> DescribeQuorumRequest {
-    DescribeQuorumRequest::default().with_topics(vec![
-        TopicData::default()
-            .with_topic_name(TopicName(StrBytes::from_static_str("__cluster_metadata")))
-            .with_partitions(vec![PartitionData::default().with_partition_index(0)]),
-    ])
+    crate::meta::quorum_request()
 }
 
 /// The quorum in an answer.

@@ -27,8 +27,9 @@ pub(super) const QUORUM_DEADLINE: Duration = Duration::from_secs(1);
 /// The Raft topic whose leader is the active controller.
 const METADATA_TOPIC: &str = "__cluster_metadata";
 
-/// Asks for the leader of `__cluster_metadata-0`.
-fn quorum_request() -> DescribeQuorumRequest {
+/// Asks for the leader of `__cluster_metadata-0` (the Raft partition of the
+/// `KRaft` quorum): its voters, observers and high watermark.
+pub fn quorum_request() -> DescribeQuorumRequest {
     DescribeQuorumRequest::default().with_topics(vec![
         TopicData::default()
             .with_topic_name(TopicName(StrBytes::from_static_str(METADATA_TOPIC)))
