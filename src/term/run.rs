@@ -162,19 +162,7 @@ async fn run_loop(
     let (mut state, theme) = initial_state(context, &args);
     state.messages.utc_offset = utc_offset;
     let size = tui.size()?;
-    let mut session = Session {
-        args,
-        context: None,
-        cluster: None,
-        groups: None,
-        tasks: Vec::new(),
-        fetches: InFlight::default(),
-        resolving: None,
-        pending_browse: None,
-        snap: Arc::new(MetadataSnapshot::empty()),
-        tx: tx.clone(),
-        registry: (None, 0),
-    };
+    let mut session = Session::new(args, tx.clone());
     session.start(context, 0);
     input::spawn(tx.clone());
     let mut effects = update(
@@ -229,6 +217,23 @@ async fn run_loop(
 }
 
 impl Session {
+    /// A session connected to nothing yet, answering on `tx`.
+    fn new(args: ConnectArgs, tx: Sender<Msg>) -> Session {
+        Session {
+            args,
+            context: None,
+            cluster: None,
+            groups: None,
+            tasks: Vec::new(),
+            fetches: InFlight::default(),
+            resolving: None,
+            pending_browse: None,
+            snap: Arc::new(MetadataSnapshot::empty()),
+            tx,
+            registry: (None, 0),
+        }
+    }
+
     /// Connect to `context` (dropping any cluster held); the attempts count
     /// on from `attempts_before`.
     fn start(&mut self, context: &ResolvedContext, attempts_before: u32) {
@@ -601,7 +606,7 @@ mod tests {
                     config: Some(self.dir.path().join("config.toml")),
                     ..ConnectArgs::default()
                 },
-                ..bare(tx)
+                ..Session::new(ConnectArgs::default(), tx)
             }
         }
 
@@ -612,23 +617,6 @@ mod tests {
                 .await
                 .expect("the writer")
                 .expect("write the password");
-        }
-    }
-
-    /// A session connected to nothing.
-    fn bare(tx: Sender<Msg>) -> Session {
-        Session {
-            args: ConnectArgs::default(),
-            context: None,
-            cluster: None,
-            groups: None,
-            tasks: Vec::new(),
-            fetches: InFlight::default(),
-            resolving: None,
-            pending_browse: None,
-            snap: Arc::new(MetadataSnapshot::empty()),
-            tx,
-            registry: (None, 0),
         }
     }
 
@@ -708,7 +696,7 @@ mod tests {
     async fn a_registry_error_waits_for_room_in_a_full_queue_instead_of_being_dropped() {
         let (tx, mut rx) = mpsc::channel(1);
         tx.try_send(Msg::Generation).expect("room for the filler");
-        let mut session = bare(tx);
+        let mut session = Session::new(ConnectArgs::default(), tx);
         session.registry = (Some(Err("no registry at that address".to_owned())), 3);
 
         session.fetch_schema(7);

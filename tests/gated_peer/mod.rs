@@ -20,13 +20,17 @@
 //! binary can use it too.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "../peer_wire/mod.rs"]
+mod wire;
+
+use wire::encode;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bytes::{Bytes, BytesMut};
-use kscope::conn::protocol::messages::api_versions_response::ApiVersion;
+use bytes::Bytes;
 use kscope::conn::protocol::messages::describe_groups_response::DescribedGroup;
 use kscope::conn::protocol::messages::describe_quorum_response::{
     PartitionData, ReplicaState, TopicData,
@@ -36,13 +40,12 @@ use kscope::conn::protocol::messages::metadata_response::{
     MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
 use kscope::conn::protocol::messages::{
-    ApiKey, ApiVersionsResponse, BrokerId, DescribeGroupsRequest, DescribeGroupsResponse,
-    DescribeQuorumResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsResponse,
-    MetadataRequest, MetadataResponse, RequestHeader, ResponseHeader, TopicName,
+    ApiKey, BrokerId, DescribeGroupsRequest, DescribeGroupsResponse, DescribeQuorumResponse,
+    FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsResponse, MetadataRequest,
+    MetadataResponse, TopicName,
 };
-use kscope::conn::protocol::{Decodable, Encodable, StrBytes};
-use kscope::conn::supported_versions;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use kscope::conn::protocol::{Decodable, StrBytes};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
@@ -177,35 +180,18 @@ impl GatedPeer {
 async fn serve(socket: TcpStream, shared: Arc<Shared>) {
     let (mut reader, writer) = socket.into_split();
     let writer = Arc::new(tokio::sync::Mutex::new(writer));
-    loop {
-        let Ok(length) = reader.read_i32().await else {
-            return;
-        };
-        let mut request = vec![0; usize::try_from(length).expect("request length")];
-        if reader.read_exact(&mut request).await.is_err() {
-            return;
-        }
+    while let Some(mut request) = wire::read_request(&mut reader).await {
         let shared = shared.clone();
         let writer = writer.clone();
         tokio::spawn(async move {
-            let mut buf = Bytes::from(request);
-            let key = ApiKey::try_from(i16::from_be_bytes([buf[0], buf[1]])).expect("api key");
-            let version = i16::from_be_bytes([buf[2], buf[3]]);
-            let header = RequestHeader::decode(&mut buf, key.request_header_version(version))
-                .expect("request header");
-            let Some(body) = answer(&shared, key, version, &mut buf).await else {
+            let (key, version) = (request.key, request.version);
+            let Some(body) = answer(&shared, key, version, &mut request.body).await else {
                 return;
             };
-            let mut frame = BytesMut::new();
-            ResponseHeader::default()
-                .with_correlation_id(header.correlation_id)
-                .encode(&mut frame, key.response_header_version(version))
-                .expect("response header");
-            frame.extend_from_slice(&body);
-            let length = i32::try_from(frame.len()).expect("frame length");
+            let prefix = wire::answer_prefix(&request, body.len());
             let mut writer = writer.lock().await;
-            let _ = writer.write_all(&length.to_be_bytes()).await;
-            let _ = writer.write_all(&frame).await;
+            let _ = writer.write_all(&prefix).await;
+            let _ = writer.write_all(&body).await;
         });
     }
 }
@@ -220,7 +206,7 @@ fn count(shared: &Shared, what: Asked) -> usize {
 /// The answer to one request, `None` for one never answered.
 async fn answer(shared: &Shared, key: ApiKey, version: i16, request: &mut Bytes) -> Option<Bytes> {
     match key {
-        ApiKey::ApiVersions => Some(encode(&api_versions(), version)),
+        ApiKey::ApiVersions => Some(encode(&wire::api_versions(ADVERTISED), version)),
         ApiKey::Metadata => {
             let asked = MetadataRequest::decode(request, version).expect("metadata request");
             let full = match &asked.topics {
@@ -346,26 +332,4 @@ fn quorum(high_watermark: i64) -> DescribeQuorumResponse {
                     .with_current_voters(vec![leader]),
             ]),
     ])
-}
-
-/// The handshake answer: kscope's own range for every advertised API.
-fn api_versions() -> ApiVersionsResponse {
-    ApiVersionsResponse::default().with_api_keys(
-        ADVERTISED
-            .iter()
-            .map(|&key| {
-                let ours = supported_versions(key);
-                ApiVersion::default()
-                    .with_api_key(key as i16)
-                    .with_min_version(ours.min)
-                    .with_max_version(ours.max)
-            })
-            .collect(),
-    )
-}
-
-fn encode<T: Encodable>(value: &T, version: i16) -> Bytes {
-    let mut buf = BytesMut::new();
-    value.encode(&mut buf, version).expect("encode");
-    buf.freeze()
 }

@@ -11,22 +11,23 @@
 //! its own thread's runtime, so sync tests driving the real binary can use it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "../peer_wire/mod.rs"]
+mod wire;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::{BufMut, Bytes, BytesMut};
-use kscope::conn::protocol::messages::api_versions_response::ApiVersion;
 use kscope::conn::protocol::messages::find_coordinator_response::Coordinator;
 use kscope::conn::protocol::messages::list_groups_response::ListedGroup;
 use kscope::conn::protocol::messages::metadata_response::MetadataResponseBroker;
 use kscope::conn::protocol::messages::{
     ApiKey, ApiVersionsResponse, BrokerId, DescribeQuorumResponse, FindCoordinatorRequest,
     FindCoordinatorResponse, GroupId, ListGroupsResponse, ListOffsetsResponse, MetadataResponse,
-    OffsetFetchResponse, RequestHeader, ResponseHeader,
+    OffsetFetchResponse,
 };
 use kscope::conn::protocol::{Decodable, Encodable, StrBytes};
-use kscope::conn::supported_versions;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 
 /// The APIs the peer advertises.
@@ -92,31 +93,12 @@ impl Peer {
 }
 
 async fn serve(mut socket: TcpStream, port: u16, bodies: Arc<Bodies>) {
-    loop {
-        let Ok(length) = socket.read_i32().await else {
-            return;
-        };
-        let mut request = vec![0; usize::try_from(length).expect("request length")];
-        if socket.read_exact(&mut request).await.is_err() {
-            return;
-        }
-        let mut buf = Bytes::from(request);
-        let key = ApiKey::try_from(i16::from_be_bytes([buf[0], buf[1]])).expect("api key");
-        let version = i16::from_be_bytes([buf[2], buf[3]]);
-        let header = RequestHeader::decode(&mut buf, key.request_header_version(version))
-            .expect("request header");
-        let body = match bodies.get(&key) {
+    while let Some(mut request) = wire::read_request(&mut socket).await {
+        let body = match bodies.get(&request.key) {
             Some(body) => body.clone(),
-            None => honest(key, version, &mut buf, port),
+            None => honest(request.key, request.version, &mut request.body, port),
         };
-        let mut head = BytesMut::new();
-        ResponseHeader::default()
-            .with_correlation_id(header.correlation_id)
-            .encode(&mut head, key.response_header_version(version))
-            .expect("response header");
-        let frame_length = i32::try_from(head.len() + body.len()).expect("frame length");
-        let mut prefix = frame_length.to_be_bytes().to_vec();
-        prefix.extend_from_slice(&head);
+        let prefix = wire::answer_prefix(&request, body.len());
         if socket.write_all(&prefix).await.is_err() || socket.write_all(&body).await.is_err() {
             return;
         }
@@ -186,29 +168,12 @@ fn honest(key: ApiKey, version: i16, request: &mut Bytes, port: u16) -> Bytes {
 
 /// The handshake answer: kscope's own range for every advertised API.
 pub fn api_versions() -> ApiVersionsResponse {
-    ApiVersionsResponse::default().with_api_keys(
-        ADVERTISED
-            .iter()
-            .map(|&key| {
-                let ours = supported_versions(key);
-                ApiVersion::default()
-                    .with_api_key(key as i16)
-                    .with_min_version(ours.min)
-                    .with_max_version(ours.max)
-            })
-            .collect(),
-    )
+    wire::api_versions(ADVERTISED)
 }
 
-/// `value` encoded at `version`.
-pub fn encode<T: Encodable>(value: &T, version: i16) -> Bytes {
-    let mut buf = BytesMut::new();
-    value.encode(&mut buf, version).expect("encode");
-    buf.freeze()
-}
+pub use wire::encode;
 
 /// A hostile body and what it holds.
-#[derive(Debug, Clone)]
 pub struct Filled {
     /// The response body, without the response header.
     pub body: Bytes,
