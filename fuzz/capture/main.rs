@@ -22,14 +22,14 @@ use kscope::conn::protocol::messages::list_offsets_request::{
 use kscope::conn::protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
 use kscope::conn::protocol::messages::{
     ApiKey, BrokerId, ConsumerGroupDescribeRequest, DescribeClusterRequest, DescribeConfigsRequest,
-    DescribeTransactionsRequest, TransactionalId,
-    DescribeGroupsRequest, DescribeLogDirsRequest, FetchRequest, FindCoordinatorRequest, GroupId,
-    ListGroupsRequest, ListOffsetsRequest, MetadataRequest, OffsetFetchRequest, TopicName,
+    DescribeGroupsRequest, DescribeLogDirsRequest, DescribeTransactionsRequest, FetchRequest,
+    FindCoordinatorRequest, GroupId, ListGroupsRequest, ListOffsetsRequest, MetadataRequest,
+    OffsetFetchRequest, TopicName, TransactionalId,
 };
-use kscope::inspect::{cluster_info, quotas, security, transactions};
 use kscope::conn::{
     Connection, ConnectionConfig, SaslConfig, SaslMechanism, Secret, supported_versions,
 };
+use kscope::inspect::{cluster_info, quotas, security, transactions};
 use tokio::io::{AsyncWriteExt, split};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -190,7 +190,9 @@ async fn reads(connection: &Connection, leader: impl AsyncFnOnce(i32) -> Connect
     // The inspection screens' reads (on a cluster without an authorizer the
     // ACL answer is SECURITY_DISABLED: a seed too).
     let _ = connection.send(security::acls_request()).await;
-    let _ = connection.send(security::topic_acls_request("orders")).await;
+    let _ = connection
+        .send(security::topic_acls_request("orders"))
+        .await;
     let _ = connection.send(security::users_request()).await;
     let _ = connection.send(quotas::quotas_request()).await;
     let _ = connection.send(cluster_info::reassignments_request()).await;
@@ -294,7 +296,12 @@ async fn main() {
             .map_or(0, |r| r.min);
         let mut entry = vec![u8::try_from(version - min).unwrap_or(0)];
         entry.extend_from_slice(frame);
-        write(corpus, target, &format!("real-{label}v{version}-{n}"), &entry);
+        write(
+            corpus,
+            target,
+            &format!("real-{label}v{version}-{n}"),
+            &entry,
+        );
         if target == "api_versions" {
             let mut framed = u32::try_from(frame.len())
                 .expect("length")

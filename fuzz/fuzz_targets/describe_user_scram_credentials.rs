@@ -3,4 +3,6 @@
 
 use kscope::conn::protocol::messages::DescribeUserScramCredentialsRequest;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| kscope_fuzz::decode::<DescribeUserScramCredentialsRequest>(data));
+libfuzzer_sys::fuzz_target!(
+    |data: &[u8]| kscope_fuzz::decode::<DescribeUserScramCredentialsRequest>(data)
+);

@@ -3,4 +3,6 @@
 
 use kscope::conn::protocol::messages::ListPartitionReassignmentsRequest;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| kscope_fuzz::decode::<ListPartitionReassignmentsRequest>(data));
+libfuzzer_sys::fuzz_target!(
+    |data: &[u8]| kscope_fuzz::decode::<ListPartitionReassignmentsRequest>(data)
+);
