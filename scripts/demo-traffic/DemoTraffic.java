@@ -4,9 +4,14 @@
 // records with headers, light continuous produce
 // traffic, consumer groups of both protocols (classic and KIP-848 consumer) in
 // the states a user meets in production, and a leader move every ~30 s.
+// With KSCOPE_SCHEMA_REGISTRY set (a Confluent-compatible registry URL), also
+// an Avro, a Protobuf and a JSON Schema subject and Confluent-framed records
+// of each (class Schemas below).
 //
 //   java -cp "KAFKA_LIBS/*:CLASSES" DemoTraffic BOOTSTRAP seed   (create topics, records, idle groups; exit)
 //   java -cp "KAFKA_LIBS/*:CLASSES" DemoTraffic BOOTSTRAP run    (live groups, traffic, leader moves; forever)
+//   java -cp "KAFKA_LIBS/*:CLASSES" DemoTraffic BOOTSTRAP schemas [PREFIX]
+//                                  (only the schema topics, PREFIX before their names; exit)
 //
 // Demo tooling only: kscope itself never produces, joins groups or commits.
 
@@ -56,15 +61,26 @@ public final class DemoTraffic {
     static volatile boolean running = true;
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            System.err.println("usage: DemoTraffic BOOTSTRAP seed|run");
+        if (args.length < 2 || args.length > 3 || (args.length == 3 && !args[1].equals("schemas"))) {
+            System.err.println("usage: DemoTraffic BOOTSTRAP seed|run|schemas [PREFIX]");
             System.exit(2);
         }
         String bootstrap = args[0];
-        if (args[1].equals("seed")) {
-            seed(bootstrap);
-        } else {
-            run(bootstrap);
+        switch (args[1]) {
+            case "seed" -> {
+                seed(bootstrap);
+                Schemas schemas = Schemas.fromEnv("");
+                if (schemas != null) schemas.seed(bootstrap, 200);
+            }
+            case "schemas" -> {
+                Schemas schemas = Schemas.fromEnv(args.length == 3 ? args[2] : "");
+                if (schemas == null) {
+                    System.err.println("DemoTraffic schemas: KSCOPE_SCHEMA_REGISTRY is not set");
+                    System.exit(2);
+                }
+                schemas.seed(bootstrap, 50);
+            }
+            default -> run(bootstrap);
         }
     }
 
@@ -93,7 +109,7 @@ public final class DemoTraffic {
                     if (!(e.getCause() instanceof TopicExistsException)) throw e;
                 }
             }
-            awaitLeaders(admin);
+            awaitLeaders(admin, TOPICS.stream().map(Spec::name).toList());
             log("created " + TOPICS.size() + " topics");
             seedConfigsAndQuotas(admin);
             log("set dynamic configs (topic orders, broker 1, cluster default) and client quotas");
@@ -166,8 +182,7 @@ public final class DemoTraffic {
      * the new partitions yet (NOT_LEADER_OR_FOLLOWER), and an idempotent producer with
      * several batches in flight then retries OUT_OF_ORDER_SEQUENCE_NUMBER for minutes.
      */
-    static void awaitLeaders(Admin admin) throws Exception {
-        List<String> names = TOPICS.stream().map(Spec::name).toList();
+    static void awaitLeaders(Admin admin, List<String> names) throws Exception {
         long deadline = System.currentTimeMillis() + 60_000;
         while (System.currentTimeMillis() < deadline) {
             Map<TopicPartition, OffsetSpec> request = new HashMap<>();
@@ -301,6 +316,14 @@ public final class DemoTraffic {
     }
 
     static Void produceForever(String bootstrap) {
+        Schemas schemas = null;
+        try {
+            schemas = Schemas.fromEnv("");
+            if (schemas != null) schemas.register();
+        } catch (Exception e) {
+            log("schema traffic off: " + e.getMessage());
+            schemas = null;
+        }
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap, "producer")) {
             long i = 0;
             List<String> live = List.of("orders", "payments", "clickstream", "clickstream", "clickstream",
@@ -308,6 +331,10 @@ public final class DemoTraffic {
             while (running) {
                 for (String topic : live) {
                     producer.send(record(topic, i), (m, e) -> {});
+                }
+                if (schemas != null && i % 5 == 0) {
+                    // Live numbers start past the seeded ones.
+                    for (ProducerRecord<byte[], byte[]> r : schemas.records(1000 + i / 5)) producer.send(r, (m, e) -> {});
                 }
                 i++;
                 Thread.sleep(200);
@@ -361,6 +388,243 @@ public final class DemoTraffic {
             } catch (Exception e) {
                 log("leader move skipped: " + e.getMessage());
             }
+        }
+    }
+
+    /**
+     * The schema-registry part of the demo: an Avro, a Protobuf and a JSON Schema subject
+     * (TopicNameStrategy: TOPIC-value) registered through the Confluent API, and values framed
+     * the way Confluent's serializers frame them: magic byte 0, the 4-byte big-endian schema
+     * id, for Protobuf the message-index list (a single 0 byte: the first message), then the
+     * payload. Avro and Protobuf are encoded by hand here: neither library is on Kafka's
+     * classpath. Records are a function of their number, so a test can know what decodes.
+     */
+    static final class Schemas {
+        static final String AVRO_TOPIC = "orders-avro";
+        static final String PROTOBUF_TOPIC = "payments-protobuf";
+        static final String JSON_TOPIC = "users-jsonschema";
+        static final String[] STATUS = {"NEW", "PAID", "SHIPPED", "CANCELLED"};
+        static final String[] PLANS = {"free", "team", "enterprise"};
+        static final String[] CURRENCIES = {"EUR", "USD", "GBP"};
+        static final long EPOCH_MS = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+
+        static final String AVRO = """
+            {"type": "record", "name": "Order", "namespace": "demo", "fields": [
+              {"name": "id", "type": "long"},
+              {"name": "order_id", "type": {"type": "string", "logicalType": "uuid"}},
+              {"name": "customer", "type": "string"},
+              {"name": "amount", "type": "double"},
+              {"name": "status", "type": {"type": "enum", "name": "Status",
+                "symbols": ["NEW", "PAID", "SHIPPED", "CANCELLED"]}},
+              {"name": "placed_at", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+              {"name": "coupon", "type": ["null", "string"], "default": null}
+            ]}""";
+
+        static final String PROTOBUF = """
+            syntax = "proto3";
+            package demo;
+
+            message Payment {
+              string id = 1;
+              string order_id = 2;
+              int64 amount_cents = 3;
+              string currency = 4;
+              Method method = 5;
+              bool captured = 6;
+
+              enum Method {
+                METHOD_UNSPECIFIED = 0;
+                CARD = 1;
+                TRANSFER = 2;
+                WALLET = 3;
+              }
+            }
+            """;
+
+        static final String JSON = """
+            {"$schema": "http://json-schema.org/draft-07/schema#", "title": "User", "type": "object",
+             "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+               "email": {"type": "string"}, "plan": {"enum": ["free", "team", "enterprise"]},
+               "active": {"type": "boolean"}},
+             "required": ["id", "name", "plan"]}""";
+
+        final String registry;
+        final String prefix;
+        int avroId;
+        int protobufId;
+        int jsonId;
+
+        Schemas(String registry, String prefix) {
+            this.registry = registry;
+            this.prefix = prefix;
+        }
+
+        /** The registry from KSCOPE_SCHEMA_REGISTRY, or null when it is not set. */
+        static Schemas fromEnv(String prefix) {
+            String url = System.getenv("KSCOPE_SCHEMA_REGISTRY");
+            if (url == null || url.isBlank()) return null;
+            return new Schemas(url.replaceAll("/+$", ""), prefix);
+        }
+
+        List<String> topics() {
+            return List.of(prefix + AVRO_TOPIC, prefix + PROTOBUF_TOPIC, prefix + JSON_TOPIC);
+        }
+
+        /** Register the three subjects (registering an existing schema again returns its id). */
+        void register() throws Exception {
+            avroId = register(prefix + AVRO_TOPIC + "-value", AVRO, null);
+            protobufId = register(prefix + PROTOBUF_TOPIC + "-value", PROTOBUF, "PROTOBUF");
+            jsonId = register(prefix + JSON_TOPIC + "-value", JSON, "JSON");
+        }
+
+        int register(String subject, String schema, String type) throws Exception {
+            String body = "{\"schema\":" + quote(schema)
+                + (type == null ? "" : ",\"schemaType\":\"" + type + "\"") + "}";
+            java.net.http.HttpRequest request = java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create(registry + "/subjects/" + subject + "/versions"))
+                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                .timeout(Duration.ofSeconds(20))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                .build();
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+            var id = java.util.regex.Pattern.compile("\"id\"\\s*:\\s*(\\d+)").matcher(response.body());
+            if (response.statusCode() != 200 || !id.find()) {
+                throw new IllegalStateException("registering " + subject + " at " + registry + ": HTTP "
+                    + response.statusCode() + " " + response.body());
+            }
+            return Integer.parseInt(id.group(1));
+        }
+
+        /** Register, create the three topics and produce `count` records to each. */
+        void seed(String bootstrap, int count) throws Exception {
+            register();
+            try (Admin admin = Admin.create(common(bootstrap))) {
+                List<NewTopic> topics = new ArrayList<>();
+                for (String topic : topics()) topics.add(new NewTopic(topic, 3, (short) 3));
+                for (var entry : admin.createTopics(topics).values().entrySet()) {
+                    try {
+                        entry.getValue().get();
+                    } catch (ExecutionException e) {
+                        if (!(e.getCause() instanceof TopicExistsException)) throw e;
+                    }
+                }
+                awaitLeaders(admin, topics());
+            }
+            try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap, "producer")) {
+                for (long i = 0; i < count; i++) {
+                    for (ProducerRecord<byte[], byte[]> r : records(i)) producer.send(r);
+                }
+                producer.flush();
+            }
+            log("registered " + String.join(", ", topics()) + " (-value subjects: Avro id " + avroId
+                + ", Protobuf id " + protobufId + ", JSON Schema id " + jsonId + ") and produced "
+                + count + " framed records to each");
+        }
+
+        /** Record number `i` of each schema topic. */
+        List<ProducerRecord<byte[], byte[]>> records(long i) {
+            String order = new UUID(0x5eedL, i).toString();
+            return List.of(
+                new ProducerRecord<>(prefix + AVRO_TOPIC, utf8("order-" + i), framed(avroId, false, avro(i, order))),
+                new ProducerRecord<>(prefix + PROTOBUF_TOPIC, utf8("payment-" + i), framed(protobufId, true, protobuf(i, order))),
+                new ProducerRecord<>(prefix + JSON_TOPIC, utf8("user-" + i), framed(jsonId, false, json(i))));
+        }
+
+        static byte[] avro(long i, String order) {
+            var out = new java.io.ByteArrayOutputStream();
+            avroLong(out, i);
+            avroString(out, order);
+            avroString(out, "customer-" + (i % 50));
+            long bits = Double.doubleToLongBits((i * 37 % 50_000) / 100.0);
+            for (int b = 0; b < 8; b++) out.write((int) (bits >>> (8 * b)) & 0xff); // little-endian
+            avroLong(out, i % STATUS.length); // enum: the symbol's index
+            avroLong(out, EPOCH_MS + i * 60_000);
+            if (i % 3 == 0) {
+                avroLong(out, 1); // union branch 1: string
+                avroString(out, "SPRING" + (i % 10));
+            } else {
+                avroLong(out, 0); // union branch 0: null
+            }
+            return out.toByteArray();
+        }
+
+        static byte[] protobuf(long i, String order) {
+            var out = new java.io.ByteArrayOutputStream();
+            protoString(out, 1, "payment-" + i);
+            protoString(out, 2, order);
+            protoVarint(out, 3 << 3);
+            protoVarint(out, i * 137 % 90_000 + 100);
+            protoString(out, 4, CURRENCIES[(int) (i % CURRENCIES.length)]);
+            protoVarint(out, 5 << 3);
+            protoVarint(out, 1 + i % 3);
+            if (i % 2 == 0) {
+                protoVarint(out, 6 << 3);
+                protoVarint(out, 1);
+            }
+            return out.toByteArray();
+        }
+
+        static byte[] json(long i) {
+            return utf8(String.format(
+                "{\"id\":%d,\"name\":\"User %d\",\"email\":\"user%d@example.com\",\"plan\":\"%s\",\"active\":%b}",
+                i, i, i, PLANS[(int) (i % PLANS.length)], i % 4 != 0));
+        }
+
+        static byte[] framed(int id, boolean protobuf, byte[] payload) {
+            var out = new java.io.ByteArrayOutputStream();
+            out.write(0);
+            for (int shift = 24; shift >= 0; shift -= 8) out.write((id >>> shift) & 0xff);
+            if (protobuf) out.write(0); // message indexes [0]: the first message of the schema
+            out.writeBytes(payload);
+            return out.toByteArray();
+        }
+
+        static void avroLong(java.io.ByteArrayOutputStream out, long v) {
+            long z = (v << 1) ^ (v >> 63); // zigzag
+            while ((z & ~0x7fL) != 0) {
+                out.write((int) ((z & 0x7f) | 0x80));
+                z >>>= 7;
+            }
+            out.write((int) z);
+        }
+
+        static void avroString(java.io.ByteArrayOutputStream out, String s) {
+            byte[] bytes = utf8(s);
+            avroLong(out, bytes.length);
+            out.writeBytes(bytes);
+        }
+
+        static void protoVarint(java.io.ByteArrayOutputStream out, long v) {
+            while ((v & ~0x7fL) != 0) {
+                out.write((int) ((v & 0x7f) | 0x80));
+                v >>>= 7;
+            }
+            out.write((int) v);
+        }
+
+        static void protoString(java.io.ByteArrayOutputStream out, int field, String s) {
+            byte[] bytes = utf8(s);
+            protoVarint(out, (field << 3) | 2);
+            protoVarint(out, bytes.length);
+            out.writeBytes(bytes);
+        }
+
+        static byte[] utf8(String s) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+
+        static String quote(String s) {
+            StringBuilder b = new StringBuilder("\"");
+            for (char c : s.toCharArray()) {
+                switch (c) {
+                    case '"' -> b.append("\\\"");
+                    case '\\' -> b.append("\\\\");
+                    case '\n' -> b.append("\\n");
+                    default -> b.append(c);
+                }
+            }
+            return b.append('"').toString();
         }
     }
 }
