@@ -10,11 +10,10 @@ mod schema_fixture;
 mod support;
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
-use schema_fixture::registry;
+use schema_fixture::{demo_schemas, registry};
 use serde_json::{Value, json};
-use support::{ClusterEnv, kscope, unique};
+use support::{ClusterEnv, kscope};
 
 /// How many records `DemoTraffic schemas` writes to each topic.
 const RECORDS: usize = 50;
@@ -69,16 +68,7 @@ fn the_demo_schema_traffic_decodes_as_avro_protobuf_and_json_schema() {
         return;
     };
     let registry = registry(&env);
-    let prefix = format!("{}-", unique("demo"));
-    let source = support::repo().join("scripts/demo-traffic/DemoTraffic.java");
-    let output = Command::new(support::repo().join("scripts/kafka-cluster"))
-        .args(["tool", "--name", env.name()])
-        .arg(&source)
-        .args([env.bootstrap(), "schemas", &prefix])
-        .env("KSCOPE_SCHEMA_REGISTRY", &registry)
-        .output()
-        .expect("run scripts/kafka-cluster tool");
-    support::assert_success(&output, "DemoTraffic schemas");
+    let prefix = demo_schemas(&env, &registry);
 
     let (avro_id, avro) = decoded(
         &env,

@@ -187,7 +187,15 @@ public final class DemoTraffic {
         while (System.currentTimeMillis() < deadline) {
             Map<TopicPartition, OffsetSpec> request = new HashMap<>();
             boolean leaders = true;
-            for (TopicDescription d : admin.describeTopics(names).allTopicNames().get().values()) {
+            Map<String, TopicDescription> described;
+            try {
+                described = admin.describeTopics(names).allTopicNames().get();
+            } catch (ExecutionException e) {
+                // the broker asked has not seen the new topics yet (UNKNOWN_TOPIC_OR_PARTITION)
+                Thread.sleep(200);
+                continue;
+            }
+            for (TopicDescription d : described.values()) {
                 for (TopicPartitionInfo p : d.partitions()) {
                     leaders &= p.leader() != null && !p.leader().isEmpty();
                     request.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest());

@@ -63,3 +63,21 @@ pub fn fixture(env: &ClusterEnv, registry: &str, topic: &str, args: &[&str]) -> 
         .map(str::to_owned)
         .collect()
 }
+
+/// Seed the demo's schema traffic (`DemoTraffic schemas PREFIX`, the code
+/// `scripts/demo` runs) under a fresh prefix: `PREFIXorders-avro`,
+/// `PREFIXpayments-protobuf` and `PREFIXusers-jsonschema`, 50 records each.
+/// Returns the prefix.
+pub fn demo_schemas(env: &ClusterEnv, registry: &str) -> String {
+    let prefix = format!("{}-", support::unique("demo"));
+    let source = support::repo().join("scripts/demo-traffic/DemoTraffic.java");
+    let output = Command::new(support::repo().join("scripts/kafka-cluster"))
+        .args(["tool", "--name", env.name()])
+        .arg(&source)
+        .args([env.bootstrap(), "schemas", &prefix])
+        .env("KSCOPE_SCHEMA_REGISTRY", registry)
+        .output()
+        .expect("run scripts/kafka-cluster tool");
+    support::assert_success(&output, "DemoTraffic schemas");
+    prefix
+}
