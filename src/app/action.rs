@@ -150,6 +150,12 @@ pub enum Action {
         /// Every version of every subject, or why not.
         result: Result<Arc<Vec<crate::schema::subjects::VersionRow>>, String>,
     },
+    /// The answer to [`Effect::PrepareMapping`]: the topic's mapping is
+    /// compiled (or failed, which its values then say).
+    MappingPrepared {
+        /// The topic.
+        topic: String,
+    },
     /// The answer to [`Effect::FetchSchema`].
     Schema {
         /// The schema id asked for.
@@ -257,6 +263,13 @@ pub enum Effect {
     FetchSubjects {
         /// Request id.
         request: u64,
+    },
+    /// Compile the schema the config maps `topic` to (a local file, or a
+    /// registry subject's latest version); answers with
+    /// [`Action::MappingPrepared`].
+    PrepareMapping {
+        /// The topic.
+        topic: String,
     },
     /// Fetch and compile schema `id` from the context's registry; answers
     /// with [`Action::Schema`].

@@ -359,12 +359,8 @@ pub fn set_format(state: &mut AppState, format: Format) {
 pub fn relayout(state: &mut AppState) {
     let m = &mut state.messages;
     if let Some(detail) = m.detail.take() {
-        m.detail = Some(Detail::new(
-            detail.record,
-            m.format,
-            m.utc_offset,
-            &state.schemas,
-        ));
+        let view = (m.format, m.utc_offset);
+        m.detail = Some(Detail::new(detail.record, &m.topic, view, &state.schemas));
     }
 }
 
@@ -407,7 +403,12 @@ pub fn open_detail_of(state: &mut AppState, record: Record, fx: &mut Vec<Effect>
         offset: record.offset,
     };
     let m = &mut state.messages;
-    m.detail = Some(Detail::new(record, m.format, m.utc_offset, &state.schemas));
+    m.detail = Some(Detail::new(
+        record,
+        &m.topic,
+        (m.format, m.utc_offset),
+        &state.schemas,
+    ));
     push(state, screen, None, fx);
 }
 

@@ -26,10 +26,16 @@ pub struct Detail {
 }
 
 impl Detail {
-    /// Lay `record` out under `format` with local times at `utc_offset`,
-    /// framed keys and values decoded with the schemas held.
-    pub fn new(record: Record, format: Format, utc_offset: i32, schemas: &SchemaCache) -> Detail {
-        let lines = lines(&record, format, utc_offset, schemas);
+    /// Lay `record` of `topic` out under `format` with local times at
+    /// `utc_offset`, framed keys and values decoded with the schemas held
+    /// (and a value without the wire prefix with the topic's mapping).
+    pub fn new(
+        record: Record,
+        topic: &str,
+        (format, utc_offset): (Format, i32),
+        schemas: &SchemaCache,
+    ) -> Detail {
+        let lines = lines(&record, topic, (format, utc_offset), schemas);
         Detail { record, lines }
     }
 }
@@ -43,7 +49,12 @@ fn plain(text: String) -> (Tok, String) {
 }
 
 /// The whole detail, top to bottom.
-pub fn lines(record: &Record, format: Format, utc_offset: i32, schemas: &SchemaCache) -> Vec<Line> {
+pub fn lines(
+    record: &Record,
+    topic: &str,
+    (format, utc_offset): (Format, i32),
+    schemas: &SchemaCache,
+) -> Vec<Line> {
     let mut out = vec![
         vec![
             label("partition "),
@@ -94,7 +105,7 @@ pub fn lines(record: &Record, format: Format, utc_offset: i32, schemas: &SchemaC
         ]);
     }
     out.push(Vec::new());
-    value_lines(record, format, schemas, &mut out);
+    value_lines(record, (topic, format), schemas, &mut out);
     out
 }
 
@@ -142,20 +153,36 @@ fn marker(shown: &Shown) -> Option<(Tok, String)> {
             format!("schema id {id}: decoding… (asking the registry)"),
         )),
         Shown::Failed(_, reason) => Some((Tok::Lit, escaped(format!("not decoded: {reason}")))),
+        Shown::MappingPending => Some((
+            Tok::Dim,
+            "decoding… (compiling the topic's schema)".to_owned(),
+        )),
+        Shown::MappingFailed(reason) => Some((
+            Tok::Lit,
+            escaped(format!("not decoded with the topic's schema: {reason}")),
+        )),
     }
 }
 
 /// A decoded value: its schema (id, subject, version, format) and the
 /// value as pretty JSON.
 fn decoded_lines(value: &[u8], d: &Decoded, out: &mut Vec<Line>) {
-    let mut schema = vec![
-        label("schema    "),
-        plain(format!("id {}", d.schema_id)),
-        label("   subject "),
-        plain(d.subject.clone().unwrap_or_else(|| "?".to_owned())),
-        label("   version "),
-        plain(d.version.map_or_else(|| "?".to_owned(), |v| v.to_string())),
-    ];
+    let mut schema = if d.schema_id == 0 && d.subject.is_none() {
+        // Decoded by the topic's mapping to a local schema file.
+        vec![
+            label("schema    "),
+            plain("the topic's local schema file".to_owned()),
+        ]
+    } else {
+        vec![
+            label("schema    "),
+            plain(format!("id {}", d.schema_id)),
+            label("   subject "),
+            plain(d.subject.clone().unwrap_or_else(|| "?".to_owned())),
+            label("   version "),
+            plain(d.version.map_or_else(|| "?".to_owned(), |v| v.to_string())),
+        ]
+    };
     if let Some(message) = &d.message_type {
         schema.push(label("   message "));
         schema.push(plain(message.clone()));
@@ -186,7 +213,12 @@ fn decoded_lines(value: &[u8], d: &Decoded, out: &mut Vec<Line>) {
     }
 }
 
-fn value_lines(record: &Record, format: Format, schemas: &SchemaCache, out: &mut Vec<Line>) {
+fn value_lines(
+    record: &Record,
+    (topic, format): (&str, Format),
+    schemas: &SchemaCache,
+    out: &mut Vec<Line>,
+) {
     let Some(value) = record.value.as_deref() else {
         out.push(vec![
             label("value     "),
@@ -194,7 +226,7 @@ fn value_lines(record: &Record, format: Format, schemas: &SchemaCache, out: &mut
         ]);
         return;
     };
-    let shown = schemas.shown(value, format);
+    let shown = schemas.shown_value(topic, value, format);
     if let Shown::Decoded(decoded) = &shown {
         decoded_lines(value, decoded, out);
         return;
@@ -287,8 +319,8 @@ mod tests {
     fn metadata_key_headers_and_value_are_laid_out_escaped() {
         let text = flat(&lines(
             &record(Some("{\"a\":\"x\u{202e}\"}".as_bytes())),
-            Format::Auto,
-            0,
+            "t",
+            (Format::Auto, 0),
             &SchemaCache::default(),
         ));
         assert!(text[0].contains("leader epoch unknown"), "{}", text[0]);
@@ -314,15 +346,15 @@ mod tests {
     fn tombstones_schema_ids_and_formats() {
         let text = flat(&lines(
             &record(None),
-            Format::Auto,
-            0,
+            "t",
+            (Format::Auto, 0),
             &SchemaCache::default(),
         ));
         assert!(text.iter().any(|l| l.contains("tombstone")), "{text:?}");
         let framed = flat(&lines(
             &record(Some(b"\0\0\0\0\x07{\"id\":1}")),
-            Format::Auto,
-            0,
+            "t",
+            (Format::Auto, 0),
             &SchemaCache::default(),
         ));
         let value = framed
@@ -338,8 +370,8 @@ mod tests {
         assert_eq!(framed[value + 3], "  \"id\": 1");
         let hex = flat(&lines(
             &record(Some(b"ab")),
-            Format::Hex,
-            0,
+            "t",
+            (Format::Hex, 0),
             &SchemaCache::default(),
         ));
         assert!(

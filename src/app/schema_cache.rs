@@ -5,13 +5,17 @@
 //! ([`crate::schema::decoder::decode_with`]); the fetch itself is an
 //! [`Effect::FetchSchema`], so a slow or dead registry never holds a frame:
 //! until its answer lands the record shows "decoding…" beside its bytes.
+//! Values without the wire prefix of a topic the config maps to a schema
+//! (`topic_schemas`) decode with it the same way: the mapping is compiled
+//! off the loop once ([`Effect::PrepareMapping`]), then decoding is CPU.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::browse::{Format, format::schema_id};
 use crate::schema::decoder::{Decoded, Decoding, decode_with};
+use crate::schema::mapping::Mappings;
 use crate::schema::{self, SchemaInfo};
 
 use super::action::Effect;
@@ -53,6 +57,10 @@ pub struct SchemaCache {
     slots: HashMap<u32, Slot>,
     /// Answers received (the open record is laid out again on each).
     pub answers: u64,
+    /// The context's per-topic schemas for values without the wire prefix.
+    pub mappings: Mappings,
+    /// Topics whose mapping was asked to be compiled.
+    preparing: HashSet<String>,
 }
 
 /// How a framed key or value shows.
@@ -68,12 +76,33 @@ pub enum Shown {
     Decoded(Box<Decoded>),
     /// Framed and not decodable: the marker.
     Failed(u32, String),
+    /// Not framed, and the topic's mapping is being compiled.
+    MappingPending,
+    /// Not framed, and the topic's mapping does not decode it: why.
+    MappingFailed(String),
 }
 
 impl SchemaCache {
     /// Forget every schema (another context), keeping `enabled`.
     pub fn reset(&mut self) {
         self.slots.clear();
+        self.preparing.clear();
+    }
+
+    /// How a value of `topic` shows under `format`: as [`SchemaCache::shown`],
+    /// and a value without the wire prefix by the topic's mapping, if any.
+    pub fn shown_value(&self, topic: &str, bytes: &[u8], format: Format) -> Shown {
+        let shown = self.shown(bytes, format);
+        if shown != Shown::Bytes || !format.decodes() || schema_id(bytes).is_some() {
+            return shown;
+        }
+        match self.mappings.decode_prepared(topic, bytes) {
+            Some(Decoding::Decoded(decoded)) => Shown::Decoded(Box::new(decoded)),
+            Some(Decoding::Failed { reason, .. }) => Shown::MappingFailed(reason),
+            Some(Decoding::NotFramed) => Shown::Bytes,
+            None if self.mappings.unprepared(topic) => Shown::MappingPending,
+            None => Shown::Bytes,
+        }
     }
 
     /// How `bytes` show under `format`.
@@ -117,9 +146,20 @@ impl SchemaCache {
     /// (`[schema 7 decoding…]`, `[schema 7 not decoded]`); `None` otherwise
     /// (the caller shows the bytes as usual).
     pub fn cell(&self, bytes: Option<&[u8]>, format: Format) -> Option<String> {
-        let bytes = bytes?;
-        let hex = || crate::browse::format::hex_preview(&bytes[5..], CELL_HEX);
-        match self.shown(bytes, format) {
+        self.cell_of(bytes?, self.shown(bytes?, format))
+    }
+
+    /// A value's cell: as [`SchemaCache::cell`], and decoded by `topic`'s
+    /// mapping when it has no wire prefix.
+    pub fn value_cell(&self, topic: &str, bytes: Option<&[u8]>, format: Format) -> Option<String> {
+        self.cell_of(bytes?, self.shown_value(topic, bytes?, format))
+    }
+
+    fn cell_of(&self, bytes: &[u8], shown: Shown) -> Option<String> {
+        let hex =
+            || crate::browse::format::hex_preview(bytes.get(5..).unwrap_or_default(), CELL_HEX);
+        let raw = || crate::browse::format::hex_preview(bytes, CELL_HEX);
+        match shown {
             Shown::Bytes | Shown::NoRegistry(_) => None,
             Shown::Decoded(decoded) => {
                 let mut text = decoded.value.to_string();
@@ -135,6 +175,8 @@ impl SchemaCache {
             }
             Shown::Pending(id) => Some(format!("[schema {id} decoding…] {}", hex())),
             Shown::Failed(id, _) => Some(format!("[schema {id} not decoded] {}", hex())),
+            Shown::MappingPending => Some(format!("[topic schema decoding…] {}", raw())),
+            Shown::MappingFailed(_) => Some(format!("[topic schema not decoded] {}", raw())),
         }
     }
 
@@ -165,7 +207,21 @@ impl SchemaCache {
 /// visible rows of the Messages screen, or the record open) that are not
 /// held yet, each id once.
 pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if !state.schemas.enabled || !state.messages.format.decodes() {
+    if !state.messages.format.decodes() {
+        return;
+    }
+    let topic = &state.messages.topic;
+    if matches!(
+        state.view().screen,
+        Screen::Messages { .. } | Screen::Record { .. }
+    ) && state.schemas.mappings.unprepared(topic)
+        && state.schemas.preparing.insert(topic.clone())
+    {
+        fx.push(Effect::PrepareMapping {
+            topic: topic.clone(),
+        });
+    }
+    if !state.schemas.enabled {
         return;
     }
     let mut ids: Vec<u32> = Vec::new();
@@ -221,6 +277,14 @@ pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, Fe
     state.schemas.slots.insert(id, slot);
     state.schemas.answers += 1;
     super::messages::relayout(state);
+}
+
+/// The worker compiled `topic`'s mapping: the record open is laid out again.
+pub fn mapping_prepared(state: &mut AppState, topic: &str) {
+    if state.schemas.preparing.contains(topic) {
+        state.schemas.answers += 1;
+        super::messages::relayout(state);
+    }
 }
 
 #[cfg(test)]

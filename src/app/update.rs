@@ -96,6 +96,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             failed,
         } => messages::receive(state, session, &records, dropped, notices, failed),
         Action::Schema { id, result } => super::schema_cache::receive(state, id, result),
+        Action::MappingPrepared { topic } => super::schema_cache::mapping_prepared(state, &topic),
         Action::Subjects { request, result } => super::schemas::receive(state, request, result),
     }
     rows::refresh(state, snap);

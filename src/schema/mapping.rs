@@ -109,6 +109,46 @@ impl Mappings {
         })
     }
 
+    /// Decode an unframed `bytes` of `topic` if its mapping was compiled
+    /// already (never blocks: no file or registry is touched); `None` when
+    /// no mapping applies or it is not compiled yet ([`Mappings::prepare`]).
+    pub fn decode_prepared(&self, topic: &str, bytes: &[u8]) -> Option<Decoding> {
+        let index = self.find(topic)?;
+        let done = self
+            .compiled
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&index)
+            .cloned()?;
+        Some(match done {
+            Ok(compiled) => decode(&compiled, bytes),
+            Err(reason) => Decoding::Failed {
+                schema_id: 0,
+                reason,
+            },
+        })
+    }
+
+    /// Whether `topic` has a mapping that is not compiled yet.
+    pub fn unprepared(&self, topic: &str) -> bool {
+        self.find(topic).is_some_and(|index| {
+            !self
+                .compiled
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .contains_key(&index)
+        })
+    }
+
+    /// Compile `topic`'s mapping, if it has one (blocking: file reads, and
+    /// for a subject two registry requests through `client`); the result,
+    /// or why it failed, is kept for [`Mappings::decode_prepared`].
+    pub fn prepare(&self, topic: &str, client: Option<&RegistryClient>) {
+        if let Some(index) = self.find(topic) {
+            let _ = self.compiled(index, client);
+        }
+    }
+
     fn compiled(
         &self,
         index: usize,

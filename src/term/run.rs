@@ -17,6 +17,7 @@ use crate::config::resolve::ResolvedContext;
 use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
 use crate::schema::Decoder;
+use crate::schema::mapping::Mappings;
 use crate::ui::{self, theme::Theme};
 
 use super::in_flight::{Fetch, InFlight};
@@ -132,6 +133,7 @@ fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Th
     let mut state = AppState::new(&context.name, context.bootstrap_servers.clone(), keymap);
     state.read_only = context.read_only;
     state.schemas.enabled = context.schema_registry.is_some();
+    state.schemas.mappings = Mappings::new(context.topic_schemas.clone());
     state.groups.interval = context.refresh.lag;
     state.contexts = crate::config::load::load(args.config.as_deref())
         .map(|loaded| loaded.file.contexts.keys().cloned().collect())
@@ -311,6 +313,7 @@ impl Session {
                         state.bootstrap.clone_from(&context.bootstrap_servers);
                         state.read_only = context.read_only;
                         state.schemas.enabled = context.schema_registry.is_some();
+                        state.schemas.mappings = Mappings::new(context.topic_schemas.clone());
                         self.start(&context, 0);
                         Vec::new()
                     }
@@ -375,6 +378,7 @@ impl Session {
             | Effect::StopFind
             | Effect::Copy(_)) => self.run_messages(effect, state),
             e @ (Effect::FetchSchema { .. } | Effect::FetchSubjects { .. }) => self.ask(&e),
+            Effect::PrepareMapping { topic } => self.prepare_mapping(topic, state),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false
@@ -460,6 +464,28 @@ impl Session {
             });
             let _ = tx
                 .send(Msg::Schema(epoch, Action::Schema { id, result }))
+                .await;
+        });
+    }
+
+    /// Compile `topic`'s mapping on the blocking pool (it reads a file or
+    /// asks the registry); [`Msg::Schema`] answers.
+    fn prepare_mapping(&self, topic: String, state: &AppState) {
+        let epoch = self.registry.1;
+        let mappings = state.schemas.mappings.clone();
+        let client = match &self.registry.0 {
+            Some(Ok(decoder)) => Some(decoder.client().clone()),
+            _ => None,
+        };
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let prepared = topic.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                mappings.prepare(&prepared, client.as_ref());
+            })
+            .await;
+            let _ = tx
+                .send(Msg::Schema(epoch, Action::MappingPrepared { topic }))
                 .await;
         });
     }

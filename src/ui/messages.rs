@@ -39,7 +39,9 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
                 format: m.format,
                 utc_offset: m.utc_offset,
                 key: state.schemas.cell(record.key.as_deref(), m.format),
-                value: state.schemas.cell(record.value.as_deref(), m.format),
+                value: state
+                    .schemas
+                    .value_cell(&m.topic, record.value.as_deref(), m.format),
             };
             (row, style)
         });
