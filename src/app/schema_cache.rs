@@ -99,9 +99,8 @@ impl SchemaCache {
         match self.mappings.decode_prepared(topic, bytes) {
             Some(Decoding::Decoded(decoded)) => Shown::Decoded(Box::new(decoded)),
             Some(Decoding::Failed { reason, .. }) => Shown::MappingFailed(reason),
-            Some(Decoding::NotFramed) => Shown::Bytes,
             None if self.mappings.unprepared(topic) => Shown::MappingPending,
-            None => Shown::Bytes,
+            Some(Decoding::NotFramed) | None => Shown::Bytes,
         }
     }
 
@@ -146,16 +145,16 @@ impl SchemaCache {
     /// (`[schema 7 decoding…]`, `[schema 7 not decoded]`); `None` otherwise
     /// (the caller shows the bytes as usual).
     pub fn cell(&self, bytes: Option<&[u8]>, format: Format) -> Option<String> {
-        self.cell_of(bytes?, self.shown(bytes?, format))
+        Self::cell_of(bytes?, self.shown(bytes?, format))
     }
 
     /// A value's cell: as [`SchemaCache::cell`], and decoded by `topic`'s
     /// mapping when it has no wire prefix.
     pub fn value_cell(&self, topic: &str, bytes: Option<&[u8]>, format: Format) -> Option<String> {
-        self.cell_of(bytes?, self.shown_value(topic, bytes?, format))
+        Self::cell_of(bytes?, self.shown_value(topic, bytes?, format))
     }
 
-    fn cell_of(&self, bytes: &[u8], shown: Shown) -> Option<String> {
+    fn cell_of(bytes: &[u8], shown: Shown) -> Option<String> {
         let hex =
             || crate::browse::format::hex_preview(bytes.get(5..).unwrap_or_default(), CELL_HEX);
         let raw = || crate::browse::format::hex_preview(bytes, CELL_HEX);
