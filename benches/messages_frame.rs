@@ -4,43 +4,20 @@
 //! frame. Records are fabricated here and handed to `update` as a browse
 //! session would (no cluster): a benchmark harness, labelled as such.
 
-use std::hint::black_box;
-
 use bytes::Bytes;
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use kscope::app::{Action, AppState, Code, Effect, Key, Keymap, update};
+use kscope::app::{Action, AppState, Code, Effect, Key, update};
 use kscope::browse::{Codec, Header, Record, TimestampType};
-use kscope::meta::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo};
-use kscope::ui::{self, theme::Theme};
-use ratatui::{Terminal, backend::TestBackend};
+use kscope::meta::MetadataSnapshot;
+use kscope::ui::theme::Theme;
+
+#[path = "support/frame.rs"]
+mod frame;
+
+use frame::{cluster, ready};
 
 const RECORDS: i64 = 10_000;
-
-fn cluster() -> MetadataSnapshot {
-    let brokers = vec![BrokerInfo {
-        node_id: 1,
-        host: "127.0.0.1".into(),
-        port: 19092,
-        rack: None,
-    }];
-    let topics = vec![TopicInfo {
-        name: "orders".into(),
-        topic_id: TopicId::default(),
-        internal: false,
-        partitions: vec![PartitionInfo {
-            partition: 0,
-            leader: Some(1),
-            leader_epoch: 1,
-            replicas: vec![1].into(),
-            isr: vec![1].into(),
-            offline_replicas: Vec::new().into(),
-            error: None,
-        }],
-        error: None,
-    }];
-    MetadataSnapshot::new(brokers, topics, Some(1), Some("bench".into()))
-}
 
 /// A 1 KiB JSON value.
 fn record(offset: i64) -> Record {
@@ -71,16 +48,7 @@ fn record(offset: i64) -> Record {
 
 /// The Messages screen of `orders` partition 0 with a full ring.
 fn full(snap: &MetadataSnapshot) -> AppState {
-    let mut state = AppState::new("bench", Vec::new(), Keymap::default());
-    update(
-        &mut state,
-        Action::Resize {
-            width: 160,
-            height: 45,
-        },
-        snap,
-    );
-    update(&mut state, Action::Snapshot { generation: 1 }, snap);
+    let mut state = ready(snap);
     update(&mut state, Action::Key(Key::plain(Code::Enter)), snap);
     let effects = update(&mut state, Action::Key(Key::plain(Code::Enter)), snap);
     let session = effects
@@ -106,69 +74,62 @@ fn full(snap: &MetadataSnapshot) -> AppState {
     state
 }
 
+/// A keystroke and a frame per iteration on a full ring with `filter` typed:
+/// alternately `extra` and Backspace.
+fn keystroke(c: &mut Criterion, name: &str, snap: &MetadataSnapshot, filter: &str, extra: char) {
+    let theme = Theme::mono();
+    let mut state = full(snap);
+    for ch in filter.chars() {
+        update(&mut state, Action::Key(Key::char(ch)), snap);
+    }
+    let mut terminal = frame::terminal();
+    let mut typed = 0_u32;
+    c.bench_function(name, |b| {
+        b.iter(|| {
+            typed += 1;
+            let key = if typed % 2 == 1 {
+                Key::char(extra)
+            } else {
+                Key::plain(Code::Backspace)
+            };
+            update(&mut state, Action::Key(key), snap);
+            frame::draw(&mut terminal, &state, snap, &theme);
+        });
+    });
+}
+
 fn benches(c: &mut Criterion) {
     let theme = Theme::mono();
-    let snap = cluster();
+    let snap = cluster(1, 1);
     let state = full(&snap);
-    let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+    let mut terminal = frame::terminal();
     c.bench_function("messages_frame_full_ring_10k_1KiB", |b| {
-        b.iter(|| {
-            terminal
-                .draw(|f| ui::view(f, black_box(&state), &snap, &theme))
-                .map(|_| ())
-        });
+        b.iter(|| frame::draw(&mut terminal, &state, &snap, &theme));
     });
 
     // Typing one more character of a substring that narrows: only the
     // rows that matched before are checked. Then deleting it: the whole
-    // ring is scanned again. Each iteration is one keystroke + a frame.
-    let mut state = full(&snap);
-    for c in "/ord-0000".chars() {
-        update(&mut state, Action::Key(Key::char(c)), &snap);
-    }
-    let mut typed = 0_u32;
-    c.bench_function("messages_filter_keystroke_full_ring", |b| {
-        b.iter(|| {
-            typed += 1;
-            let key = if typed % 2 == 1 {
-                Key::char('9')
-            } else {
-                Key::plain(Code::Backspace)
-            };
-            update(&mut state, Action::Key(key), &snap);
-            terminal
-                .draw(|f| ui::view(f, black_box(&state), &snap, &theme))
-                .map(|_| ())
-        });
-    });
-
-    let mut state = full(&snap);
-    for c in "/~status.:.PAID".chars() {
-        update(&mut state, Action::Key(Key::char(c)), &snap);
-    }
-    c.bench_function("messages_filter_keystroke_regex_rescan", |b| {
-        b.iter(|| {
-            typed += 1;
-            let key = if typed % 2 == 1 {
-                Key::char('x')
-            } else {
-                Key::plain(Code::Backspace)
-            };
-            update(&mut state, Action::Key(key), &snap);
-            terminal
-                .draw(|f| ui::view(f, black_box(&state), &snap, &theme))
-                .map(|_| ())
-        });
-    });
+    // ring is scanned again.
+    keystroke(
+        c,
+        "messages_filter_keystroke_full_ring",
+        &snap,
+        "/ord-0000",
+        '9',
+    );
+    // A regex: each keystroke re-scans the ring.
+    keystroke(
+        c,
+        "messages_filter_keystroke_regex_rescan",
+        &snap,
+        "/~status.:.PAID",
+        'x',
+    );
 
     let mut state = full(&snap);
     update(&mut state, Action::Key(Key::plain(Code::Enter)), &snap);
     c.bench_function("messages_record_detail_frame", |b| {
-        b.iter(|| {
-            terminal
-                .draw(|f| ui::view(f, black_box(&state), &snap, &theme))
-                .map(|_| ())
-        });
+        b.iter(|| frame::draw(&mut terminal, &state, &snap, &theme));
     });
 }
 

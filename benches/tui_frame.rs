@@ -4,68 +4,22 @@
 //! re-sort by lag, frame). Group data is fabricated here (no cluster): a
 //! benchmark harness, labelled as such.
 
-use std::hint::black_box;
-
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::sync::Arc;
 use std::time::Duration;
 
-use kscope::app::{Action, AppState, Code, Effect, Key, Keymap, update};
+use kscope::app::{Action, AppState, Code, Effect, Key, update};
 use kscope::groups::{
     GroupLag, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
     RequestCounts,
 };
-use kscope::meta::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo};
-use kscope::ui::{self, theme::Theme};
-use ratatui::{Terminal, backend::TestBackend};
+use kscope::meta::MetadataSnapshot;
+use kscope::ui::theme::Theme;
 
-fn partition(p: i32) -> PartitionInfo {
-    let leader = p % 3 + 1;
-    PartitionInfo {
-        partition: p,
-        leader: Some(leader),
-        leader_epoch: 1,
-        replicas: vec![leader, leader % 3 + 1, (leader + 1) % 3 + 1].into(),
-        isr: vec![leader, leader % 3 + 1, (leader + 1) % 3 + 1].into(),
-        offline_replicas: Vec::new().into(),
-        error: None,
-    }
-}
+#[path = "support/frame.rs"]
+mod frame;
 
-fn cluster(topics: usize, partitions: i32) -> MetadataSnapshot {
-    let brokers = (1..=3)
-        .map(|id| BrokerInfo {
-            node_id: id,
-            host: "127.0.0.1".into(),
-            port: 19091 + id,
-            rack: None,
-        })
-        .collect();
-    let topics = (0..topics)
-        .map(|i| TopicInfo {
-            name: format!("topic-{i:06}"),
-            topic_id: TopicId::default(),
-            internal: false,
-            partitions: (0..partitions).map(partition).collect(),
-            error: None,
-        })
-        .collect();
-    MetadataSnapshot::new(brokers, topics, Some(1), Some("bench".into()))
-}
-
-fn ready(snap: &MetadataSnapshot) -> AppState {
-    let mut state = AppState::new("bench", Vec::new(), Keymap::default());
-    update(
-        &mut state,
-        Action::Resize {
-            width: 160,
-            height: 45,
-        },
-        snap,
-    );
-    update(&mut state, Action::Snapshot { generation: 1 }, snap);
-    state
-}
+use frame::{cluster, ready};
 
 fn frames(c: &mut Criterion) {
     let theme = Theme::mono();
@@ -73,12 +27,10 @@ fn frames(c: &mut Criterion) {
     for topics in [1_000, 10_000, 100_000] {
         let snap = cluster(topics, 3);
         let state = ready(&snap);
-        let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+        let mut terminal = frame::terminal();
         group.bench_with_input(BenchmarkId::from_parameter(topics), &topics, |b, _| {
             b.iter(|| {
-                terminal
-                    .draw(|f| ui::view(f, black_box(&state), &snap, &theme))
-                    .map(|_| ())
+                frame::draw(&mut terminal, &state, &snap, &theme);
             });
         });
     }
@@ -87,19 +39,17 @@ fn frames(c: &mut Criterion) {
     let snap = cluster(1, 10_000);
     let mut state = ready(&snap);
     update(&mut state, Action::Key(Key::plain(Code::Enter)), &snap);
-    let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+    let mut terminal = frame::terminal();
     c.bench_function("tui_frame_partitions_10k", |b| {
         b.iter(|| {
-            terminal
-                .draw(|f| ui::view(f, black_box(&state), &snap, &theme))
-                .map(|_| ())
+            frame::draw(&mut terminal, &state, &snap, &theme);
         });
     });
 
     let snap = cluster(10_000, 3);
     let mut state = ready(&snap);
     update(&mut state, Action::Key(Key::char('/')), &snap);
-    let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+    let mut terminal = frame::terminal();
     let mut typed = 0_u32;
     c.bench_function("tui_filter_keystroke_10k_topics", |b| {
         b.iter(|| {
@@ -111,9 +61,7 @@ fn frames(c: &mut Criterion) {
                 Key::plain(Code::Backspace)
             };
             update(&mut state, Action::Key(key), &snap);
-            terminal
-                .draw(|f| ui::view(f, &state, &snap, &theme))
-                .map(|_| ())
+            frame::draw(&mut terminal, &state, &snap, &theme);
         });
     });
 }
@@ -198,12 +146,10 @@ fn group_frames(c: &mut Criterion) {
         for round in 1..=20 {
             answer(&mut state, &snap, overview(groups, round));
         }
-        let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+        let mut terminal = frame::terminal();
         group.bench_with_input(BenchmarkId::from_parameter(groups), &groups, |b, _| {
             b.iter(|| {
-                terminal
-                    .draw(|f| ui::view(f, black_box(&state), &snap, &theme))
-                    .map(|_| ())
+                frame::draw(&mut terminal, &state, &snap, &theme);
             });
         });
     }
@@ -220,7 +166,7 @@ fn group_frames(c: &mut Criterion) {
         update(&mut state, Action::Key(Key::char(c)), &snap);
     }
     let answers: Vec<Arc<Overview>> = (1..=4).map(|r| overview(10_000, r)).collect();
-    let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+    let mut terminal = frame::terminal();
     let mut round = 0_usize;
     c.bench_function("tui_groups_answer_10k_sorted_by_lag", |b| {
         b.iter(|| {
@@ -230,9 +176,7 @@ fn group_frames(c: &mut Criterion) {
                 &snap,
                 Arc::clone(&answers[round % answers.len()]),
             );
-            terminal
-                .draw(|f| ui::view(f, &state, &snap, &theme))
-                .map(|_| ())
+            frame::draw(&mut terminal, &state, &snap, &theme);
         });
     });
 }

@@ -5,29 +5,23 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::Bytes;
-use kscope::app::{Action, AppState, Code, Effect, Screen, update};
-use kscope::browse::{Codec, Header, Record, Start, TimestampType};
+use kscope::app::{AppState, Code, Effect, Screen};
+use kscope::browse::{Codec, Header, Record, Start};
 use kscope::meta::MetadataSnapshot;
 
 mod screens_fixture;
 
-use screens_fixture::{cluster, keys, press, render, state};
+use screens_fixture::{cluster, feed, keys, press, render, state};
 
+/// The fixture's record with a `trace-id` header, from an lz4 batch.
 fn record(partition: i32, offset: i64, key: Option<&str>, value: Option<&[u8]>) -> Record {
     Record {
-        partition,
-        offset,
-        leader_epoch: 3,
-        timestamp: 1_800_000_000_000 + offset * 1_000,
-        timestamp_type: TimestampType::Create,
-        key: key.map(|k| Bytes::copy_from_slice(k.as_bytes())),
-        value: value.map(Bytes::copy_from_slice),
         headers: vec![Header {
             key: Bytes::from_static(b"trace-id"),
             value: Some(Bytes::copy_from_slice(format!("t-{offset}").as_bytes())),
         }],
         codec: Codec::Lz4,
-        size: 20 + value.map_or(0, <[u8]>::len),
+        ..screens_fixture::record(partition, offset, key.map(str::as_bytes), value)
     }
 }
 
@@ -81,20 +75,6 @@ fn open(s: &mut AppState, snap: &MetadataSnapshot, records: Vec<Record>) -> u64 
         .expect("Enter on a partition starts a browse session");
     feed(s, snap, session, records);
     session
-}
-
-fn feed(s: &mut AppState, snap: &MetadataSnapshot, session: u64, records: Vec<Record>) {
-    update(
-        s,
-        Action::Browsed {
-            session,
-            records,
-            dropped: 0,
-            notices: vec![],
-            failed: None,
-        },
-        snap,
-    );
 }
 
 fn both_widths(name: &str, setup: impl Fn(&mut AppState, &MetadataSnapshot)) {

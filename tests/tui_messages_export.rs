@@ -6,27 +6,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::Bytes;
-use kscope::app::{Action, AppState, Code, Effect, update};
-use kscope::browse::{Codec, Isolation, Record, Start, TimestampType};
+use kscope::app::{AppState, Code, Effect};
+use kscope::browse::{Isolation, Record, Start};
 use kscope::meta::MetadataSnapshot;
 
 mod screens_fixture;
 
-use screens_fixture::{cluster, keys, press, render, state};
+use screens_fixture::{cluster, feed, keys, press, render, state};
 
+/// A record of partition 1 with key `key`.
 fn record(offset: i64, key: &str, value: Option<&[u8]>) -> Record {
-    Record {
-        partition: 1,
-        offset,
-        leader_epoch: 3,
-        timestamp: 1_800_000_000_000 + offset,
-        timestamp_type: TimestampType::Create,
-        key: Some(Bytes::copy_from_slice(key.as_bytes())),
-        value: value.map(Bytes::copy_from_slice),
-        headers: vec![],
-        codec: Codec::None,
-        size: 30,
-    }
+    screens_fixture::record(1, offset, Some(key.as_bytes()), value)
 }
 
 /// The browse session `effects` start: id, start and isolation.
@@ -56,20 +46,6 @@ fn opened(snap: &MetadataSnapshot) -> AppState {
     ];
     feed(&mut s, snap, session, records);
     s
-}
-
-fn feed(s: &mut AppState, snap: &MetadataSnapshot, session: u64, records: Vec<Record>) {
-    update(
-        s,
-        Action::Browsed {
-            session,
-            records,
-            dropped: 0,
-            notices: vec![],
-            failed: None,
-        },
-        snap,
-    );
 }
 
 fn saved(effects: &[Effect]) -> Option<(&str, Vec<i64>, bool)> {

@@ -8,54 +8,25 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use bytes::Bytes;
 use kscope::app::messages_find::FindEnd;
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
-use kscope::browse::{Codec, Record, Start, TimestampType};
+use kscope::browse::{Record, Start};
 use kscope::meta::MetadataSnapshot;
 
 mod screens_fixture;
 
-use screens_fixture::{cluster, keys, press, render, state};
+use screens_fixture::{cluster, keys, open_messages, press, render, state};
 
+/// A keyless record of partition 1.
 fn record(offset: i64, value: &str) -> Record {
-    Record {
-        partition: 1,
-        offset,
-        leader_epoch: 3,
-        timestamp: 1_800_000_000_000 + offset,
-        timestamp_type: TimestampType::Create,
-        key: None,
-        value: Some(Bytes::copy_from_slice(value.as_bytes())),
-        headers: vec![],
-        codec: Codec::None,
-        size: 30,
-    }
+    screens_fixture::record(1, offset, None, Some(value.as_bytes()))
 }
 
+/// `:messages payments 1` fed with three records.
 fn opened(snap: &MetadataSnapshot) -> AppState {
     let mut s = state(snap, 120, 20);
-    keys(&mut s, snap, ":messages payments 1");
-    let effects = press(&mut s, snap, Code::Enter);
-    let session = effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::Browse { session, .. } => Some(*session),
-            _ => None,
-        })
-        .expect(":messages starts a browse session");
     let records = vec![record(1, "alpha"), record(2, "beta"), record(3, "alpha")];
-    update(
-        &mut s,
-        Action::Browsed {
-            session,
-            records,
-            dropped: 0,
-            notices: vec![],
-            failed: None,
-        },
-        snap,
-    );
+    open_messages(&mut s, snap, ":messages payments 1", records);
     s
 }
 

@@ -8,10 +8,9 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
 use kscope::app::schema_cache::FetchFailure;
 use kscope::app::{Action, AppState, Code, Effect, update};
-use kscope::browse::{Codec, Record, TimestampType};
+use kscope::browse::Record;
 use kscope::meta::MetadataSnapshot;
 use kscope::schema::avro::AvroSchema;
 use kscope::schema::fetch::{Compiled, Format, SchemaInfo};
@@ -19,7 +18,7 @@ use kscope::schema::protobuf::ProtobufSchema;
 
 mod screens_fixture;
 
-use screens_fixture::{cluster, keys, press, render, state};
+use screens_fixture::{browse_session, cluster, feed, keys, press, render, state};
 
 const AVRO: &str = r#"{"type":"record","name":"Order","namespace":"demo","fields":[
  {"name":"id","type":"long"},
@@ -69,19 +68,9 @@ fn json_value() -> Vec<u8> {
     framed(3, br#"{"user":"ada","active":true,"tags":["a","b"]}"#)
 }
 
+/// A record of partition 0.
 fn record(offset: i64, key: Option<&[u8]>, value: &[u8]) -> Record {
-    Record {
-        partition: 0,
-        offset,
-        leader_epoch: 3,
-        timestamp: 1_800_000_000_000 + offset * 1_000,
-        timestamp_type: TimestampType::Create,
-        key: key.map(Bytes::copy_from_slice),
-        value: Some(Bytes::copy_from_slice(value)),
-        headers: vec![],
-        codec: Codec::None,
-        size: 20 + value.len(),
-    }
+    screens_fixture::record(0, offset, key, Some(value))
 }
 
 /// Offsets 10..=14: Avro (with a JSON Schema key), Protobuf, JSON Schema,
@@ -153,24 +142,8 @@ fn open(s: &mut AppState, snap: &MetadataSnapshot) -> Vec<u32> {
     press(s, snap, Code::Enter);
     press(s, snap, Code::Enter);
     let effects = press(s, snap, Code::Enter);
-    let session = effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::Browse { session, .. } => Some(*session),
-            _ => None,
-        })
-        .expect("Enter on a partition starts a browse session");
-    let effects = update(
-        s,
-        Action::Browsed {
-            session,
-            records: sample(),
-            dropped: 0,
-            notices: vec![],
-            failed: None,
-        },
-        snap,
-    );
+    let session = browse_session(&effects).expect("Enter on a partition starts a browse session");
+    let effects = feed(s, snap, session, sample());
     let asked: Vec<u32> = effects
         .iter()
         .filter_map(|e| match e {

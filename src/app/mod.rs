@@ -16,6 +16,7 @@ pub mod layout;
 pub mod messages;
 pub mod messages_find;
 pub mod messages_isolation;
+pub mod messages_store;
 pub mod producers;
 pub mod record_export;
 pub mod record_filter;

@@ -4,7 +4,9 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
+use bytes::Bytes;
 use kscope::app::{Action, AppState, Code, Effect, Key, Keymap, update};
+use kscope::browse::{Codec, Record, TimestampType};
 use kscope::meta::{
     BrokerInfo, MetadataSnapshot, MovementEvent, MovementKind, PartitionInfo, TopicId, TopicInfo,
 };
@@ -122,4 +124,66 @@ pub fn render(state: &AppState, snap: &MetadataSnapshot) -> String {
         .draw(|frame| ui::view(frame, state, snap, &Theme::mono()))
         .expect("draws");
     terminal.backend().to_string()
+}
+
+/// A record as a browse session hands it over: leader epoch 3, one second
+/// apart per offset from 2027-01-15, no headers, uncompressed, 20 bytes of
+/// overhead beside the value (`None` is a tombstone).
+pub fn record(partition: i32, offset: i64, key: Option<&[u8]>, value: Option<&[u8]>) -> Record {
+    Record {
+        partition,
+        offset,
+        leader_epoch: 3,
+        timestamp: 1_800_000_000_000 + offset * 1_000,
+        timestamp_type: TimestampType::Create,
+        key: key.map(Bytes::copy_from_slice),
+        value: value.map(Bytes::copy_from_slice),
+        headers: vec![],
+        codec: Codec::None,
+        size: 20 + value.map_or(0, <[u8]>::len),
+    }
+}
+
+/// The id of the browse session `effects` start, if they start one.
+pub fn browse_session(effects: &[Effect]) -> Option<u64> {
+    effects.iter().find_map(|e| match e {
+        Effect::Browse { session, .. } => Some(*session),
+        _ => None,
+    })
+}
+
+/// Hand `records` to browse session `session` as its worker would; what
+/// `update` answers.
+pub fn feed(
+    state: &mut AppState,
+    snap: &MetadataSnapshot,
+    session: u64,
+    records: Vec<Record>,
+) -> Vec<Effect> {
+    update(
+        state,
+        Action::Browsed {
+            session,
+            records,
+            dropped: 0,
+            notices: vec![],
+            failed: None,
+        },
+        snap,
+    )
+}
+
+/// Open Messages with `command` (`:messages payments 1`) and feed
+/// `records` to the session it starts; the session's id.
+pub fn open_messages(
+    state: &mut AppState,
+    snap: &MetadataSnapshot,
+    command: &str,
+    records: Vec<Record>,
+) -> u64 {
+    keys(state, snap, command);
+    let effects = press(state, snap, Code::Enter);
+    let session = browse_session(&effects).expect("the command starts a browse session");
+    feed(state, snap, session, records);
+    session
 }
