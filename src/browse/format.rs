@@ -179,16 +179,18 @@ pub fn preview(value: Option<&[u8]>, format: Format, max: usize) -> String {
 }
 
 /// JSON text on one line: runs of whitespace outside strings become one
-/// space (or none next to punctuation), cut after about `max` characters.
+/// space (or none next to punctuation), cut after `max` characters.
 fn collapse(text: &str, max: usize) -> String {
     let mut out = String::with_capacity(max.min(text.len()));
     let (mut in_string, mut escaped, mut space) = (false, false, false);
+    let mut shown = 0;
     for c in text.chars() {
-        if out.len() >= max * 4 {
+        if shown >= max {
             break;
         }
         if in_string {
             out.push(c);
+            shown += 1;
             match (escaped, c) {
                 (true, _) => escaped = false,
                 (false, '\\') => escaped = true,
@@ -203,10 +205,12 @@ fn collapse(text: &str, max: usize) -> String {
         }
         if space && !matches!(c, '}' | ']' | ',' | ':') && !out.ends_with(['{', '[', ':', ',']) {
             out.push(' ');
+            shown += 1;
         }
         space = false;
         in_string = c == '"';
         out.push(c);
+        shown += 1;
     }
     out
 }

@@ -168,6 +168,30 @@ pub fn content_widths<'a, S: AsRef<str>>(
     widths
 }
 
+/// [`content_widths`] where only fitted columns are measured: a fill
+/// column's width is what the others leave, so its text (a record's value
+/// preview) is not read here.
+pub fn fitted_content_widths<'a, S: AsRef<str>>(
+    rules: &[Width],
+    headers: &[S],
+    rows: impl IntoIterator<Item = &'a [String]>,
+) -> Vec<usize> {
+    let fitted = |i: usize| matches!(rules.get(i), Some(Width::Fit { .. }));
+    let mut widths: Vec<usize> = headers
+        .iter()
+        .enumerate()
+        .map(|(i, h)| if fitted(i) { width(h.as_ref()) } else { 0 })
+        .collect();
+    for row in rows {
+        for (i, (w, text)) in widths.iter_mut().zip(row).enumerate() {
+            if fitted(i) {
+                *w = (*w).max(width(text));
+            }
+        }
+    }
+    widths
+}
+
 /// The width of each column in `total` terminal columns, `spacing` apart:
 /// fitted columns get what their content needs (within their limits), fill
 /// columns share what is left. When the fitted columns do not fit, the
@@ -249,6 +273,12 @@ mod tests {
     fn widths_count_escapes_and_double_width() {
         let row = ["注文".to_owned(), "a\x1bb".to_owned()];
         assert_eq!(content_widths(&["N", "ID"], [&row[..]]), [4, 6]);
+        let rules = [FIT, Width::Fill { weight: 1, min: 1 }];
+        assert_eq!(
+            fitted_content_widths(&rules, &["N", "ID"], [&row[..]]),
+            [4, 0],
+            "a fill column is not measured"
+        );
     }
 
     #[test]

@@ -233,7 +233,8 @@ fn draw_table(
             }
         })
         .collect();
-    let content = columns::content_widths(
+    let content = columns::fitted_content_widths(
+        &grid.widths,
         &headers,
         grid.rows.iter().map(|(cells, _)| cells.as_slice()),
     );
