@@ -134,3 +134,50 @@ proptest! {
         let _ = wire::split(&bytes);
     }
 }
+
+/// An Avro array whose items take no bytes (`null`, an empty record) can
+/// claim any count in a few bytes, and an array of such arrays multiplies
+/// it past the reader's per-array allocation limit (82 bytes decoded to
+/// 655,360 items before): values of such schemas are a marker. A huge count
+/// of items that take bytes runs out of bytes or over the limit.
+#[test]
+fn huge_counts_are_markers_not_allocations() {
+    let avro = |schema: &str| {
+        info(
+            Compiled::Avro(Box::new(AvroSchema::parse(schema, &[]).unwrap())),
+            Format::Avro,
+        )
+    };
+    let reason = |schema: &SchemaInfo, payload: &[u8]| match decode_with(schema, payload) {
+        Decoding::Failed { reason, .. } => reason,
+        other => panic!("decoded: {other:?}"),
+    };
+    // An outer block of 20 arrays, each a block of 32768 nulls, then the end.
+    let mut nested_payload = vec![40];
+    for _ in 0..20 {
+        nested_payload.extend_from_slice(&[0x80, 0x80, 0x04, 0x00]);
+    }
+    nested_payload.push(0);
+    let nested = avro(r#"{"type":"array","items":{"type":"array","items":"null"}}"#);
+    let empties = avro(r#"{"type":"array","items":{"type":"record","name":"E","fields":[]}}"#);
+    for (schema, payload) in [(&nested, &nested_payload[..]), (&empties, &[2, 0][..])] {
+        let reason = reason(schema, payload);
+        assert!(reason.contains("items that take no bytes"), "{reason}");
+    }
+    // A block of 2^40 longs; a map of 2^40 entries: over the limit, said plainly.
+    let count = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, 0x00];
+    for schema in [
+        r#"{"type":"array","items":"long"}"#,
+        r#"{"type":"map","values":"null"}"#,
+    ] {
+        let reason = reason(&avro(schema), &count);
+        assert!(reason.contains("over the 16 MiB"), "{schema}: {reason}");
+        assert!(!reason.contains("max_allocation_bytes"), "{reason}");
+    }
+    // Protobuf: a repeated field's items each take bytes: a count cannot be
+    // claimed, and a packed run claiming 2^32 bytes is a marker.
+    assert!(failed(&decode_with(
+        &schemas()[2],
+        &[0, 0x1a, 0xff, 0xff, 0xff, 0xff, 0x0f, 1]
+    )));
+}

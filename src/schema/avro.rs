@@ -35,6 +35,8 @@ pub struct AvroSchema {
     references: Vec<Schema>,
     names: HashMap<Name, Schema>,
     recursive: bool,
+    /// It has an array of items that take no bytes: values are refused.
+    free_items: bool,
 }
 
 impl AvroSchema {
@@ -58,16 +60,21 @@ impl AvroSchema {
             .map(|(name, schema)| (name.clone(), (*schema).clone()))
             .collect();
         let recursive = recursive(&root, &names, &mut Vec::new());
+        let free_items = super::avro_amplify::has_free_items(&root, &names);
         Ok(Self {
             root,
             references,
             names,
             recursive,
+            free_items,
         })
     }
 
     /// Decode one value (the bytes after the wire prefix) to JSON.
     pub fn decode(&self, payload: &[u8]) -> Result<Value, String> {
+        if self.free_items {
+            return Err(super::avro_amplify::REFUSED.to_owned());
+        }
         if !self.recursive {
             return self.decode_here(payload);
         }
@@ -95,7 +102,19 @@ impl AvroSchema {
             .map_err(|e| e.to_string())?
             .build()
             .map_err(|e| e.to_string())?;
-        let value = reader.read_value(&mut payload).map_err(|e| e.to_string())?;
+        let value = reader.read_value(&mut payload).map_err(|e| {
+            let text = e.to_string();
+            // The crate's message names its own API ("Change the limit
+            // using ..."): say what the value did instead.
+            match text.strip_prefix("Unable to allocate ") {
+                Some(rest) => format!(
+                    "the value claims {} bytes, over the {} MiB limit",
+                    rest.split_whitespace().next().unwrap_or("?"),
+                    MAX_ALLOCATION >> 20
+                ),
+                None => text,
+            }
+        })?;
         if !payload.is_empty() {
             return Err(format!("{} bytes left after the value", payload.len()));
         }

@@ -9,6 +9,7 @@
 //! `protox` (a pure-Rust `.proto` compiler).
 
 pub mod avro;
+pub(crate) mod avro_amplify;
 pub mod avro_json;
 pub mod client;
 pub mod decoder;
