@@ -11,22 +11,12 @@ mod support;
 
 use std::collections::BTreeSet;
 
-use schema_fixture::{demo_schemas, registry};
+use schema_fixture::{consume, demo_schemas, registry};
 use serde_json::{Value, json};
-use support::{ClusterEnv, kscope};
+use support::ClusterEnv;
 
 /// How many records `DemoTraffic schemas` writes to each topic.
 const RECORDS: usize = 50;
-
-fn consume(env: &ClusterEnv, registry: &str, topic: &str) -> Vec<Value> {
-    let url = format!("schema.registry.url={registry}");
-    let output = kscope(env, &["-X", &url, "consume", topic, "-o", "json"]);
-    support::assert_success(&output, &format!("kscope consume {topic}"));
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("one json object per line"))
-        .collect()
-}
 
 /// Every record of `topic` decoded as `encoding`; the schema id they carry
 /// and the value of the record keyed `key`.

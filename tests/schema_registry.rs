@@ -16,20 +16,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 
 use kscope::schema::{Decoder, Decoding, RegistryConfig};
-use schema_fixture::{fixture, registry};
+use schema_fixture::{consume, fixture, registry};
 use serde_json::Value;
-use support::{ClusterEnv, kscope, unique};
-
-/// `kscope consume TOPIC -o json` through the registry: one object per record.
-fn consume(env: &ClusterEnv, registry: &str, topic: &str) -> Vec<Value> {
-    let url = format!("schema.registry.url={registry}");
-    let output = kscope(env, &["-X", &url, "consume", topic, "-o", "json"]);
-    support::assert_success(&output, &format!("kscope consume {topic}"));
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("one json object per line"))
-        .collect()
-}
+use support::{kscope, unique};
 
 fn produced_and_decoded(format: &str) {
     let Some(env) = support::shared_cluster() else {

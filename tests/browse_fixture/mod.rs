@@ -16,17 +16,7 @@ fn python_path() -> PathBuf {
         .output()
         .expect("run scripts/kcat");
     support::assert_success(&output, "scripts/kcat -V (installs the Python client)");
-    let cache = std::env::var_os("KSCOPE_CACHE_DIR").map_or_else(
-        || {
-            std::env::var_os("XDG_CACHE_HOME")
-                .map_or_else(
-                    || PathBuf::from(std::env::var("HOME").unwrap()).join(".cache"),
-                    PathBuf::from,
-                )
-                .join("kscope")
-        },
-        PathBuf::from,
-    );
+    let cache = support::cache_dir();
     cache.join("librdkafka-wheel")
 }
 

@@ -7,22 +7,14 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use super::support::{self, ClusterEnv};
+use serde_json::Value;
+
+use super::support::{self, ClusterEnv, kscope};
 
 /// The Python client with its schema-registry extras, installed once into the
 /// kscope cache dir (like `scripts/kcat` installs the plain client).
 pub fn python_path() -> PathBuf {
-    let cache = std::env::var_os("KSCOPE_CACHE_DIR").map_or_else(
-        || {
-            std::env::var_os("XDG_CACHE_HOME")
-                .map_or_else(
-                    || PathBuf::from(std::env::var("HOME").unwrap()).join(".cache"),
-                    PathBuf::from,
-                )
-                .join("kscope")
-        },
-        PathBuf::from,
-    );
+    let cache = support::cache_dir();
     let dir = cache.join("python-schemaregistry");
     if !dir.join(".complete").exists() {
         let output = Command::new("python3")
@@ -80,4 +72,15 @@ pub fn demo_schemas(env: &ClusterEnv, registry: &str) -> String {
         .expect("run scripts/kafka-cluster tool");
     support::assert_success(&output, "DemoTraffic schemas");
     prefix
+}
+
+/// `kscope consume TOPIC -o json` through the registry: one object per record.
+pub fn consume(env: &ClusterEnv, registry: &str, topic: &str) -> Vec<Value> {
+    let url = format!("schema.registry.url={registry}");
+    let output = kscope(env, &["-X", &url, "consume", topic, "-o", "json"]);
+    support::assert_success(&output, &format!("kscope consume {topic}"));
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one json object per line"))
+        .collect()
 }

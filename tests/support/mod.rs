@@ -136,6 +136,23 @@ pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
+/// Where the scripts cache downloads and installs (the Kafka jars, the
+/// Python clients): `$KSCOPE_CACHE_DIR`, else `$XDG_CACHE_HOME/kscope`,
+/// else `~/.cache/kscope`.
+pub fn cache_dir() -> PathBuf {
+    std::env::var_os("KSCOPE_CACHE_DIR").map_or_else(
+        || {
+            std::env::var_os("XDG_CACHE_HOME")
+                .map_or_else(
+                    || PathBuf::from(std::env::var("HOME").unwrap()).join(".cache"),
+                    PathBuf::from,
+                )
+                .join("kscope")
+        },
+        PathBuf::from,
+    )
+}
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
