@@ -153,13 +153,15 @@ pub fn set_filter(state: &mut AppState, text: &str) {
                 (None, _) => false,
             };
             state.messages.filter = filter;
-            let m = &state.messages;
+            let (m, schemas) = (&state.messages, &state.schemas);
             let last = state.stack.len() - 1;
             let view = &mut state.stack[last];
             if narrows {
                 if let Some(f) = &m.filter {
-                    view.rows
-                        .retain(|&seq| m.record(seq).is_some_and(|r| f.matches(r)));
+                    view.rows.retain(|&seq| {
+                        m.record(seq)
+                            .is_some_and(|r| f.passes(r, &m.topic, m.format, schemas))
+                    });
                 }
             } else {
                 view.rows.clear();
@@ -186,7 +188,7 @@ pub fn sync(state: &mut AppState) {
     let end = m.end_seq();
     let from = m.built_upto.max(first);
     m.built_upto = end;
-    let m = &state.messages;
+    let (m, schemas) = (&state.messages, &state.schemas);
     let last = state.stack.len() - 1;
     let view = &mut state.stack[last];
     let gone = view
@@ -203,9 +205,11 @@ pub fn sync(state: &mut AppState) {
     let before = view.rows.len();
     for seq in from..end {
         let Ok(seq) = usize::try_from(seq) else { break };
-        if m.record(seq)
-            .is_some_and(|r| m.filter.as_ref().is_none_or(|f| f.matches(r)))
-        {
+        if m.record(seq).is_some_and(|r| {
+            m.filter
+                .as_ref()
+                .is_none_or(|f| f.passes(r, &m.topic, m.format, schemas))
+        }) {
             view.rows.push(seq);
         }
     }

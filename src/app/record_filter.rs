@@ -1,11 +1,15 @@
 //! The Messages screen's `/` filter over loaded records: a substring of the
 //! key or value (case-insensitive unless it has a capital), `~regex` on
 //! the key or value, `key:TEXT` on the key only, `header:NAME=TEXT` (or
-//! `header:NAME` for its presence); `!` in front inverts any of them.
+//! `header:NAME` for its presence); `!` in front inverts any of them. A key
+//! or value shown decoded (a Confluent-framed one whose schema is held, or
+//! one its topic's mapping reads) is also searched as its decoded JSON text.
 
 use regex::bytes::{Regex, RegexBuilder};
 
-use crate::browse::Record;
+use crate::browse::{Format, Record};
+
+use super::schema_cache::{SchemaCache, Shown};
 
 #[derive(Debug, Clone)]
 enum Form {
@@ -104,10 +108,46 @@ impl RecordFilter {
         &self.text
     }
 
-    /// Whether `record` passes.
+    /// Whether `record` passes, its key and value searched as bytes.
     pub fn matches(&self, record: &Record) -> bool {
+        self.hit(record.key.as_deref(), record.value.as_deref(), record) != self.inverse
+    }
+
+    /// Whether `record` of `topic` passes: its key and value searched as
+    /// bytes and, when they show decoded under `format` with the schemas
+    /// held, as their decoded JSON text too (decoded only when the bytes
+    /// did not already hit).
+    pub fn passes(
+        &self,
+        record: &Record,
+        topic: &str,
+        format: Format,
+        schemas: &SchemaCache,
+    ) -> bool {
         let (key, value) = (record.key.as_deref(), record.value.as_deref());
-        let hit = match &self.form {
+        let mut hit = self.hit(key, value, record);
+        if !hit && !matches!(self.form, Form::Header { .. }) {
+            let text = |shown: Shown| match shown {
+                Shown::Decoded(decoded) => Some(decoded.value.to_string()),
+                _ => None,
+            };
+            let key = key.and_then(|k| text(schemas.shown(k, format)));
+            let value = match self.form {
+                Form::Key(_) => None,
+                _ => value.and_then(|v| text(schemas.shown_value(topic, v, format))),
+            };
+            hit = self.hit(
+                key.as_deref().map(str::as_bytes),
+                value.as_deref().map(str::as_bytes),
+                record,
+            );
+        }
+        hit != self.inverse
+    }
+
+    /// Whether `key` or `value` (or `record`'s headers) hold what is asked.
+    fn hit(&self, key: Option<&[u8]>, value: Option<&[u8]>, record: &Record) -> bool {
+        match &self.form {
             Form::Anywhere(needle) => needle.found(key) || needle.found(value),
             Form::Regex(regex) => {
                 key.is_some_and(|k| regex.is_match(k)) || value.is_some_and(|v| regex.is_match(v))
@@ -117,8 +157,7 @@ impl RecordFilter {
                 h.key.as_ref() == name.as_slice()
                     && value.as_ref().is_none_or(|n| n.found(h.value.as_deref()))
             }),
-        };
-        hit != self.inverse
+        }
     }
 
     /// Whether every record this filter passes, `previous` passed too (a
@@ -183,6 +222,39 @@ mod tests {
             .expect("parses")
             .expect("not empty")
             .matches(record)
+    }
+
+    #[test]
+    fn decoded_values_are_searched_as_their_json_text() {
+        use crate::schema::mapping::{Mappings, Source, TopicSchema};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let avsc = dir.path().join("o.avsc");
+        let schema = r#"{"type":"record","name":"O","fields":[{"name":"id","type":"long"},{"name":"customer","type":"string"}]}"#;
+        std::fs::write(&avsc, schema).expect("write");
+        let mut schemas = SchemaCache::default();
+        schemas.mappings = Mappings::new(vec![TopicSchema {
+            topic: regex::Regex::new("^orders$").expect("regex"),
+            source: Source::Avro(avsc),
+        }]);
+        schemas.mappings.prepare("orders", None);
+        // Raw Avro of {"id": 1042, "customer": "ada"}: 1042 zigzag is 2084.
+        let mut r = record(Some("k"), None);
+        r.value = Some(Bytes::from_static(b"\xa4\x10\x06ada"));
+        let on = |filter: &str, topic: &str, format: Format| {
+            RecordFilter::parse(filter)
+                .expect("parses")
+                .expect("not empty")
+                .passes(&r, topic, format, &schemas)
+        };
+        // Field names and numbers are only in the decoded JSON.
+        assert!(on("customer", "orders", Format::Auto));
+        assert!(on(r#"~"id":10\d\d"#, "orders", Format::Auto));
+        assert!(!on("!customer", "orders", Format::Auto));
+        assert!(on("ada", "orders", Format::Auto), "the bytes still match");
+        assert!(!on("customer", "orders", Format::Hex), "hex shows bytes");
+        assert!(!on("customer", "other", Format::Auto), "no mapping there");
+        assert!(!on("key:customer", "orders", Format::Auto));
+        assert!(!passes("customer", &r), "bytes alone do not hold it");
     }
 
     #[test]
