@@ -3,7 +3,9 @@
 //! partitions, 10k and 100k partitions in all) from their encoded bytes,
 //! read them into log dirs and sum them into per-topic sizes (all replicas
 //! and leaders only) and per-broker disk against a snapshot of the same
-//! cluster — what one sizes refresh costs kscope on the CPU. Answers
+//! cluster — what one sizes refresh costs kscope on the CPU. `aggregate_only`
+//! is the summing alone (per-broker disk and per-topic sizes) on answers
+//! already read. Answers
 //! fabricated with kafka-protocol: a benchmark harness, no network.
 #![allow(
     clippy::unwrap_used,
@@ -27,6 +29,7 @@ use kscope::conn::protocol::messages::{
     BrokerId, DescribeLogDirsResponse, MetadataResponse, TopicName,
 };
 use kscope::conn::protocol::{Decodable, Encodable, Message, StrBytes};
+use kscope::inspect::sizes::{broker_disk, topic_sizes};
 use kscope::inspect::{ClusterSizes, log_dirs};
 use kscope::meta::{MetadataSnapshot, decode_metadata};
 
@@ -133,13 +136,18 @@ fn sizes(c: &mut Criterion) {
         group.bench_with_input(
             BenchmarkId::new("decode_read_aggregate", partitions),
             &partitions,
-            |b, _| b.iter(|| black_box(ClusterSizes::of(&read_all(&wire, version), &snap))),
+            |b, _| b.iter(|| black_box(ClusterSizes::of(read_all(&wire, version), &snap))),
         );
         let answers = read_all(&wire, version);
         group.bench_with_input(
             BenchmarkId::new("aggregate_only", partitions),
             &partitions,
-            |b, _| b.iter(|| black_box(ClusterSizes::of(&answers, &snap))),
+            |b, _| {
+                b.iter(|| {
+                    let disks: Vec<_> = answers.iter().map(broker_disk).collect();
+                    black_box((disks, topic_sizes(&answers, &snap)))
+                });
+            },
         );
     }
     group.finish();

@@ -49,9 +49,13 @@ impl SizeStore {
     }
 }
 
-/// Whether `screen` shows sizes.
+/// Whether `screen` shows sizes (Partitions: each replica's size and a
+/// future replica's lag).
 fn shows_sizes(screen: &Screen) -> bool {
-    matches!(screen, Screen::Topics | Screen::Brokers)
+    matches!(
+        screen,
+        Screen::Topics | Screen::Brokers | Screen::Partitions { .. }
+    )
 }
 
 /// Ask for sizes if the screen shows them and they are due.

@@ -48,7 +48,7 @@ pub fn topic<'a>(
 pub fn partition<'a>(
     state: &'a AppState,
     snap: &'a MetadataSnapshot,
-    topic: &str,
+    topic: &'a str,
     index: usize,
 ) -> Option<partitions::Row<'a>> {
     let p = snap.topic(topic)?.partitions.get(index)?;
@@ -60,11 +60,13 @@ pub fn partition<'a>(
     let key = TopicPartition::new(topic, p.partition);
     let throughput = state.watermarks.partition_rates.get(&key);
     Some(partitions::Row {
+        topic,
         partition: p,
         marks,
         min_isr: state.configs.topics.get(topic).and_then(|(s, _)| s.min_isr),
         rate: throughput.and_then(|r| r.rate),
         rates: throughput.map(|r| &r.history),
+        sizes: state.sizes.latest.as_deref(),
     })
 }
 

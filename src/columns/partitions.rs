@@ -1,13 +1,16 @@
 //! The Partitions screen's table (one topic's partitions).
 
+use crate::inspect::{BrokerReplica, ClusterSizes};
 use crate::meta::{PartitionInfo, Watermarks};
 
 use super::Column;
-use super::format::{ids, sparkline};
+use super::format::{bytes, ids, sparkline};
 
 /// What one partition row shows.
 #[derive(Debug, Clone, Copy)]
 pub struct Row<'a> {
+    /// Its topic.
+    pub topic: &'a str,
     /// The partition as the snapshot has it.
     pub partition: &'a PartitionInfo,
     /// Its watermarks, once read.
@@ -18,6 +21,8 @@ pub struct Row<'a> {
     pub rate: Option<u64>,
     /// Messages per second over the session.
     pub rates: Option<&'a std::collections::VecDeque<u64>>,
+    /// The brokers' log dirs, once read.
+    pub sizes: Option<&'a ClusterSizes>,
 }
 
 impl Row<'_> {
@@ -26,6 +31,32 @@ impl Row<'_> {
     pub fn under_min_isr(&self) -> Option<bool> {
         self.min_isr.map(|min| self.partition.isr.len() < min)
     }
+
+    /// Its replicas as the brokers reported them (none before sizes are in).
+    pub fn replicas(&self) -> Vec<BrokerReplica> {
+        self.sizes.map_or_else(Vec::new, |s| {
+            s.replicas(self.topic, self.partition.partition)
+        })
+    }
+
+    /// The leader's replica size; `None` until its broker answered.
+    pub fn leader_size(&self) -> Option<i64> {
+        let leader = self.partition.leader?;
+        self.replicas()
+            .iter()
+            .find(|r| r.broker == leader && !r.future)
+            .map(|r| r.size)
+    }
+
+    /// The largest offset lag of a future replica (a move between log
+    /// dirs in progress); `None` when there is none.
+    pub fn future_lag(&self) -> Option<i64> {
+        self.replicas()
+            .iter()
+            .filter(|r| r.future)
+            .map(|r| r.offset_lag)
+            .max()
+    }
 }
 
 fn len(ids: &[i32]) -> usize {
@@ -33,8 +64,10 @@ fn len(ids: &[i32]) -> usize {
 }
 
 /// The columns: index, leader, epoch, replicas, ISR, offline replicas,
-/// whether the leader is preferred, low and high watermark.
-pub fn table<'a>() -> [Column<Row<'a>>; 12] {
+/// whether the leader is preferred, low and high watermark, under min ISR,
+/// the leader's size, each replica's size, a future replica's lag, and
+/// messages/s with its sparkline.
+pub fn table<'a>() -> [Column<Row<'a>>; 15] {
     [
         Column::number(
             "PARTITION",
@@ -57,19 +90,19 @@ pub fn table<'a>() -> [Column<Row<'a>>; 12] {
         ),
         Column::text(
             "REPLICAS",
-            (8, 40),
+            (5, 40),
             |r| ids(&r.partition.replicas),
             Some(|a, b| len(&a.partition.replicas).cmp(&len(&b.partition.replicas))),
         ),
         Column::text(
             "ISR",
-            (8, 40),
+            (5, 40),
             |r| ids(&r.partition.isr),
             Some(|a, b| len(&a.partition.isr).cmp(&len(&b.partition.isr))),
         ),
         Column::text(
             "OFFLINE",
-            (7, 40),
+            (3, 40),
             |r| {
                 if r.partition.offline_replicas.is_empty() {
                     "-".to_owned()
@@ -83,7 +116,7 @@ pub fn table<'a>() -> [Column<Row<'a>>; 12] {
         ),
         Column::text(
             "PREFERRED",
-            (9, 9),
+            (3, 9),
             |r| {
                 if r.partition.is_preferred_leader() {
                     "yes".to_owned()
@@ -115,7 +148,7 @@ pub fn table<'a>() -> [Column<Row<'a>>; 12] {
         ),
         Column::text(
             "UNDER-MIN",
-            (9, 9),
+            (3, 9),
             |r| match r.under_min_isr() {
                 Some(true) => "yes".to_owned(),
                 Some(false) => "no".to_owned(),
@@ -123,9 +156,51 @@ pub fn table<'a>() -> [Column<Row<'a>>; 12] {
             },
             Some(|a, b| a.under_min_isr().cmp(&b.under_min_isr())),
         ),
+        Column::number("SIZE", size, |a, b| a.leader_size().cmp(&b.leader_size())),
+        Column::text("REPLICA SIZES", (5, 40), replica_sizes, None),
+        Column::number("FUTURE LAG", future, |a, b| {
+            a.future_lag().cmp(&b.future_lag())
+        }),
         Column::number("MSGS/S", rate, |a, b| a.rate.cmp(&b.rate)),
         Column::fill("MSGS/S OVER TIME", (1, 0), rates, None),
     ]
+}
+
+fn size(row: &Row) -> String {
+    row.leader_size().map_or_else(|| "-".to_owned(), bytes)
+}
+
+/// Each replica's size in replica order, `broker:size`; `?` for a broker
+/// that did not answer; a future replica as `broker>size`.
+fn replica_sizes(row: &Row) -> String {
+    let Some(sizes) = row.sizes else {
+        return "-".to_owned();
+    };
+    let held = row.replicas();
+    let mut cells: Vec<String> = row
+        .partition
+        .replicas
+        .iter()
+        .map(|&broker| {
+            let size = held.iter().find(|r| r.broker == broker && !r.future);
+            match size {
+                Some(r) => format!("{broker}:{}", bytes(r.size)),
+                None if sizes.answered(broker) => format!("{broker}:none"),
+                None => format!("{broker}:?"),
+            }
+        })
+        .collect();
+    cells.extend(
+        held.iter()
+            .filter(|r| r.future)
+            .map(|r| format!("{}>{}", r.broker, bytes(r.size))),
+    );
+    cells.join(" ")
+}
+
+fn future(row: &Row) -> String {
+    row.future_lag()
+        .map_or_else(|| "-".to_owned(), |lag| lag.to_string())
 }
 
 fn rate(row: &Row) -> String {
@@ -142,10 +217,10 @@ fn rates(row: &Row) -> String {
 mod tests {
     use super::*;
     use crate::columns::cells;
+    use crate::inspect::{BrokerDisk, LogDir, ReplicaSize, TopicReplicas};
 
-    #[test]
-    fn partition_row() {
-        let p = PartitionInfo {
+    fn partition() -> PartitionInfo {
+        PartitionInfo {
             partition: 4,
             leader: Some(2),
             leader_epoch: 9,
@@ -153,19 +228,91 @@ mod tests {
             isr: vec![2, 3].into(),
             offline_replicas: Vec::new().into(),
             error: None,
-        };
+        }
+    }
+
+    fn dir(path: &str, replicas: &[ReplicaSize]) -> LogDir {
+        LogDir {
+            path: path.to_owned(),
+            error: None,
+            total_bytes: None,
+            usable_bytes: None,
+            topics: vec![TopicReplicas {
+                name: "orders".to_owned(),
+                partitions: replicas.to_vec(),
+            }],
+        }
+    }
+
+    fn replica(size: i64, offset_lag: i64, future: bool) -> ReplicaSize {
+        ReplicaSize {
+            partition: 4,
+            size,
+            offset_lag,
+            future,
+        }
+    }
+
+    #[test]
+    fn partition_row() {
+        let p = partition();
         let row = Row {
+            topic: "orders",
             partition: &p,
             marks: Some(Watermarks { low: 10, high: 25 }),
             min_isr: Some(3),
             rate: Some(0),
             rates: None,
+            sizes: None,
         };
         assert_eq!(
             cells(&table(), &row),
             [
-                "4", "2", "9", "1,2,3", "2,3", "-", "no", "10", "25", "yes", "0", ""
+                "4", "2", "9", "1,2,3", "2,3", "-", "no", "10", "25", "yes", "-", "-", "-", "0", ""
             ]
         );
+    }
+
+    #[test]
+    fn replica_sizes_and_a_future_replicas_lag() {
+        let p = partition();
+        // Broker 1 holds 2 KiB; broker 2 (the leader) 1 KiB in /a and a
+        // future replica 5 offsets behind in /b; broker 3 did not answer.
+        let disk = Some(BrokerDisk::default());
+        let sizes = ClusterSizes {
+            brokers: [(1, disk), (2, disk), (3, None)].into_iter().collect(),
+            dirs: vec![
+                (1, vec![dir("/a", &[replica(2048, 0, false)])]),
+                (
+                    2,
+                    vec![
+                        dir("/a", &[replica(1024, 0, false)]),
+                        dir("/b", &[replica(512, 5, true)]),
+                    ],
+                ),
+            ],
+            ..ClusterSizes::default()
+        };
+        let row = Row {
+            topic: "orders",
+            partition: &p,
+            marks: None,
+            min_isr: None,
+            rate: None,
+            rates: None,
+            sizes: Some(&sizes),
+        };
+        let cells = cells(&table(), &row);
+        assert_eq!(cells[10], "1.0KiB", "the leader's replica");
+        assert_eq!(cells[11], "1:2.0KiB 2:1.0KiB 3:? 2>512B");
+        assert_eq!(cells[12], "5");
+        let other = Row {
+            topic: "payments",
+            ..row
+        };
+        let cells = super::super::cells(&table(), &other);
+        assert_eq!(cells[10], "-", "no broker holds a replica of it");
+        assert_eq!(cells[11], "1:none 2:none 3:?");
+        assert_eq!(cells[12], "-", "no move in progress");
     }
 }

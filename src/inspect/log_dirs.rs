@@ -7,6 +7,7 @@ use tokio::task::JoinSet;
 
 use super::error::{Error, Result};
 use crate::conn::ErrorCode;
+use crate::conn::protocol::messages::describe_log_dirs_response::DescribeLogDirsTopic;
 use crate::conn::protocol::messages::{DescribeLogDirsRequest, DescribeLogDirsResponse};
 use crate::meta::Cluster;
 
@@ -24,26 +25,56 @@ pub struct LogDir {
     pub total_bytes: Option<i64>,
     /// The volume's free space usable by Kafka, where reported (v4+).
     pub usable_bytes: Option<i64>,
-    /// The replicas in it.
-    pub replicas: Vec<ReplicaSize>,
+    /// The replicas in it, topic by topic, sorted by topic name.
+    pub topics: Vec<TopicReplicas>,
 }
 
 impl LogDir {
     /// Bytes the current (not future) replicas in it take.
     pub fn used_bytes(&self) -> i64 {
-        self.replicas
+        self.topics
             .iter()
+            .flat_map(|t| &t.partitions)
             .filter(|r| !r.future)
             .map(|r| r.size)
             .sum()
     }
+
+    /// The replicas of `topic` in this dir, if it holds any.
+    pub fn topic(&self, topic: &str) -> Option<&TopicReplicas> {
+        self.topics
+            .binary_search_by(|t| t.name.as_str().cmp(topic))
+            .ok()
+            .and_then(|i| self.topics.get(i))
+    }
+}
+
+/// The replicas of one topic in a log dir: the name once, then each
+/// partition's replica.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicReplicas {
+    /// The topic.
+    pub name: String,
+    /// Its replicas in the dir, sorted by partition (a current replica
+    /// before a future one of the same partition).
+    pub partitions: Vec<ReplicaSize>,
+}
+
+impl TopicReplicas {
+    /// The replicas of `partition` in the dir: none, the current one, the
+    /// future one, or (briefly, mid-move) both.
+    pub fn partition(&self, partition: i32) -> &[ReplicaSize] {
+        let start = self.partitions.partition_point(|r| r.partition < partition);
+        let end = self
+            .partitions
+            .partition_point(|r| r.partition <= partition);
+        self.partitions.get(start..end).unwrap_or_default()
+    }
 }
 
 /// One replica's size in a log dir.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplicaSize {
-    /// Its topic.
-    pub topic: String,
     /// Its partition.
     pub partition: i32,
     /// Bytes on disk.
@@ -80,21 +111,45 @@ pub fn read(response: &DescribeLogDirsResponse, broker: i32) -> Result<Vec<LogDi
             error: ErrorCode::from_code(dir.error_code),
             total_bytes: reported(dir.total_bytes),
             usable_bytes: reported(dir.usable_bytes),
-            replicas: dir
-                .topics
-                .iter()
-                .flat_map(|t| {
-                    t.partitions.iter().map(|p| ReplicaSize {
-                        topic: t.name.0.as_str().to_owned(),
-                        partition: p.partition_index,
-                        size: p.partition_size,
-                        offset_lag: p.offset_lag,
-                        future: p.is_future_key,
-                    })
-                })
-                .collect(),
+            topics: topics(&dir.topics),
         })
         .collect())
+}
+
+/// A dir's topics as kscope keeps them: sorted by name, each topic's
+/// replicas sorted by partition (a topic the broker lists twice is merged).
+fn topics(answered: &[DescribeLogDirsTopic]) -> Vec<TopicReplicas> {
+    let mut topics: Vec<TopicReplicas> = answered
+        .iter()
+        .map(|t| {
+            let mut partitions: Vec<ReplicaSize> = t
+                .partitions
+                .iter()
+                .map(|p| ReplicaSize {
+                    partition: p.partition_index,
+                    size: p.partition_size,
+                    offset_lag: p.offset_lag,
+                    future: p.is_future_key,
+                })
+                .collect();
+            partitions.sort_unstable_by_key(|r| (r.partition, r.future));
+            TopicReplicas {
+                name: t.name.0.as_str().to_owned(),
+                partitions,
+            }
+        })
+        .collect();
+    topics.sort_by(|a, b| a.name.cmp(&b.name));
+    topics.dedup_by(|later, kept| {
+        let same = later.name == kept.name;
+        if same {
+            kept.partitions.append(&mut later.partitions);
+            kept.partitions
+                .sort_unstable_by_key(|r| (r.partition, r.future));
+        }
+        same
+    });
+    topics
 }
 
 /// Every broker in `brokers` describes its log dirs, concurrently.
@@ -198,6 +253,17 @@ mod tests {
             150,
             "the future replica is not counted"
         );
+        let orders = dirs[0].topic("orders").expect("orders in /a");
+        assert_eq!(dirs[0].topics.len(), 1, "one entry per topic");
+        let partition_1: Vec<(i64, bool)> = orders
+            .partition(1)
+            .iter()
+            .map(|r| (r.size, r.future))
+            .collect();
+        assert_eq!(partition_1, [(50, false), (7, true)], "current first");
+        assert_eq!(orders.partition(0).len(), 1);
+        assert!(orders.partition(2).is_empty());
+        assert!(dirs[0].topic("payments").is_none());
         assert_eq!(dirs[0].total_bytes, Some(1000));
         assert_eq!(dirs[0].usable_bytes, Some(500));
         assert_eq!(dirs[1].total_bytes, None, "-1: not reported");

@@ -200,7 +200,7 @@ pub fn sizes(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> 
             .map(|b| b.node_id)
             .collect();
         let answers = crate::inspect::log_dirs::describe(&cluster, &brokers).await;
-        let sizes = crate::inspect::ClusterSizes::of(&answers, &cluster.snapshot());
+        let sizes = crate::inspect::ClusterSizes::of(answers, &cluster.snapshot());
         let sizes = Arc::new(sizes);
         Action::Sizes { request, sizes }
     })

@@ -1,0 +1,125 @@
+//! The Partitions screen's disk columns without a cluster: whole-screen
+//! snapshots (narrow and wide) of each partition's leader size, every
+//! replica's size (a broker that did not answer shown as `?`) and a future
+//! replica's lag (a move between log dirs in progress), and the `update`
+//! test that the screen asks for sizes while it shows and not before they
+//! are due.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kscope::app::{Action, AppState, Code, Effect, update};
+use kscope::inspect::{BrokerDisk, ClusterSizes, LogDir, ReplicaSize, TopicReplicas};
+use kscope::meta::MetadataSnapshot;
+
+mod screens_fixture;
+
+use screens_fixture::{cluster, keys, press, render, state};
+
+fn replica(partition: i32, size: i64, offset_lag: i64, future: bool) -> ReplicaSize {
+    ReplicaSize {
+        partition,
+        size,
+        offset_lag,
+        future,
+    }
+}
+
+fn dir(path: &str, replicas: Vec<ReplicaSize>) -> LogDir {
+    LogDir {
+        path: path.to_owned(),
+        error: None,
+        total_bytes: Some(1 << 30),
+        usable_bytes: Some(1 << 29),
+        topics: vec![TopicReplicas {
+            name: "payments".to_owned(),
+            partitions: replicas,
+        }],
+    }
+}
+
+/// Brokers 1 and 2 answer (broker 3 is down): `payments` 0 is 3 KiB on
+/// broker 1 and 2 KiB on broker 2 (its leader); partition 1 is 1 MiB on
+/// both, and broker 2 is moving it to another dir (future replica 42
+/// offsets behind).
+fn sizes() -> ClusterSizes {
+    let disk = Some(BrokerDisk::default());
+    ClusterSizes {
+        brokers: [(1, disk), (2, disk), (3, None)].into_iter().collect(),
+        dirs: vec![
+            (
+                1,
+                vec![dir(
+                    "/data/1",
+                    vec![replica(0, 3072, 0, false), replica(1, 1 << 20, 0, false)],
+                )],
+            ),
+            (
+                2,
+                vec![
+                    dir(
+                        "/data/2a",
+                        vec![replica(0, 2048, 0, false), replica(1, 1 << 20, 0, false)],
+                    ),
+                    dir("/data/2b", vec![replica(1, 1 << 19, 42, true)]),
+                ],
+            ),
+        ],
+        ..ClusterSizes::default()
+    }
+}
+
+/// Answer the sizes request in flight.
+fn answer(state: &mut AppState, snap: &MetadataSnapshot) {
+    let (request, _) = state.sizes.in_flight.expect("sizes asked for");
+    let sizes = Arc::new(sizes());
+    update(state, Action::Sizes { request, sizes }, snap);
+}
+
+fn open_payments(s: &mut AppState, snap: &MetadataSnapshot) {
+    keys(s, snap, "/pay");
+    press(s, snap, Code::Enter);
+    press(s, snap, Code::Enter);
+}
+
+#[test]
+fn partitions_with_replica_sizes_and_a_future_replicas_lag() {
+    let snap = cluster();
+    for (label, width, height) in [("narrow", 80, 18), ("wide", 150, 18)] {
+        let mut s = state(&snap, width, height);
+        open_payments(&mut s, &snap);
+        answer(&mut s, &snap);
+        insta::assert_snapshot!(format!("partition_sizes_{label}"), render(&s, &snap));
+    }
+}
+
+#[test]
+fn the_partitions_screen_asks_for_sizes_when_due() {
+    let snap = cluster();
+    let mut s = state(&snap, 150, 18);
+    open_payments(&mut s, &snap);
+    answer(&mut s, &snap);
+    let wall = std::time::UNIX_EPOCH + Duration::from_secs(1_800_000_200);
+    let tick = |s: &mut AppState, after: u64| {
+        let now = snap.fetched_at() + Duration::from_secs(after);
+        update(s, Action::Tick { now, wall }, &snap)
+    };
+    let asks = |effects: &[Effect]| {
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::FetchSizes { .. }))
+    };
+    assert!(!asks(&tick(&mut s, 10)), "answered 7 s ago: not due");
+    assert!(
+        asks(&tick(&mut s, 40)),
+        "30 s after the last request, on the Partitions screen"
+    );
+    answer(&mut s, &snap);
+    press(&mut s, &snap, Code::Esc);
+    keys(&mut s, &snap, ":groups");
+    press(&mut s, &snap, Code::Enter);
+    assert!(
+        !asks(&tick(&mut s, 90)),
+        "the groups screen shows no sizes: nothing asked"
+    );
+}
