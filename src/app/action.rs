@@ -1,13 +1,17 @@
 //! What can happen to the model, and what the model asks the worker to do.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Instant, SystemTime};
 
 use std::sync::Arc;
 
-use crate::groups::{GroupDetail, Overview};
+use crate::groups::{GroupDetail, GroupLag, Overview};
 use crate::meta::{MovementEvent, TopicPartition, Watermarks};
 
 use super::key::Key;
+
+/// Some groups' lag: group → its lag, or why not.
+pub type GroupLags = Vec<(String, Result<GroupLag, String>)>;
 
 /// An input to [`super::update`].
 #[derive(Debug, Clone)]
@@ -56,6 +60,14 @@ pub enum Action {
         request: u64,
         /// Every group with its lag, or why not.
         result: Result<Arc<Overview>, String>,
+    },
+    /// The answer to [`Effect::FetchGroupLags`]: each asked group's lag
+    /// (or why not), or why none could be read.
+    GroupLags {
+        /// The request id it answers.
+        request: u64,
+        /// Group → its lag or why not.
+        result: Result<GroupLags, String>,
     },
     /// The answer to [`Effect::FetchGroup`].
     GroupDetail {
@@ -196,6 +208,17 @@ pub enum Effect {
     FetchGroups {
         /// Request id.
         request: u64,
+    },
+    /// The lag of some listed groups (the visible rows of the list);
+    /// answer with [`Action::GroupLags`].
+    FetchGroupLags {
+        /// Request id.
+        request: u64,
+        /// `(group, coordinator)` of each group asked.
+        groups: Vec<(String, i32)>,
+        /// Group → the topics it is known to consume (every partition of
+        /// them is listed, committed or not).
+        topics: BTreeMap<String, BTreeSet<String>>,
     },
     /// Describe one group with its lag; answer with [`Action::GroupDetail`].
     FetchGroup {

@@ -1,7 +1,10 @@
 //! Consumer groups for what is on screen: the list (every group, with lag)
 //! and the detail of the group being viewed. When to ask, and what an answer
 //! changes. Only the screen showing is polled: the list while a groups list
-//! is open, one group's detail while its offsets or members are open.
+//! is open (its visible rows' lag at the interval, the whole list less often:
+//! see `group_poll`), one group's detail while its offsets or members are
+//! open. When no groups screen is left on the stack (and `L` is off) the
+//! list is dropped; the bounded lag histories stay.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -17,8 +20,11 @@ use super::state::{AppState, Link};
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(30);
-/// Samples kept per lag history (at the default interval: 10 minutes).
-pub const HISTORY_SAMPLES: usize = crate::groups::DEFAULT_CAPACITY;
+/// Samples kept per group's lag history: 60 samples of 40 bytes bound a
+/// group's history to 2.4 KB (5 minutes at the default interval for the
+/// rows on screen, an hour for the rest, polled every
+/// [`group_poll::REST_EVERY`](super::group_poll::REST_EVERY) intervals).
+pub const HISTORY_SAMPLES: usize = 60;
 
 /// One kind of request's bookkeeping: what is in flight and when it left.
 #[derive(Debug, Default, Clone)]
@@ -32,7 +38,7 @@ pub struct Poll {
 impl Poll {
     /// Whether a request is due: none sent yet, the last answer is older
     /// than `interval`, or the one in flight has been given up on.
-    fn due(&self, now: Instant, interval: Duration) -> bool {
+    pub(super) fn due(&self, now: Instant, interval: Duration) -> bool {
         let Some(sent) = self.last_request else {
             return true;
         };
@@ -42,6 +48,14 @@ impl Poll {
         } else {
             age >= interval
         }
+    }
+
+    /// Whether a request is in flight and not yet given up on.
+    pub(super) fn busy(&self, now: Instant) -> bool {
+        self.in_flight.is_some()
+            && self
+                .last_request
+                .is_some_and(|sent| now.saturating_duration_since(sent) < GIVE_UP)
     }
 
     /// Ask again at the next chance, dropping the answer in flight.
@@ -94,8 +108,10 @@ pub struct GroupsStore {
     pub overview_at: Option<Instant>,
     /// The latest list failure, if the latest answer was one.
     pub overview_error: Option<String>,
-    /// List request bookkeeping.
+    /// Request bookkeeping of the whole list (listed, described, every lag).
     pub list: Poll,
+    /// Request bookkeeping of the visible rows' lag.
+    pub visible: Poll,
     /// The group being viewed, if one is or was.
     pub detail: Option<DetailView>,
     /// Total lag over time per group (groups no longer listed are dropped).
@@ -117,6 +133,7 @@ impl Default for GroupsStore {
             overview_at: None,
             overview_error: None,
             list: Poll::default(),
+            visible: Poll::default(),
             detail: None,
             histories: BTreeMap::new(),
             interval: DEFAULT_INTERVAL,
@@ -141,6 +158,7 @@ impl GroupsStore {
     /// Ask for whatever is on screen at the next chance (the `r` key).
     pub fn expire(&mut self) {
         self.list.expire();
+        self.visible.expire();
         if let Some(detail) = &mut self.detail {
             detail.poll.expire();
         }
@@ -151,25 +169,30 @@ impl GroupsStore {
         self.detail.as_ref().filter(|d| d.group == group)
     }
 
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
     }
 }
 
-/// Ask for the group data the screen shows, if it is due.
+/// Ask for the group data the screen shows, if it is due; drop the list
+/// when nothing shows it any more.
 pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     if state.link != Link::Connected {
         return;
     }
     let now = state.now;
     let lag_on_topics = state.topic_lag.follow;
+    match &state.stack[state.stack.len() - 1].screen {
+        Screen::Groups { .. } => return super::group_poll::plan(state, effects),
+        // `L` on Topics: the LAG column's groups keep loading there.
+        Screen::Topics if lag_on_topics => {}
+        Screen::Group { .. } | Screen::Members { .. } => {}
+        _ => return super::group_poll::drop_unseen(state),
+    }
     let store = &mut state.groups;
     let interval = store.interval;
     match &state.stack[state.stack.len() - 1].screen {
-        Screen::Groups { .. } => poll_list(store, now, interval, effects),
-        // `L` on Topics: the LAG column's groups keep loading there.
-        Screen::Topics if lag_on_topics => poll_list(store, now, interval, effects),
         Screen::Group { group } | Screen::Members { group } => {
             if store.detail.as_ref().is_none_or(|d| d.group != *group) {
                 store.detail = Some(DetailView::new(group));
@@ -192,24 +215,17 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
                 });
             }
         }
-        Screen::Topics
-        | Screen::Partitions { .. }
-        | Screen::Brokers
-        | Screen::Leaders
-        | Screen::Config { .. }
-        | Screen::ConfigEntry { .. }
-        | Screen::Messages { .. }
-        | Screen::Record { .. }
-        | Screen::Schemas
-        | Screen::SchemaVersion { .. }
-        | Screen::Cluster
-        | Screen::Security { .. }
-        | Screen::Producers { .. } => {}
+        _ => poll_list(store, now, interval, effects),
     }
 }
 
 /// Ask for the group list if it is due.
-fn poll_list(store: &mut GroupsStore, now: Instant, interval: Duration, effects: &mut Vec<Effect>) {
+pub(super) fn poll_list(
+    store: &mut GroupsStore,
+    now: Instant,
+    interval: Duration,
+    effects: &mut Vec<Effect>,
+) {
     if store.list.due(now, interval) {
         let request = store.next();
         store.list = Poll {
@@ -258,6 +274,12 @@ pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overv
     store.overview = Some(overview);
     store.overview_at = Some(now);
     store.overview_error = None;
+    // Every row's lag was just read: the visible rows are not due again
+    // for an interval.
+    store.visible = Poll {
+        in_flight: None,
+        last_request: Some(now),
+    };
 }
 
 /// Take one group's detail; a stale one is dropped.

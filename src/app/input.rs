@@ -41,12 +41,9 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
         }
         Code::Tab if !filtering => {
             let topics: Vec<&str> = snap.topics().iter().map(|t| t.name.as_str()).collect();
-            let groups: Vec<&str> = state
-                .groups
-                .overview
-                .iter()
-                .flat_map(|o| o.groups.iter().map(|g| g.listing.group.as_str()))
-                .collect();
+            // Every group listed this session (the list itself is dropped
+            // when no screen shows it; its histories stay).
+            let groups: Vec<&str> = state.groups.histories.keys().map(String::as_str).collect();
             let candidates = command::Candidates {
                 contexts: &state.contexts,
                 topics: &topics,

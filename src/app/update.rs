@@ -50,6 +50,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             groups::receive_list(state, request, result);
             super::topic_lag::refresh(state);
         }
+        Action::GroupLags { request, result } => {
+            super::group_poll::receive(state, request, result);
+        }
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);
         }

@@ -100,10 +100,11 @@ fn per_second(delta: i64, over: Duration) -> Option<f64> {
 }
 
 impl LagHistory {
-    /// An empty history keeping at most `capacity` samples (at least 2).
+    /// An empty history keeping at most `capacity` samples (at least 2);
+    /// room is taken as samples arrive, not up front.
     pub fn new(capacity: usize) -> LagHistory {
         LagHistory {
-            samples: VecDeque::with_capacity(capacity.max(2)),
+            samples: VecDeque::new(),
             capacity: capacity.max(2),
             last: Vec::new(),
         }

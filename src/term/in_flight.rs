@@ -15,6 +15,8 @@ pub enum Fetch {
     Watermarks,
     /// The group list with lag.
     Groups,
+    /// The lag of the visible groups of the list.
+    GroupLags,
     /// One group's detail.
     Group,
     /// The configs of the resource on screen.

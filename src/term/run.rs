@@ -360,6 +360,17 @@ impl Session {
                     self.fetches.replace(Fetch::Groups, task);
                 }
             }
+            Effect::FetchGroupLags {
+                request,
+                groups: asked,
+                topics,
+            } => {
+                if let Some(groups) = &self.groups {
+                    let task =
+                        worker::group_lags(groups.clone(), request, asked, topics, self.tx.clone());
+                    self.fetches.replace(Fetch::GroupLags, task);
+                }
+            }
             Effect::FetchGroup { request, group } => {
                 if let Some(groups) = &self.groups {
                     let task = worker::group(groups.clone(), request, group, self.tx.clone());

@@ -130,6 +130,29 @@ pub fn groups(client: GroupsClient, request: u64, tx: Sender<Msg>) -> JoinHandle
     })
 }
 
+/// Read the lag of some groups (`(group, coordinator)`, with the topics
+/// each is known to consume) in the background.
+pub fn group_lags(
+    client: GroupsClient,
+    request: u64,
+    groups: Vec<(String, i32)>,
+    topics: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
+    answer(tx, async move {
+        let result = client
+            .lag(groups, &topics)
+            .await
+            .map(|lags| {
+                lags.into_iter()
+                    .map(|(group, lag)| (group, lag.map_err(|e| e.to_string())))
+                    .collect()
+            })
+            .map_err(|e| e.to_string());
+        Action::GroupLags { request, result }
+    })
+}
+
 /// Describe one group with its lag in the background.
 pub fn group(client: GroupsClient, request: u64, group: String, tx: Sender<Msg>) -> JoinHandle<()> {
     answer(tx, async move {

@@ -1,0 +1,159 @@
+//! What the groups list polls, so that its cost follows what is on screen
+//! rather than how many groups the cluster has: the lag of the visible rows
+//! every `refresh.lag_secs`, the whole list (listed, described, every
+//! group's lag) every [`REST_EVERY`] intervals — or every interval when the
+//! list is sorted by lag, which needs every group's lag to be current. When
+//! no screen shows the list any more it is dropped; the lag histories
+//! (bounded per group) stay for the session.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use crate::groups::LagHistory;
+
+use super::action::{Effect, GroupLags};
+use super::groups::{HISTORY_SAMPLES, Poll, poll_list};
+use super::screen::{Screen, View};
+use super::state::AppState;
+
+/// Group → the topics it is known to consume.
+type GroupTopics = BTreeMap<String, BTreeSet<String>>;
+
+/// The whole list is read every this many intervals unless sorted by lag
+/// (at the default 5 s: every minute).
+pub const REST_EVERY: u32 = 12;
+
+/// Whether `view` is sorted by a lag column (LAG or LAG OVER TIME).
+pub fn sorted_by_lag(view: &View) -> bool {
+    view.screen
+        .headers()
+        .get(view.sort.column)
+        .is_some_and(|h| h.starts_with("LAG"))
+}
+
+/// The groups list on top of the stack: ask for the whole list when it is
+/// due, else for the visible rows' lag when that is due. One of the two is
+/// in flight at a time.
+pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
+    let now = state.now;
+    let interval = state.groups.interval;
+    let whole_every = if sorted_by_lag(state.view()) {
+        interval
+    } else {
+        interval.saturating_mul(REST_EVERY)
+    };
+    let store = &state.groups;
+    if store.overview.is_none() || store.list.due(now, whole_every) {
+        if !store.visible.busy(now) {
+            poll_list(&mut state.groups, now, whole_every, effects);
+        }
+        return;
+    }
+    if store.list.busy(now) || !store.visible.due(now, interval) {
+        return;
+    }
+    let (groups, topics) = visible(state);
+    if groups.is_empty() {
+        return;
+    }
+    let store = &mut state.groups;
+    let request = store.next();
+    store.visible = Poll {
+        in_flight: Some(request),
+        last_request: Some(now),
+    };
+    effects.push(Effect::FetchGroupLags {
+        request,
+        groups,
+        topics,
+    });
+}
+
+/// The visible rows of the list on top: `(group, coordinator)` and the
+/// topics each is known to consume.
+fn visible(state: &AppState) -> (Vec<(String, i32)>, GroupTopics) {
+    let view = state.view();
+    let Some(overview) = &state.groups.overview else {
+        return (Vec::new(), BTreeMap::new());
+    };
+    let mut groups = Vec::new();
+    let mut topics = BTreeMap::new();
+    for summary in view
+        .rows
+        .iter()
+        .skip(view.offset)
+        .take(state.page())
+        .filter_map(|&i| overview.groups.get(i))
+    {
+        let name = &summary.listing.group;
+        groups.push((name.clone(), summary.listing.coordinator));
+        topics.insert(name.clone(), summary.topics.iter().cloned().collect());
+    }
+    (groups, topics)
+}
+
+/// Take the visible rows' lag (a stale answer is dropped): each group's
+/// row and lag history are updated.
+pub fn receive(state: &mut AppState, request: u64, result: Result<GroupLags, String>) {
+    let now = state.now;
+    let store = &mut state.groups;
+    if store.visible.in_flight != Some(request) {
+        return;
+    }
+    store.visible.in_flight = None;
+    store.answers += 1;
+    let lags = match result {
+        Ok(lags) => lags,
+        Err(error) => {
+            state.notice = Some(format!("consumer groups' lag: {error}"));
+            return;
+        }
+    };
+    let Some(overview) = store.overview.as_mut() else {
+        return;
+    };
+    // What is on screen is this fresh (the title's age).
+    store.overview_at = Some(now);
+    // The store holds the only reference once the answer landed: no copy.
+    let overview = Arc::make_mut(overview);
+    for (name, lag) in lags {
+        let Ok(index) = overview
+            .groups
+            .binary_search_by(|g| g.listing.group.as_str().cmp(&name))
+        else {
+            continue;
+        };
+        let summary = &mut overview.groups[index];
+        match lag {
+            Ok(lag) => {
+                store
+                    .histories
+                    .entry(name)
+                    .or_insert_with(|| LagHistory::new(HISTORY_SAMPLES))
+                    .record(now, &lag);
+                summary.lag = Some(lag);
+                summary.error = None;
+            }
+            Err(error) => summary.error = Some(error),
+        }
+    }
+}
+
+/// No groups screen is on the stack (and `L` is off): drop the list and
+/// what is in flight for it, so that its memory goes back; the next
+/// `:groups` asks for it at once. The lag histories stay.
+pub fn drop_unseen(state: &mut AppState) {
+    let shown = state.stack.iter().any(|v| {
+        matches!(
+            v.screen,
+            Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. }
+        )
+    });
+    let store = &mut state.groups;
+    if shown || (store.overview.is_none() && store.list.in_flight.is_none()) {
+        return;
+    }
+    store.overview = None;
+    store.list = Poll::default();
+    store.visible = Poll::default();
+}

@@ -1,0 +1,246 @@
+//! The groups list at scale, without a cluster (`update` only): which groups
+//! each round polls — the lag of the visible rows every interval, the whole
+//! list every `REST_EVERY` intervals, or every interval when sorted by lag —
+//! and that leaving the list drops it while the lag histories stay bounded.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kscope::app::group_poll::{REST_EVERY, sorted_by_lag};
+use kscope::app::groups::HISTORY_SAMPLES;
+use kscope::app::{Action, AppState, Code, Effect, update};
+use kscope::groups::{
+    GroupLag, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
+    RequestCounts,
+};
+use kscope::meta::MetadataSnapshot;
+
+mod screens_fixture;
+
+use screens_fixture::{cluster, keys, press, state};
+
+const GROUPS: usize = 10_000;
+const INTERVAL: Duration = Duration::from_secs(5);
+
+fn name(i: usize) -> String {
+    format!("group-{i:05}")
+}
+
+/// Group `i` lags by `behind + i` on `orders` partition 0.
+fn lag(i: usize, behind: i64) -> GroupLag {
+    let end = 1000 + behind + i64::try_from(i).unwrap_or(0);
+    GroupLag::new(vec![PartitionLag {
+        topic: "orders".to_owned(),
+        partition: 0,
+        committed: Some(1000),
+        end: Some(end),
+        start: Some(0),
+    }])
+}
+
+fn overview(behind: i64) -> Overview {
+    Overview {
+        groups: (0..GROUPS)
+            .map(|i| GroupSummary {
+                listing: GroupListing {
+                    group: name(i),
+                    group_type: GroupType::Classic,
+                    state: GroupState::Empty,
+                    protocol_type: "consumer".to_owned(),
+                    coordinator: 1,
+                },
+                members: Some(0),
+                state: GroupState::Empty,
+                lag: Some(lag(i, behind)),
+                topics: vec!["orders".to_owned()],
+                error: None,
+            })
+            .collect(),
+        failed_brokers: Vec::new(),
+        requests: RequestCounts::default(),
+    }
+}
+
+fn whole(effects: &[Effect]) -> Option<u64> {
+    effects.iter().find_map(|e| match e {
+        Effect::FetchGroups { request } => Some(*request),
+        _ => None,
+    })
+}
+
+fn lags(effects: &[Effect]) -> Option<(u64, Vec<String>)> {
+    effects.iter().find_map(|e| match e {
+        Effect::FetchGroupLags {
+            request, groups, ..
+        } => Some((*request, groups.iter().map(|(g, _)| g.clone()).collect())),
+        _ => None,
+    })
+}
+
+fn advance(s: &mut AppState, snap: &MetadataSnapshot, by: Duration) -> Vec<Effect> {
+    let now = s.now + by;
+    let wall = s.wall + by;
+    update(s, Action::Tick { now, wall }, snap)
+}
+
+fn answer_whole(s: &mut AppState, snap: &MetadataSnapshot, request: u64, behind: i64) {
+    let result = Ok(Arc::new(overview(behind)));
+    update(s, Action::Groups { request, result }, snap);
+}
+
+fn answer_lags(
+    s: &mut AppState,
+    snap: &MetadataSnapshot,
+    request: u64,
+    asked: &[String],
+    behind: i64,
+) {
+    let result = Ok(asked
+        .iter()
+        .map(|g| {
+            let i: usize = g["group-".len()..].parse().unwrap_or(0);
+            (g.clone(), Ok(lag(i, behind)))
+        })
+        .collect());
+    update(s, Action::GroupLags { request, result }, snap);
+}
+
+/// `:groups`, answered with the whole list.
+fn open(s: &mut AppState, snap: &MetadataSnapshot) {
+    keys(s, snap, ":groups");
+    let effects = press(s, snap, Code::Enter);
+    let request = whole(&effects).expect("the whole list is asked for first");
+    answer_whole(s, snap, request, 0);
+    assert_eq!(s.view().rows.len(), GROUPS);
+}
+
+fn shown(s: &AppState) -> Vec<String> {
+    let view = s.view();
+    let overview = s.groups.overview.as_ref().expect("listed");
+    view.rows[view.offset..(view.offset + s.page()).min(view.rows.len())]
+        .iter()
+        .map(|&i| overview.groups[i].listing.group.clone())
+        .collect()
+}
+
+#[test]
+fn each_round_asks_the_visible_rows_and_the_whole_list_every_rest_rounds() {
+    let snap = cluster();
+    let mut s = state(&snap, 120, 30);
+    open(&mut s, &snap);
+    let first_page: Vec<String> = (0..s.page()).map(name).collect();
+    assert!(!first_page.is_empty() && first_page.len() < 40);
+    assert_eq!(shown(&s), first_page);
+    for round in 1..REST_EVERY {
+        let effects = advance(&mut s, &snap, INTERVAL);
+        assert_eq!(whole(&effects), None, "round {round}: not the whole list");
+        let (request, asked) = lags(&effects).expect("the visible rows' lag is due");
+        assert_eq!(
+            asked, first_page,
+            "round {round}: exactly the rows on screen"
+        );
+        answer_lags(&mut s, &snap, request, &asked, i64::from(round));
+    }
+    let effects = advance(&mut s, &snap, INTERVAL);
+    let request = whole(&effects).expect("the whole list every REST_EVERY rounds");
+    assert_eq!(lags(&effects), None, "one of the two per round");
+    answer_whole(&mut s, &snap, request, 0);
+
+    // Scrolled to the end: the next round asks the rows now on screen.
+    keys(&mut s, &snap, "G");
+    let effects = advance(&mut s, &snap, INTERVAL);
+    let (_, asked) = lags(&effects).expect("the visible rows' lag is due");
+    assert_eq!(asked, shown(&s));
+    assert_eq!(asked.last().map(String::as_str), Some("group-09999"));
+}
+
+#[test]
+fn sorted_by_lag_the_whole_list_is_asked_every_interval() {
+    let snap = cluster();
+    let mut s = state(&snap, 120, 30);
+    open(&mut s, &snap);
+    for _ in 0..10 {
+        if sorted_by_lag(s.view()) {
+            break;
+        }
+        keys(&mut s, &snap, "s");
+    }
+    assert!(sorted_by_lag(s.view()), "s reaches the LAG column");
+    for round in 0..3 {
+        let effects = advance(&mut s, &snap, INTERVAL);
+        let request = whole(&effects).expect("every interval when sorted by lag");
+        assert_eq!(lags(&effects), None);
+        answer_whole(&mut s, &snap, request, round);
+    }
+}
+
+#[test]
+fn a_lag_answer_updates_its_rows_and_their_histories_only() {
+    let snap = cluster();
+    let mut s = state(&snap, 120, 30);
+    open(&mut s, &snap);
+    let effects = advance(&mut s, &snap, INTERVAL);
+    let (request, asked) = lags(&effects).expect("due");
+    answer_lags(&mut s, &snap, request, &asked, 500);
+    let overview = s.groups.overview.as_ref().expect("listed");
+    let total = |i: usize| {
+        overview.groups[i]
+            .lag
+            .as_ref()
+            .and_then(|l| l.totals.total())
+    };
+    assert_eq!(total(0), Some(500), "a visible row has the new lag");
+    assert_eq!(
+        total(GROUPS - 1),
+        Some(9999),
+        "a row off screen kept its lag"
+    );
+    let samples = |g: &str| s.groups.histories.get(g).map_or(0, |h| h.samples().len());
+    assert_eq!(samples("group-00000"), 2);
+    assert_eq!(samples("group-09999"), 1);
+}
+
+#[test]
+fn leaving_the_list_drops_it_and_the_histories_stay_bounded() {
+    let snap = cluster();
+    let mut s = state(&snap, 120, 30);
+    open(&mut s, &snap);
+    for round in 0..(2 * HISTORY_SAMPLES) {
+        let effects = advance(&mut s, &snap, INTERVAL);
+        let behind = i64::try_from(round).unwrap_or(0);
+        if let Some(request) = whole(&effects) {
+            answer_whole(&mut s, &snap, request, behind);
+        } else {
+            let (request, asked) = lags(&effects).expect("one or the other is due");
+            answer_lags(&mut s, &snap, request, &asked, behind);
+        }
+    }
+    let visible = s.groups.histories.get("group-00000").expect("kept");
+    assert_eq!(visible.samples().len(), HISTORY_SAMPLES, "bounded");
+    let rest = s.groups.histories.get("group-09999").expect("kept");
+    assert!(
+        rest.samples().len() < HISTORY_SAMPLES / 2,
+        "sampled at the rest cadence"
+    );
+
+    press(&mut s, &snap, Code::Esc);
+    let effects = advance(&mut s, &snap, Duration::from_mins(2));
+    assert!(s.groups.overview.is_none(), "the list is dropped once left");
+    assert_eq!(whole(&effects), None);
+    assert_eq!(lags(&effects), None);
+    assert_eq!(
+        s.groups.histories.len(),
+        GROUPS,
+        "the session's histories stay"
+    );
+    assert!(
+        s.groups
+            .histories
+            .values()
+            .all(|h| h.samples().len() <= HISTORY_SAMPLES)
+    );
+
+    keys(&mut s, &snap, ":groups");
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert!(whole(&effects).is_some(), "asked again at once");
+}
