@@ -1,5 +1,5 @@
 //! The groups list at scale, without a cluster (`update` only): which groups
-//! each round polls — the lag of the visible rows every interval, the whole
+//! each round polls — the visible rows (state, members, lag) every interval, the whole
 //! list every `REST_EVERY` intervals, or every interval when sorted by lag —
 //! and that leaving the list drops it while the lag histories stay bounded.
 
@@ -38,24 +38,27 @@ fn lag(i: usize, behind: i64) -> GroupLag {
     }])
 }
 
+/// Group `i` as its row shows it: Empty, no members, lagging by `behind + i`.
+fn summary(i: usize, behind: i64) -> GroupSummary {
+    GroupSummary {
+        listing: GroupListing {
+            group: name(i),
+            group_type: GroupType::Classic,
+            state: GroupState::Empty,
+            protocol_type: "consumer".to_owned(),
+            coordinator: 1,
+        },
+        members: Some(0),
+        state: GroupState::Empty,
+        lag: Some(lag(i, behind)),
+        topics: vec!["orders".to_owned()],
+        error: None,
+    }
+}
+
 fn overview(behind: i64) -> Overview {
     Overview {
-        groups: (0..GROUPS)
-            .map(|i| GroupSummary {
-                listing: GroupListing {
-                    group: name(i),
-                    group_type: GroupType::Classic,
-                    state: GroupState::Empty,
-                    protocol_type: "consumer".to_owned(),
-                    coordinator: 1,
-                },
-                members: Some(0),
-                state: GroupState::Empty,
-                lag: Some(lag(i, behind)),
-                topics: vec!["orders".to_owned()],
-                error: None,
-            })
-            .collect(),
+        groups: (0..GROUPS).map(|i| summary(i, behind)).collect(),
         failed_brokers: Vec::new(),
         requests: RequestCounts::default(),
     }
@@ -70,9 +73,9 @@ fn whole(effects: &[Effect]) -> Option<u64> {
 
 fn lags(effects: &[Effect]) -> Option<(u64, Vec<String>)> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchGroupLags {
+        Effect::FetchGroupRows {
             request, groups, ..
-        } => Some((*request, groups.iter().map(|(g, _)| g.clone()).collect())),
+        } => Some((*request, groups.iter().map(|g| g.group.clone()).collect())),
         _ => None,
     })
 }
@@ -88,6 +91,21 @@ fn answer_whole(s: &mut AppState, snap: &MetadataSnapshot, request: u64, behind:
     update(s, Action::Groups { request, result }, snap);
 }
 
+/// Answer the visible rows `asked`, each as `row` makes it from its index.
+fn answer_rows_with(
+    s: &mut AppState,
+    snap: &MetadataSnapshot,
+    request: u64,
+    asked: &[String],
+    row: impl Fn(usize) -> GroupSummary,
+) {
+    let result = Ok(asked
+        .iter()
+        .map(|g| row(g["group-".len()..].parse().unwrap_or(0)))
+        .collect());
+    update(s, Action::GroupRows { request, result }, snap);
+}
+
 fn answer_lags(
     s: &mut AppState,
     snap: &MetadataSnapshot,
@@ -95,14 +113,7 @@ fn answer_lags(
     asked: &[String],
     behind: i64,
 ) {
-    let result = Ok(asked
-        .iter()
-        .map(|g| {
-            let i: usize = g["group-".len()..].parse().unwrap_or(0);
-            (g.clone(), Ok(lag(i, behind)))
-        })
-        .collect());
-    update(s, Action::GroupLags { request, result }, snap);
+    answer_rows_with(s, snap, request, asked, |i| summary(i, behind));
 }
 
 /// `:groups`, answered with the whole list.
@@ -134,7 +145,7 @@ fn each_round_asks_the_visible_rows_and_the_whole_list_every_rest_rounds() {
     for round in 1..REST_EVERY {
         let effects = advance(&mut s, &snap, INTERVAL);
         assert_eq!(whole(&effects), None, "round {round}: not the whole list");
-        let (request, asked) = lags(&effects).expect("the visible rows' lag is due");
+        let (request, asked) = lags(&effects).expect("the visible rows are due");
         assert_eq!(
             asked, first_page,
             "round {round}: exactly the rows on screen"
@@ -149,7 +160,7 @@ fn each_round_asks_the_visible_rows_and_the_whole_list_every_rest_rounds() {
     // Scrolled to the end: the next round asks the rows now on screen.
     keys(&mut s, &snap, "G");
     let effects = advance(&mut s, &snap, INTERVAL);
-    let (_, asked) = lags(&effects).expect("the visible rows' lag is due");
+    let (_, asked) = lags(&effects).expect("the visible rows are due");
     assert_eq!(asked, shown(&s));
     assert_eq!(asked.last().map(String::as_str), Some("group-09999"));
 }
@@ -198,6 +209,47 @@ fn a_lag_answer_updates_its_rows_and_their_histories_only() {
     let samples = |g: &str| s.groups.histories.get(g).map_or(0, |h| h.samples().len());
     assert_eq!(samples("group-00000"), 2);
     assert_eq!(samples("group-09999"), 1);
+}
+
+#[test]
+fn a_visible_group_that_became_stable_shows_its_state_and_members_next_round() {
+    let snap = cluster();
+    let mut s = state(&snap, 120, 30);
+    open(&mut s, &snap);
+    let effects = advance(&mut s, &snap, INTERVAL);
+    let (request, asked) = lags(&effects).expect("the visible rows are due");
+    answer_rows_with(&mut s, &snap, request, &asked, |i| {
+        let mut row = summary(i, 3);
+        if i == 1 {
+            row.state = GroupState::Stable;
+            row.members = Some(2);
+        }
+        row
+    });
+    let overview = s.groups.overview.as_ref().expect("listed");
+    assert_eq!(overview.groups[1].state, GroupState::Stable);
+    assert_eq!(overview.groups[1].members, Some(2));
+    assert_eq!(overview.groups[0].state, GroupState::Empty);
+
+    // A row whose lag could not be read keeps the lag it showed, with why.
+    let effects = advance(&mut s, &snap, INTERVAL);
+    let (request, asked) = lags(&effects).expect("due again");
+    answer_rows_with(&mut s, &snap, request, &asked, |i| {
+        let mut row = summary(i, 9);
+        if i == 0 {
+            row.lag = None;
+            row.error = Some("offsets unavailable".to_owned());
+        }
+        row
+    });
+    let overview = s.groups.overview.as_ref().expect("listed");
+    let row = &overview.groups[0];
+    assert_eq!(row.lag.as_ref().and_then(|l| l.totals.total()), Some(3));
+    assert_eq!(row.error.as_deref(), Some("offsets unavailable"));
+    assert_eq!(
+        overview.groups[1].lag.as_ref().and_then(|l| l.totals.total()),
+        Some(10)
+    );
 }
 
 #[test]

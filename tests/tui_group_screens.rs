@@ -142,16 +142,16 @@ fn advance(s: &mut AppState, snap: &MetadataSnapshot, by: Duration) -> Vec<Effec
     update(s, Action::Tick { now, wall }, snap)
 }
 
-/// The request of the whole list or of the visible rows' lag, if asked.
+/// The request of the whole list or of the visible rows, if asked.
 fn list_request(effects: &[Effect]) -> Option<u64> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchGroups { request } | Effect::FetchGroupLags { request, .. } => Some(*request),
+        Effect::FetchGroups { request } | Effect::FetchGroupRows { request, .. } => Some(*request),
         _ => None,
     })
 }
 
 /// Answer the list request in `effects` from `overview`: the whole list, or
-/// the lag of the groups asked. Whether there was one to answer.
+/// the visible rows asked. Whether there was one to answer.
 fn answer(
     s: &mut AppState,
     snap: &MetadataSnapshot,
@@ -172,19 +172,19 @@ fn answer(
                 );
                 return true;
             }
-            Effect::FetchGroupLags {
+            Effect::FetchGroupRows {
                 request, groups, ..
             } => {
                 let result = Ok(groups
                     .iter()
-                    .filter_map(|(group, _)| {
-                        let summary = overview.groups.iter().find(|g| g.listing.group == *group)?;
-                        Some((group.clone(), Ok(summary.lag.clone()?)))
+                    .filter_map(|asked| {
+                        let row = overview.groups.iter().find(|g| g.listing == *asked)?;
+                        Some(row.clone())
                     })
                     .collect());
                 update(
                     s,
-                    Action::GroupLags {
+                    Action::GroupRows {
                         request: *request,
                         result,
                     },

@@ -5,13 +5,10 @@ use std::time::{Instant, SystemTime};
 
 use std::sync::Arc;
 
-use crate::groups::{GroupDetail, GroupLag, Overview};
+use crate::groups::{GroupDetail, GroupListing, GroupSummary, Overview};
 use crate::meta::{MovementEvent, TopicPartition, Watermarks};
 
 use super::key::Key;
-
-/// Some groups' lag: group → its lag, or why not.
-pub type GroupLags = Vec<(String, Result<GroupLag, String>)>;
 
 /// An input to [`super::update`].
 #[derive(Debug, Clone)]
@@ -61,13 +58,14 @@ pub enum Action {
         /// Every group with its lag, or why not.
         result: Result<Arc<Overview>, String>,
     },
-    /// The answer to [`Effect::FetchGroupLags`]: each asked group's lag
-    /// (or why not), or why none could be read.
-    GroupLags {
+    /// The answer to [`Effect::FetchGroupRows`]: each asked group as its
+    /// row shows it (state, members, lag, or what failed for it), or why
+    /// none could be read.
+    GroupRows {
         /// The request id it answers.
         request: u64,
-        /// Group → its lag or why not.
-        result: Result<GroupLags, String>,
+        /// The groups asked, described and with lag.
+        result: Result<Vec<GroupSummary>, String>,
     },
     /// The answer to [`Effect::FetchGroup`].
     GroupDetail {
@@ -209,13 +207,13 @@ pub enum Effect {
         /// Request id.
         request: u64,
     },
-    /// The lag of some listed groups (the visible rows of the list);
-    /// answer with [`Action::GroupLags`].
-    FetchGroupLags {
+    /// Some listed groups (the visible rows of the list) described and
+    /// with lag; answer with [`Action::GroupRows`].
+    FetchGroupRows {
         /// Request id.
         request: u64,
-        /// `(group, coordinator)` of each group asked.
-        groups: Vec<(String, i32)>,
+        /// Each group asked, as listed (coordinator, type, state).
+        groups: Vec<GroupListing>,
         /// Group → the topics it is known to consume (every partition of
         /// them is listed, committed or not).
         topics: BTreeMap<String, BTreeSet<String>>,

@@ -1,6 +1,6 @@
 //! What the groups list polls, so that its cost follows what is on screen
-//! rather than how many groups the cluster has: the lag of the visible rows
-//! every `refresh.lag_secs`, the whole list (listed, described, every
+//! rather than how many groups the cluster has: the visible rows (state,
+//! members and lag) every `refresh.lag_secs`, the whole list (listed, described, every
 //! group's lag) every [`REST_EVERY`] intervals — or every interval when the
 //! list is sorted by lag, which needs every group's lag to be current. When
 //! no screen shows the list any more it is dropped; the lag histories
@@ -9,9 +9,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::groups::LagHistory;
+use crate::groups::{GroupListing, GroupSummary, LagHistory};
 
-use super::action::{Effect, GroupLags};
+use super::action::Effect;
 use super::groups::{HISTORY_SAMPLES, Poll, poll_list};
 use super::screen::{Screen, View};
 use super::state::AppState;
@@ -32,7 +32,7 @@ pub fn sorted_by_lag(view: &View) -> bool {
 }
 
 /// The groups list on top of the stack: ask for the whole list when it is
-/// due, else for the visible rows' lag when that is due. One of the two is
+/// due, else for the visible rows when they are due. One of the two is
 /// in flight at a time.
 pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     let now = state.now;
@@ -62,16 +62,16 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         in_flight: Some(request),
         last_request: Some(now),
     };
-    effects.push(Effect::FetchGroupLags {
+    effects.push(Effect::FetchGroupRows {
         request,
         groups,
         topics,
     });
 }
 
-/// The visible rows of the list on top: `(group, coordinator)` and the
+/// The visible rows of the list on top: each group as listed and the
 /// topics each is known to consume.
-fn visible(state: &AppState) -> (Vec<(String, i32)>, GroupTopics) {
+fn visible(state: &AppState) -> (Vec<GroupListing>, GroupTopics) {
     let view = state.view();
     let Some(overview) = &state.groups.overview else {
         return (Vec::new(), BTreeMap::new());
@@ -86,15 +86,17 @@ fn visible(state: &AppState) -> (Vec<(String, i32)>, GroupTopics) {
         .filter_map(|&i| overview.groups.get(i))
     {
         let name = &summary.listing.group;
-        groups.push((name.clone(), summary.listing.coordinator));
+        groups.push(summary.listing.clone());
         topics.insert(name.clone(), summary.topics.iter().cloned().collect());
     }
     (groups, topics)
 }
 
-/// Take the visible rows' lag (a stale answer is dropped): each group's
-/// row and lag history are updated.
-pub fn receive(state: &mut AppState, request: u64, result: Result<GroupLags, String>) {
+/// Take the visible rows (a stale answer is dropped): each group's row is
+/// replaced (state, members, topics, lag) and its lag history recorded. A
+/// group whose lag could not be read this time keeps the lag it showed,
+/// with what failed beside it.
+pub fn receive(state: &mut AppState, request: u64, result: Result<Vec<GroupSummary>, String>) {
     let now = state.now;
     let store = &mut state.groups;
     if store.visible.in_flight != Some(request) {
@@ -102,10 +104,10 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<GroupLags, Str
     }
     store.visible.in_flight = None;
     store.answers += 1;
-    let lags = match result {
-        Ok(lags) => lags,
+    let rows = match result {
+        Ok(rows) => rows,
         Err(error) => {
-            state.notice = Some(format!("consumer groups' lag: {error}"));
+            state.notice = Some(format!("consumer groups: {error}"));
             return;
         }
     };
@@ -116,26 +118,23 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<GroupLags, Str
     store.overview_at = Some(now);
     // The store holds the only reference once the answer landed: no copy.
     let overview = Arc::make_mut(overview);
-    for (name, lag) in lags {
+    for mut row in rows {
         let Ok(index) = overview
             .groups
-            .binary_search_by(|g| g.listing.group.as_str().cmp(&name))
+            .binary_search_by(|g| g.listing.group.cmp(&row.listing.group))
         else {
             continue;
         };
-        let summary = &mut overview.groups[index];
-        match lag {
-            Ok(lag) => {
-                store
-                    .histories
-                    .entry(name)
-                    .or_insert_with(|| LagHistory::new(HISTORY_SAMPLES))
-                    .record(now, &lag);
-                summary.lag = Some(lag);
-                summary.error = None;
-            }
-            Err(error) => summary.error = Some(error),
+        let held = &mut overview.groups[index];
+        match &row.lag {
+            Some(lag) => store
+                .histories
+                .entry(row.listing.group.clone())
+                .or_insert_with(|| LagHistory::new(HISTORY_SAMPLES))
+                .record(now, lag),
+            None => row.lag = held.lag.take(),
         }
+        *held = row;
     }
 }
 

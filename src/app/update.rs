@@ -50,7 +50,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             groups::receive_list(state, request, result);
             super::topic_lag::refresh(state);
         }
-        Action::GroupLags { request, result } => {
+        Action::GroupRows { request, result } => {
             super::group_poll::receive(state, request, result);
         }
         Action::GroupDetail { request, result } => {

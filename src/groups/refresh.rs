@@ -197,8 +197,26 @@ impl GroupsClient {
     pub async fn overview(&self) -> Result<Overview> {
         let before = self.counts();
         let list = self.list_groups().await?;
-        let refs: Vec<GroupRef> = list
-            .groups
+        let groups = self.summaries(list.groups, &BTreeMap::new()).await?;
+        Ok(Overview {
+            groups,
+            failed_brokers: list.failed,
+            requests: self.counts().since(&before),
+        })
+    }
+
+    /// Listed groups as the list shows them: described (state, members,
+    /// assigned topics) and with lag, batched per coordinator. The list
+    /// asks this of its visible rows between whole-list reads, so that a
+    /// group's state and members are as fresh as its lag. `known_topics`
+    /// adds topics a group is known to consume (every partition of them
+    /// is listed, committed or not).
+    pub async fn summaries(
+        &self,
+        listings: Vec<GroupListing>,
+        known_topics: &BTreeMap<String, BTreeSet<String>>,
+    ) -> Result<Vec<GroupSummary>> {
+        let refs: Vec<GroupRef> = listings
             .iter()
             .map(|g| GroupRef {
                 group: g.group.clone(),
@@ -207,30 +225,28 @@ impl GroupsClient {
             })
             .collect();
         let mut described = self.describe(&refs).await;
-        let extra: BTreeMap<String, BTreeSet<String>> = described
-            .iter()
-            .filter_map(|(g, d)| d.as_ref().ok().map(|d| (g.clone(), assigned_topics(d))))
-            .collect();
-        let asked = list
-            .groups
+        let mut extra = known_topics.clone();
+        for (group, description) in &described {
+            if let Ok(description) = description {
+                extra
+                    .entry(group.clone())
+                    .or_default()
+                    .extend(assigned_topics(description));
+            }
+        }
+        let asked = listings
             .iter()
             .map(|g| (g.group.clone(), g.coordinator))
             .collect();
         let mut lags = self.lag(asked, &extra).await?;
-        let groups = list
-            .groups
+        Ok(listings
             .into_iter()
             .map(|listing| {
                 let description = described.remove(&listing.group);
                 let lag = lags.remove(&listing.group);
                 summarise(listing, description, lag)
             })
-            .collect();
-        Ok(Overview {
-            groups,
-            failed_brokers: list.failed,
-            requests: self.counts().since(&before),
-        })
+            .collect())
     }
 
     /// One group: its coordinator looked up, described, with lag over every

@@ -15,8 +15,8 @@ pub enum Fetch {
     Watermarks,
     /// The group list with lag.
     Groups,
-    /// The lag of the visible groups of the list.
-    GroupLags,
+    /// The visible rows of the groups list (described, with lag).
+    GroupRows,
     /// One group's detail.
     Group,
     /// The configs of the resource on screen.

@@ -360,15 +360,15 @@ impl Session {
                     self.fetches.replace(Fetch::Groups, task);
                 }
             }
-            Effect::FetchGroupLags {
+            Effect::FetchGroupRows {
                 request,
                 groups: asked,
                 topics,
             } => {
                 if let Some(groups) = &self.groups {
                     let task =
-                        worker::group_lags(groups.clone(), request, asked, topics, self.tx.clone());
-                    self.fetches.replace(Fetch::GroupLags, task);
+                        worker::group_rows(groups.clone(), request, asked, topics, self.tx.clone());
+                    self.fetches.replace(Fetch::GroupRows, task);
                 }
             }
             Effect::FetchGroup { request, group } => {

@@ -130,26 +130,21 @@ pub fn groups(client: GroupsClient, request: u64, tx: Sender<Msg>) -> JoinHandle
     })
 }
 
-/// Read the lag of some groups (`(group, coordinator)`, with the topics
-/// each is known to consume) in the background.
-pub fn group_lags(
+/// Describe some listed groups with their lag in the background (the
+/// visible rows of the groups list).
+pub fn group_rows(
     client: GroupsClient,
     request: u64,
-    groups: Vec<(String, i32)>,
+    groups: Vec<crate::groups::GroupListing>,
     topics: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
     answer(tx, async move {
         let result = client
-            .lag(groups, &topics)
+            .summaries(groups, &topics)
             .await
-            .map(|lags| {
-                lags.into_iter()
-                    .map(|(group, lag)| (group, lag.map_err(|e| e.to_string())))
-                    .collect()
-            })
             .map_err(|e| e.to_string());
-        Action::GroupLags { request, result }
+        Action::GroupRows { request, result }
     })
 }
 
