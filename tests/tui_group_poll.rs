@@ -10,8 +10,8 @@ use kscope::app::group_poll::{REST_EVERY, sorted_by_lag};
 use kscope::app::groups::HISTORY_SAMPLES;
 use kscope::app::{Action, AppState, Code, Effect, update};
 use kscope::groups::{
-    GroupLag, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
-    RequestCounts,
+    GroupLag, GroupList, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
+    Relisted, RequestCounts,
 };
 use kscope::meta::MetadataSnapshot;
 
@@ -99,10 +99,15 @@ fn answer_rows_with(
     asked: &[String],
     row: impl Fn(usize) -> GroupSummary,
 ) {
-    let result = Ok(asked
+    let rows = asked
         .iter()
         .map(|g| row(g["group-".len()..].parse().unwrap_or(0)))
-        .collect());
+        .collect();
+    let list = GroupList {
+        groups: (0..GROUPS).map(|i| summary(i, 0).listing).collect(),
+        failed: Vec::new(),
+    };
+    let result = Ok(Relisted { list, rows });
     update(s, Action::GroupRows { request, result }, snap);
 }
 
@@ -247,9 +252,53 @@ fn a_visible_group_that_became_stable_shows_its_state_and_members_next_round() {
     assert_eq!(row.lag.as_ref().and_then(|l| l.totals.total()), Some(3));
     assert_eq!(row.error.as_deref(), Some("offsets unavailable"));
     assert_eq!(
-        overview.groups[1].lag.as_ref().and_then(|l| l.totals.total()),
+        overview.groups[1]
+            .lag
+            .as_ref()
+            .and_then(|l| l.totals.total()),
         Some(10)
     );
+}
+
+#[test]
+fn a_group_created_after_the_list_was_read_shows_up_next_round_even_filtered_out() {
+    let snap = cluster();
+    let mut s = state(&snap, 120, 30);
+    open(&mut s, &snap);
+    keys(&mut s, &snap, "/brand-new");
+    press(&mut s, &snap, Code::Enter);
+    assert!(s.view().rows.is_empty(), "no group matches yet");
+    let effects = advance(&mut s, &snap, INTERVAL);
+    let (request, asked) = lags(&effects).expect("the listing is read with no row visible");
+    assert!(asked.is_empty());
+    let mut listings: Vec<GroupListing> = (1..GROUPS).map(|i| summary(i, 0).listing).collect();
+    let mut created = summary(0, 0).listing;
+    created.group = "brand-new".to_owned();
+    created.state = GroupState::Stable;
+    listings.push(created);
+    listings.sort_by(|a, b| a.group.cmp(&b.group));
+    let list = GroupList {
+        groups: listings,
+        failed: Vec::new(),
+    };
+    let result = Ok(Relisted {
+        list,
+        rows: Vec::new(),
+    });
+    update(&mut s, Action::GroupRows { request, result }, &snap);
+    assert_eq!(shown(&s), ["brand-new"], "the new group is listed");
+    let overview = s.groups.overview.as_ref().expect("listed");
+    assert_eq!(
+        overview.groups.len(),
+        GROUPS,
+        "group-00000 went, brand-new came"
+    );
+    assert!(!s.groups.histories.contains_key("group-00000"));
+
+    // The next round describes it: it is a visible row now.
+    let effects = advance(&mut s, &snap, INTERVAL);
+    let (_, asked) = lags(&effects).expect("due again");
+    assert_eq!(asked, ["brand-new"]);
 }
 
 #[test]

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::groups::{
-    Assignment, GroupDescription, GroupDetail, GroupLag, GroupListing, GroupState, GroupSummary,
-    GroupType, Member, Overview, PartitionLag, RequestCounts,
+    Assignment, GroupDescription, GroupDetail, GroupLag, GroupList, GroupListing, GroupState,
+    GroupSummary, GroupType, Member, Overview, PartitionLag, Relisted, RequestCounts,
 };
 use kscope::meta::{MetadataSnapshot, TopicPartition};
 
@@ -175,13 +175,18 @@ fn answer(
             Effect::FetchGroupRows {
                 request, groups, ..
             } => {
-                let result = Ok(groups
+                let rows = groups
                     .iter()
                     .filter_map(|asked| {
                         let row = overview.groups.iter().find(|g| g.listing == *asked)?;
                         Some(row.clone())
                     })
-                    .collect());
+                    .collect();
+                let list = GroupList {
+                    groups: overview.groups.iter().map(|g| g.listing.clone()).collect(),
+                    failed: overview.failed_brokers.clone(),
+                };
+                let result = Ok(Relisted { list, rows });
                 update(
                     s,
                     Action::GroupRows {

@@ -5,7 +5,7 @@ use std::time::{Instant, SystemTime};
 
 use std::sync::Arc;
 
-use crate::groups::{GroupDetail, GroupListing, GroupSummary, Overview};
+use crate::groups::{GroupDetail, GroupListing, Overview, Relisted};
 use crate::meta::{MovementEvent, TopicPartition, Watermarks};
 
 use super::key::Key;
@@ -58,14 +58,14 @@ pub enum Action {
         /// Every group with its lag, or why not.
         result: Result<Arc<Overview>, String>,
     },
-    /// The answer to [`Effect::FetchGroupRows`]: each asked group as its
-    /// row shows it (state, members, lag, or what failed for it), or why
-    /// none could be read.
+    /// The answer to [`Effect::FetchGroupRows`]: every group as listed now
+    /// and each asked group as its row shows it (state, members, lag, or
+    /// what failed for it), or why none could be read.
     GroupRows {
         /// The request id it answers.
         request: u64,
-        /// The groups asked, described and with lag.
-        result: Result<Vec<GroupSummary>, String>,
+        /// The listing and the groups asked, described and with lag.
+        result: Result<Relisted, String>,
     },
     /// The answer to [`Effect::FetchGroup`].
     GroupDetail {
@@ -207,8 +207,8 @@ pub enum Effect {
         /// Request id.
         request: u64,
     },
-    /// Some listed groups (the visible rows of the list) described and
-    /// with lag; answer with [`Action::GroupRows`].
+    /// Every group listed again and some (the visible rows of the list)
+    /// described and with lag; answer with [`Action::GroupRows`].
     FetchGroupRows {
         /// Request id.
         request: u64,

@@ -1,6 +1,7 @@
 //! What the groups list polls, so that its cost follows what is on screen
-//! rather than how many groups the cluster has: the visible rows (state,
-//! members and lag) every `refresh.lag_secs`, the whole list (listed, described, every
+//! rather than how many groups the cluster has: every `refresh.lag_secs`
+//! the listing (one `ListGroups` per broker: new groups appear, deleted
+//! ones go) and the visible rows' state, members and lag, the whole list (listed, described, every
 //! group's lag) every [`REST_EVERY`] intervals — or every interval when the
 //! list is sorted by lag, which needs every group's lag to be current. When
 //! no screen shows the list any more it is dropped; the lag histories
@@ -9,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::groups::{GroupListing, GroupSummary, LagHistory};
+use crate::groups::{GroupListing, LagHistory, Relisted};
 
 use super::action::Effect;
 use super::groups::{HISTORY_SAMPLES, Poll, poll_list};
@@ -52,10 +53,9 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     if store.list.busy(now) || !store.visible.due(now, interval) {
         return;
     }
+    // Even with no row visible (a filter matching none yet) the listing is
+    // read: a group created since shows up.
     let (groups, topics) = visible(state);
-    if groups.is_empty() {
-        return;
-    }
     let store = &mut state.groups;
     let request = store.next();
     store.visible = Poll {
@@ -92,11 +92,13 @@ fn visible(state: &AppState) -> (Vec<GroupListing>, GroupTopics) {
     (groups, topics)
 }
 
-/// Take the visible rows (a stale answer is dropped): each group's row is
-/// replaced (state, members, topics, lag) and its lag history recorded. A
-/// group whose lag could not be read this time keeps the lag it showed,
-/// with what failed beside it.
-pub fn receive(state: &mut AppState, request: u64, result: Result<Vec<GroupSummary>, String>) {
+/// Take a relisting with the visible rows (a stale answer is dropped): the
+/// list becomes what the brokers list now ([`Overview::merge`]), the asked
+/// rows' lag histories are recorded, and the histories of groups that went
+/// are dropped.
+///
+/// [`Overview::merge`]: crate::groups::Overview::merge
+pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, String>) {
     let now = state.now;
     let store = &mut state.groups;
     if store.visible.in_flight != Some(request) {
@@ -104,8 +106,8 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Vec<GroupSumma
     }
     store.visible.in_flight = None;
     store.answers += 1;
-    let rows = match result {
-        Ok(rows) => rows,
+    let relisted = match result {
+        Ok(relisted) => relisted,
         Err(error) => {
             state.notice = Some(format!("consumer groups: {error}"));
             return;
@@ -116,25 +118,23 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Vec<GroupSumma
     };
     // What is on screen is this fresh (the title's age).
     store.overview_at = Some(now);
-    // The store holds the only reference once the answer landed: no copy.
-    let overview = Arc::make_mut(overview);
-    for mut row in rows {
-        let Ok(index) = overview
-            .groups
-            .binary_search_by(|g| g.listing.group.cmp(&row.listing.group))
-        else {
-            continue;
-        };
-        let held = &mut overview.groups[index];
-        match &row.lag {
-            Some(lag) => store
+    for row in &relisted.rows {
+        if let Some(lag) = &row.lag {
+            store
                 .histories
                 .entry(row.listing.group.clone())
                 .or_insert_with(|| LagHistory::new(HISTORY_SAMPLES))
-                .record(now, lag),
-            None => row.lag = held.lag.take(),
+                .record(now, lag);
         }
-        *held = row;
+    }
+    if let Some((broker, error)) = relisted.list.failed.first() {
+        state.notice = Some(format!(
+            "groups on broker {broker} could not be listed: {error}"
+        ));
+    }
+    // The store holds the only reference once the answer landed: no copy.
+    for gone in Arc::make_mut(overview).merge(relisted) {
+        store.histories.remove(&gone);
     }
 }
 

@@ -24,6 +24,7 @@ pub mod offset_fetch;
 mod reask;
 mod record_age;
 mod refresh;
+mod relist;
 
 pub use client::GroupsClient;
 pub use counter::{RequestCounter, RequestCounts};
@@ -39,3 +40,4 @@ pub use member::{Assignment, Member};
 pub use offset_fetch::{BATCHED_VERSION, Committed, DEFAULT_BATCH};
 pub use record_age::{HEADER_BYTES, MAX_AGE_PARTITIONS, batch_timestamp};
 pub use refresh::{GroupDetail, GroupSummary, Overview};
+pub use relist::Relisted;

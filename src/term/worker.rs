@@ -130,8 +130,8 @@ pub fn groups(client: GroupsClient, request: u64, tx: Sender<Msg>) -> JoinHandle
     })
 }
 
-/// Describe some listed groups with their lag in the background (the
-/// visible rows of the groups list).
+/// List every group again and describe some (the visible rows of the
+/// groups list) with their lag, in the background.
 pub fn group_rows(
     client: GroupsClient,
     request: u64,
@@ -141,7 +141,7 @@ pub fn group_rows(
 ) -> JoinHandle<()> {
     answer(tx, async move {
         let result = client
-            .summaries(groups, &topics)
+            .relist(groups, &topics)
             .await
             .map_err(|e| e.to_string());
         Action::GroupRows { request, result }

@@ -1,0 +1,220 @@
+//! The groups list between its whole reads: every broker's listing read
+//! again (one `ListGroups` per broker: cheap at any number of groups) with
+//! only the visible rows described and with lag, merged into the list held.
+//! New groups appear and deleted ones go within one interval, and a visible
+//! group's state and members are as fresh as its lag, while describing and
+//! lag cost only what is on screen.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::client::GroupsClient;
+use super::error::Result;
+use super::kind::GroupState;
+use super::listing::GroupList;
+use super::listing::GroupListing;
+use super::refresh::{GroupSummary, Overview};
+
+/// Every group as listed now, and the rows asked about in full.
+#[derive(Debug, Clone)]
+pub struct Relisted {
+    /// Every broker's listing (and the brokers that could not answer).
+    pub list: GroupList,
+    /// The groups asked about, described and with lag.
+    pub rows: Vec<GroupSummary>,
+}
+
+impl GroupsClient {
+    /// List every group again and describe `visible` with lag, both at
+    /// once. `known_topics` as for [`GroupsClient::summaries`].
+    pub async fn relist(
+        &self,
+        visible: Vec<GroupListing>,
+        known_topics: &BTreeMap<String, BTreeSet<String>>,
+    ) -> Result<Relisted> {
+        let (list, rows) = tokio::join!(self.list_groups(), self.summaries(visible, known_topics));
+        Ok(Relisted {
+            list: list?,
+            rows: rows?,
+        })
+    }
+}
+
+impl Overview {
+    /// Merge a relisting: the list becomes what the brokers list now. A row
+    /// asked about replaces its group's summary (keeping the lag it had when
+    /// this read of its lag failed); another group keeps its summary with
+    /// the fresh listing (coordinator, and state where the broker reports
+    /// one); a new group comes in as listed (members and lag unknown until
+    /// described); a group no longer listed goes, unless its coordinator is
+    /// a broker that could not answer this time. Returns the groups that
+    /// went.
+    pub fn merge(&mut self, relisted: Relisted) -> Vec<String> {
+        let Relisted { list, rows } = relisted;
+        let mut asked: BTreeMap<String, GroupSummary> = rows
+            .into_iter()
+            .map(|row| (row.listing.group.clone(), row))
+            .collect();
+        let mut held: BTreeMap<String, GroupSummary> = std::mem::take(&mut self.groups)
+            .into_iter()
+            .map(|g| (g.listing.group.clone(), g))
+            .collect();
+        let silent: BTreeSet<i32> = list.failed.iter().map(|(broker, _)| *broker).collect();
+        let mut groups = Vec::with_capacity(list.groups.len().max(held.len()));
+        for listing in list.groups {
+            let before = held.remove(&listing.group);
+            let summary = match (asked.remove(&listing.group), before) {
+                (Some(mut row), before) => {
+                    if row.lag.is_none() {
+                        row.lag = before.and_then(|b| b.lag);
+                    }
+                    row.listing = listing;
+                    row
+                }
+                (None, Some(mut before)) => {
+                    if !matches!(&listing.state, GroupState::Unknown(s) if s.is_empty()) {
+                        before.state = listing.state.clone();
+                    }
+                    before.listing = listing;
+                    before
+                }
+                (None, None) => GroupSummary {
+                    state: listing.state.clone(),
+                    listing,
+                    members: None,
+                    lag: None,
+                    topics: Vec::new(),
+                    error: None,
+                },
+            };
+            groups.push(summary);
+        }
+        let mut gone = Vec::new();
+        for (name, summary) in held {
+            if silent.contains(&summary.listing.coordinator) {
+                groups.push(summary);
+            } else {
+                gone.push(name);
+            }
+        }
+        groups.sort_by(|a, b| a.listing.group.cmp(&b.listing.group));
+        self.groups = groups;
+        self.failed_brokers = list.failed;
+        gone
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::groups::{GroupLag, GroupType, PartitionLag, RequestCounts};
+
+    fn listing(group: &str, state: &str, coordinator: i32) -> GroupListing {
+        GroupListing {
+            group: group.to_owned(),
+            group_type: GroupType::Consumer,
+            state: GroupState::parse(state),
+            protocol_type: "consumer".to_owned(),
+            coordinator,
+        }
+    }
+
+    fn summary(group: &str, state: &str, coordinator: i32, behind: i64) -> GroupSummary {
+        GroupSummary {
+            listing: listing(group, state, coordinator),
+            members: Some(1),
+            state: GroupState::parse(state),
+            lag: Some(GroupLag::new(vec![PartitionLag {
+                topic: "t".to_owned(),
+                partition: 0,
+                committed: Some(0),
+                end: Some(behind),
+                start: Some(0),
+            }])),
+            topics: vec!["t".to_owned()],
+            error: None,
+        }
+    }
+
+    fn held() -> Overview {
+        Overview {
+            groups: vec![
+                summary("a", "Stable", 1, 1),
+                summary("b", "Stable", 2, 2),
+                summary("c", "Empty", 3, 3),
+            ],
+            failed_brokers: Vec::new(),
+            requests: RequestCounts::default(),
+        }
+    }
+
+    fn total(overview: &Overview, group: &str) -> Option<i64> {
+        overview
+            .groups
+            .iter()
+            .find(|g| g.listing.group == group)?
+            .lag
+            .as_ref()?
+            .totals
+            .total()
+    }
+
+    #[test]
+    fn new_groups_come_in_gone_ones_go_and_asked_rows_replace_theirs() {
+        let mut overview = held();
+        let mut row = summary("b", "Reconciling", 2, 20);
+        row.members = Some(3);
+        let gone = overview.merge(Relisted {
+            list: GroupList {
+                groups: vec![
+                    listing("a", "Empty", 1),
+                    listing("b", "Stable", 2),
+                    listing("new", "Stable", 1),
+                ],
+                failed: Vec::new(),
+            },
+            rows: vec![row],
+        });
+        assert_eq!(gone, vec!["c".to_owned()]);
+        let names: Vec<&str> = overview
+            .groups
+            .iter()
+            .map(|g| g.listing.group.as_str())
+            .collect();
+        assert_eq!(names, ["a", "b", "new"]);
+        let (a, b, new) = (
+            &overview.groups[0],
+            &overview.groups[1],
+            &overview.groups[2],
+        );
+        assert_eq!(a.state, GroupState::Empty, "the listing's fresh state");
+        assert_eq!(total(&overview, "a"), Some(1), "lag kept until read");
+        assert_eq!(b.state, GroupState::Reconciling, "the described state");
+        assert_eq!(b.members, Some(3));
+        assert_eq!(total(&overview, "b"), Some(20));
+        assert_eq!(new.state, GroupState::Stable);
+        assert_eq!((new.members, new.lag.is_none()), (None, true));
+    }
+
+    #[test]
+    fn a_silent_brokers_groups_stay_and_a_failed_lag_keeps_the_last() {
+        let mut overview = held();
+        let mut row = summary("a", "Stable", 1, 0);
+        row.lag = None;
+        row.error = Some("offsets unavailable".to_owned());
+        let gone = overview.merge(Relisted {
+            list: GroupList {
+                groups: vec![listing("a", "", 1), listing("b", "Stable", 2)],
+                failed: vec![(3, "timed out".to_owned())],
+            },
+            rows: vec![row],
+        });
+        assert!(gone.is_empty(), "c's coordinator did not answer: kept");
+        assert_eq!(overview.groups.len(), 3);
+        assert_eq!(total(&overview, "a"), Some(1));
+        assert_eq!(
+            overview.groups[0].error.as_deref(),
+            Some("offsets unavailable")
+        );
+        assert_eq!(overview.failed_brokers, vec![(3, "timed out".to_owned())]);
+    }
+}
