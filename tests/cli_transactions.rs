@@ -7,54 +7,10 @@
 
 mod support;
 
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-
-/// A transactional producer writing 5 records/s to `topic` in one long
-/// transaction; killed (its whole process group) on drop.
-struct HeldOpen(Child);
-
-impl HeldOpen {
-    fn start(env: &support::ClusterEnv, topic: &str, id: &str) -> HeldOpen {
-        let props = format!("bootstrap.servers={}", env.bootstrap());
-        let child = Command::new(support::repo().join("scripts/kafka-cluster"))
-            .args(["tool", "--name", env.name()])
-            .args([
-                "org.apache.kafka.tools.ProducerPerformance",
-                "--topic",
-                topic,
-                "--num-records",
-                "100000",
-                "--record-size",
-                "10",
-                "--throughput",
-                "5",
-                "--transactional-id",
-                id,
-                "--transaction-duration-ms",
-                "600000",
-                "--producer-props",
-                &props,
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("start ProducerPerformance");
-        HeldOpen(child)
-    }
-}
-
-impl Drop for HeldOpen {
-    fn drop(&mut self) {
-        let group = format!("-{}", self.0.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.0.wait();
-    }
-}
+use support::producers::HeldOpen;
 
 fn json(env: &support::ClusterEnv, args: &[&str]) -> Option<Vec<Value>> {
     let output = support::kscope(env, args);

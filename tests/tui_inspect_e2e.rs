@@ -6,14 +6,64 @@
 //! back to the Topics screen. The Topics screen's columns from configs, log
 //! dirs and watermark deltas (cleanup, retention, under min ISR, size,
 //! messages/s zero when idle and not while producing) and the Brokers
-//! screen's disk usage.
+//! screen's disk usage. `:cluster`; `:acls` on the cluster with an
+//! authorizer (the script's ACLs as a super user, the notice as alice); `T`
+//! on a partition with a transaction held open.
 
 mod groups_fixture;
 mod support;
 
+use std::ops::Deref;
 use std::time::Duration;
 
+use support::producers::HeldOpen;
 use support::tmux::{self, Tmux, kscope_command};
+
+/// kscope in tmux with `args`, started and showing the Topics screen; its
+/// home (config and state) is a temporary directory removed after it.
+struct Session {
+    tmux: Tmux,
+    _home: tempfile::TempDir,
+}
+
+impl Session {
+    /// Start kscope with `args` in a session named after `prefix`.
+    fn start(prefix: &str, args: &str) -> Session {
+        let home = tempfile::tempdir().expect("temp home");
+        let command = kscope_command(home.path(), "", args);
+        let tmux = Tmux::start(&tmux::unique_name(prefix), &command);
+        tmux.wait_for("the topics screen", |s| s.contains("topics ["));
+        Session { tmux, _home: home }
+    }
+
+    /// Type `/TEXT` and Enter.
+    fn filter(&self, text: &str) {
+        self.keys(&["/"]);
+        self.keys(&["-l", text]);
+        self.keys(&["Enter"]);
+    }
+
+    /// Type `:COMMAND` and Enter.
+    fn command(&self, command: &str) {
+        self.keys(&[":"]);
+        self.keys(&["-l", command]);
+        self.keys(&["Enter"]);
+    }
+
+    /// Quit with `q` and wait for kscope to exit.
+    fn quit(&self) {
+        self.keys(&["q"]);
+        self.wait_for_exit(Duration::from_secs(10));
+    }
+}
+
+impl Deref for Session {
+    type Target = Tmux;
+
+    fn deref(&self) -> &Tmux {
+        &self.tmux
+    }
+}
 
 /// The cells of the row whose first cell is `name`.
 fn row_of(screen: &str, name: &str) -> Option<Vec<String>> {
@@ -40,13 +90,8 @@ fn topic_to_its_configs_into_one_config_and_back() {
             "retention.ms=3600000",
         ],
     );
-    let home = tempfile::tempdir().expect("temp home");
-    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
-    let tmux = Tmux::start(&tmux::unique_name("kscope-config"), &command);
-    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
-    tmux.keys(&["/"]);
-    tmux.keys(&["-l", &topic]);
-    tmux.keys(&["Enter"]);
+    let tmux = Session::start("kscope-config", &format!("-b {}", env.bootstrap()));
+    tmux.filter(&topic);
     tmux.wait_for("the filter applied", |s| {
         s.contains(&format!("filter: {topic}")) && s.contains("[1/1]")
     });
@@ -69,9 +114,7 @@ fn topic_to_its_configs_into_one_config_and_back() {
             })
     });
 
-    tmux.keys(&["/"]);
-    tmux.keys(&["-l", "~^retention"]);
-    tmux.keys(&["Enter"]);
+    tmux.filter("~^retention");
     tmux.wait_for("the filter on the configs", |s| {
         s.contains("filter: ~^retention")
             && s.contains("[1/2]")
@@ -100,8 +143,7 @@ fn topic_to_its_configs_into_one_config_and_back() {
     tmux.wait_for("back on the topics", |s| {
         s.contains("topics [") && s.contains(&format!("filter: {topic}"))
     });
-    tmux.keys(&["q"]);
-    tmux.wait_for_exit(Duration::from_secs(10));
+    tmux.quit();
 }
 
 /// The cells of `topic`'s row on the Topics screen from UNDER-MIN on:
@@ -132,13 +174,8 @@ fn topics_show_cleanup_retention_size_and_throughput_and_brokers_their_disk() {
             "min.insync.replicas=2",
         ],
     );
-    let home = tempfile::tempdir().expect("temp home");
-    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
-    let tmux = Tmux::start(&tmux::unique_name("kscope-sizes"), &command);
-    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
-    tmux.keys(&["/"]);
-    tmux.keys(&["-l", &topic]);
-    tmux.keys(&["Enter"]);
+    let tmux = Session::start("kscope-sizes", &format!("-b {}", env.bootstrap()));
+    tmux.filter(&topic);
     let idle = |s: &str| {
         topic_columns(s, &topic).is_some_and(|[under, cleanup, retention, size, rate]| {
             under == "0" && cleanup == "delete" && retention == "1h" && size == "0B" && rate == "0"
@@ -179,9 +216,7 @@ fn topics_show_cleanup_retention_size_and_throughput_and_brokers_their_disk() {
         },
     );
 
-    tmux.keys(&[":"]);
-    tmux.keys(&["-l", "brokers"]);
-    tmux.keys(&["Enter"]);
+    tmux.command("brokers");
     tmux.wait_for("every broker's disk used", |s| {
         ["1", "2", "3"].iter().all(|id| {
             row_of(s, id).is_some_and(|cells| {
@@ -191,8 +226,7 @@ fn topics_show_cleanup_retention_size_and_throughput_and_brokers_their_disk() {
             })
         })
     });
-    tmux.keys(&["q"]);
-    tmux.wait_for_exit(Duration::from_secs(10));
+    tmux.quit();
 }
 
 #[test]
@@ -200,13 +234,8 @@ fn the_cluster_screen_shows_the_quorum_features_and_reassignments() {
     let Some(env) = support::shared_cluster() else {
         return;
     };
-    let home = tempfile::tempdir().expect("temp home");
-    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
-    let tmux = Tmux::start(&tmux::unique_name("kscope-cluster"), &command);
-    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
-    tmux.keys(&[":"]);
-    tmux.keys(&["-l", "cluster"]);
-    tmux.keys(&["Enter"]);
+    let tmux = Session::start("kscope-cluster", &format!("-b {}", env.bootstrap()));
+    tmux.command("cluster");
     tmux.wait_for("the quorum, features and reassignments", |s| {
         let voters = ["1", "2", "3"]
             .iter()
@@ -224,6 +253,131 @@ fn the_cluster_screen_shows_the_quorum_features_and_reassignments() {
     });
     tmux.keys(&["Escape"]);
     tmux.wait_for("back on the topics", |s| s.contains("topics ["));
-    tmux.keys(&["q"]);
-    tmux.wait_for_exit(Duration::from_secs(10));
+    tmux.quit();
+}
+
+/// What `create_acls` in `scripts/kafka-cluster` creates, as the ACLs
+/// screen's cells: principal, host, operation, permission, resource,
+/// pattern, name.
+const CREATED: [[&str; 7]; 4] = [
+    [
+        "User:alice",
+        "*",
+        "READ",
+        "ALLOW",
+        "TOPIC",
+        "LITERAL",
+        "orders",
+    ],
+    [
+        "User:alice",
+        "*",
+        "DESCRIBE",
+        "ALLOW",
+        "TOPIC",
+        "PREFIXED",
+        "orders",
+    ],
+    [
+        "User:alice",
+        "*",
+        "WRITE",
+        "DENY",
+        "TOPIC",
+        "LITERAL",
+        "orders",
+    ],
+    [
+        "User:alice",
+        "*",
+        "READ",
+        "ALLOW",
+        "GROUP",
+        "PREFIXED",
+        "alice-",
+    ],
+];
+
+/// Whether `screen` has a row of exactly `cells`.
+fn has_row(screen: &str, cells: &[&str]) -> bool {
+    screen
+        .lines()
+        .any(|line| line.split_whitespace().eq(cells.iter().copied()))
+}
+
+#[test]
+fn the_acls_screen_lists_the_scripts_acls_and_alice_gets_the_notice() {
+    let Some(env) = support::acl_cluster() else {
+        return;
+    };
+    // PLAINTEXT is ANONYMOUS, a super user: every binding is listed.
+    let tmux = Session::start("kscope-acls", &format!("-b {}", env.bootstrap()));
+    tmux.command("acls");
+    tmux.wait_for("the script's ACLs", |s| {
+        s.contains("ACLs [1/4]") && CREATED.iter().all(|row| has_row(s, row))
+    });
+    tmux.filter("DENY");
+    tmux.wait_for("the filter keeps the deny", |s| {
+        s.contains("ACLs [1/1]") && has_row(s, &CREATED[2])
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the filter cleared", |s| {
+        s.contains("ACLs [1/4]") && !s.contains("filter: DENY")
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("back on the topics", |s| s.contains("topics ["));
+    tmux.quit();
+
+    // Alice holds no DESCRIBE on the cluster: one notice, no rows.
+    let alice = format!(
+        "-b {} -X security.protocol=SASL_PLAINTEXT -X sasl.mechanism=PLAIN \
+         -X sasl.username={} -X sasl.password={}",
+        env.get("KSCOPE_BOOTSTRAP_SASL_PLAINTEXT"),
+        env.get("KSCOPE_PLAIN_USER"),
+        env.get("KSCOPE_PLAIN_PASSWORD"),
+    );
+    let tmux = Session::start("kscope-acls-alice", &alice);
+    tmux.command("acls");
+    tmux.wait_for("the notice naming the permission", |s| {
+        s.contains("not authorised: needs DESCRIBE on the cluster") && s.contains("ACLs [0/0]")
+    });
+    tmux.quit();
+}
+
+#[test]
+fn t_on_a_partition_shows_its_producer_and_the_open_transaction() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = groups_fixture::unique("tui-txn");
+    let id = groups_fixture::unique("tui-held-open");
+    support::create_topic(&env, &topic, "1", &[]);
+    let _producer = HeldOpen::start(&env, &topic, &id);
+
+    let tmux = Session::start("kscope-producers", &format!("-b {}", env.bootstrap()));
+    tmux.filter(&topic);
+    tmux.wait_for("the topic alone", |s| s.contains("[1/1]"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("its partitions", |s| {
+        s.contains(&format!("partitions of '{topic}'"))
+    });
+    tmux.keys(&["T"]);
+    // The transaction is open from the producer's first record on, so the
+    // partition's producer has it open from offset 0.
+    tmux.wait_for_within(Duration::from_mins(1), "the open transaction", |s| {
+        s.contains(&format!(
+            "producers and transactions of '{topic}' partition 0"
+        )) && s.contains("open transactions here: 1")
+            && s.contains(&format!("{id} · Ongoing"))
+            && s.lines().any(|l| {
+                let cells: Vec<&str> = l.split_whitespace().collect();
+                cells.last() == Some(&"0")
+                    && cells.first().is_some_and(|p| p.parse::<i64>().is_ok())
+            })
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("back on the partitions", |s| {
+        s.contains(&format!("partitions of '{topic}'"))
+    });
+    tmux.quit();
 }

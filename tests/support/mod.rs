@@ -1,7 +1,8 @@
 //! What every integration test shares: finding the real Kafka cluster the test
 //! command started, starting throwaway clusters for destructive tests, driving
 //! `scripts/kafka-cluster`, and waiting for a condition with a deadline;
-//! [`tmux`] drives the real binary in a terminal for end-to-end tests.
+//! [`tmux`] drives the real binary in a terminal for end-to-end tests;
+//! [`producers`] holds a transaction open with Kafka's own producer.
 //!
 //! The test command (`scripts/test`) starts a shared 3-node cluster with auth
 //! listeners and exports `KSCOPE_TEST_CLUSTER`, the path of its `cluster.env`.
@@ -9,6 +10,7 @@
 //! loudly that it skipped.
 #![allow(dead_code, clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+pub mod producers;
 pub mod tmux;
 
 use std::collections::HashMap;
