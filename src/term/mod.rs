@@ -5,9 +5,13 @@ mod browse;
 mod find;
 mod in_flight;
 pub mod input;
+mod launch;
 mod run;
 mod save;
+mod session_messages;
+mod session_schema;
 pub mod terminal;
 mod worker;
 
-pub use run::{Msg, run};
+pub use launch::run;
+pub use run::Msg;

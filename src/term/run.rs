@@ -3,14 +3,12 @@
 //! replaced only when a new generation lands, so `update` and `view` always
 //! see the same cluster.
 
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use tokio::sync::mpsc::{self, Receiver, Sender};
 use tokio::task::JoinHandle;
 
-use crate::app::schema_cache::FetchFailure;
 use crate::app::{Action, AppState, Effect, Keymap, Link, update};
 use crate::config::cli::ConnectArgs;
 use crate::config::resolve::ResolvedContext;
@@ -48,84 +46,24 @@ pub enum Msg {
     Schema(u64, Action),
 }
 
-struct Session {
-    args: ConnectArgs,
+pub(super) struct Session {
+    pub(super) args: ConnectArgs,
     /// The context connected to (or being connected to).
-    context: Option<ResolvedContext>,
-    cluster: Option<Cluster>,
-    groups: Option<GroupsClient>,
-    tasks: Vec<JoinHandle<()>>,
+    pub(super) context: Option<ResolvedContext>,
+    pub(super) cluster: Option<Cluster>,
+    pub(super) groups: Option<GroupsClient>,
+    pub(super) tasks: Vec<JoinHandle<()>>,
     /// The per-view fetches in flight, one per kind.
-    fetches: InFlight,
+    pub(super) fetches: InFlight,
     /// The `:ctx` resolution in flight, if any (a newer one replaces it).
-    resolving: Option<JoinHandle<()>>,
+    pub(super) resolving: Option<JoinHandle<()>>,
     /// A browse session asked for before the cluster was connected.
-    pending_browse: Option<super::browse::Ask>,
-    snap: Arc<MetadataSnapshot>,
-    tx: Sender<Msg>,
+    pub(super) pending_browse: Option<super::browse::Ask>,
+    pub(super) snap: Arc<MetadataSnapshot>,
+    pub(super) tx: Sender<Msg>,
     /// The context's schema registry: its decoder (or why there is none),
     /// and an epoch that drops answers from a previous context's registry.
-    registry: (Option<Result<Decoder, String>>, u64),
-}
-
-/// Run the TUI on `context` until the user quits.
-pub fn run(context: &ResolvedContext, args: ConnectArgs) -> ExitCode {
-    // Before anything is written: on a pipe or file, escape codes would be
-    // garbage in the output and there are no keys to read.
-    if let Some(which) = not_a_terminal() {
-        eprintln!(
-            "kscope: the TUI needs a terminal ({which} is not one); use `kscope get …` for output to a pipe or file"
-        );
-        return ExitCode::FAILURE;
-    }
-    // Read while the process has one thread (the only time it can be read
-    // soundly); UTC when it cannot.
-    let utc_offset =
-        time::UtcOffset::current_local_offset().map_or(0, time::UtcOffset::whole_seconds);
-    let log = crate::logging::init(&args.log_level).ok();
-    let log_file = log.as_ref().map(|g| g.file.clone());
-    crate::logging::install_panic_hook(terminal::restore, log_file);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("kscope: cannot start the runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut tui = match terminal::enter() {
-        Ok(tui) => tui,
-        Err(error) => {
-            terminal::restore();
-            eprintln!("kscope: cannot use the terminal: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let result = runtime.block_on(run_loop(&mut tui, context, args, utc_offset));
-    terminal::restore();
-    runtime.shutdown_timeout(Duration::from_millis(200));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("kscope: terminal error: {error}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Which of stdout and stdin is not a terminal, if either.
-fn not_a_terminal() -> Option<&'static str> {
-    use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() {
-        Some("stdout")
-    } else if !std::io::stdin().is_terminal() {
-        Some("stdin")
-    } else {
-        None
-    }
+    pub(super) registry: (Option<Result<Decoder, String>>, u64),
 }
 
 fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Theme) {
@@ -154,7 +92,7 @@ fn cluster_config(context: &ResolvedContext) -> ClusterConfig {
     }
 }
 
-async fn run_loop(
+pub(super) async fn run_loop(
     tui: &mut terminal::Tui,
     context: &ResolvedContext,
     args: ConnectArgs,
@@ -426,178 +364,6 @@ impl Session {
             _ => return,
         };
         self.fetches.replace(kind, task);
-    }
-
-    /// Run an effect that asks the schema registry.
-    fn ask(&self, effect: &Effect) {
-        match *effect {
-            Effect::FetchSchema { id } => self.fetch_schema(id),
-            Effect::FetchSubjects { request } => self.fetch_subjects(request),
-            _ => {}
-        }
-    }
-
-    /// Queue `msg` for the loop from a task: the loop cannot wait for room in
-    /// its own queue, and an answer dropped for want of room would leave its
-    /// screen waiting for ever.
-    fn answer_later(&self, msg: Msg) {
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let _ = tx.send(msg).await;
-        });
-    }
-
-    /// Fetch schema `id` off the loop (the decoder caches it for the
-    /// session); [`Msg::Schema`] answers.
-    fn fetch_schema(&self, id: u32) {
-        let epoch = self.registry.1;
-        let decoder = match &self.registry.0 {
-            Some(Ok(decoder)) => decoder.clone(),
-            Some(Err(error)) => {
-                let failure = FetchFailure {
-                    reason: error.clone(),
-                    transient: false,
-                };
-                let answer = Action::Schema {
-                    id,
-                    result: Err(failure),
-                };
-                self.answer_later(Msg::Schema(epoch, answer));
-                return;
-            }
-            None => return,
-        };
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let result = decoder.schema(id).await.map_err(|error| FetchFailure {
-                reason: crate::schema::decoder::reason(id, &error),
-                transient: error.is_transient(),
-            });
-            let _ = tx
-                .send(Msg::Schema(epoch, Action::Schema { id, result }))
-                .await;
-        });
-    }
-
-    /// Compile `topic`'s mapping on the blocking pool (it reads a file or
-    /// asks the registry); [`Msg::Schema`] answers.
-    fn prepare_mapping(&self, topic: String, state: &AppState) {
-        let epoch = self.registry.1;
-        let mappings = state.schemas.mappings.clone();
-        let client = match &self.registry.0 {
-            Some(Ok(decoder)) => Some(decoder.client().clone()),
-            _ => None,
-        };
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let prepared = topic.clone();
-            let _ = tokio::task::spawn_blocking(move || {
-                mappings.prepare(&prepared, client.as_ref());
-            })
-            .await;
-            let _ = tx
-                .send(Msg::Schema(epoch, Action::MappingPrepared { topic }))
-                .await;
-        });
-    }
-
-    /// List the registry's subject versions off the loop; [`Msg::Schema`]
-    /// answers (dropped if the context changed meanwhile).
-    fn fetch_subjects(&self, request: u64) {
-        let epoch = self.registry.1;
-        let client = match &self.registry.0 {
-            Some(Ok(decoder)) => decoder.client().clone(),
-            Some(Err(error)) => {
-                let answer = Action::Subjects {
-                    request,
-                    result: Err(error.clone()),
-                };
-                self.answer_later(Msg::Schema(epoch, answer));
-                return;
-            }
-            None => return,
-        };
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let result =
-                tokio::task::spawn_blocking(move || crate::schema::subjects::all_versions(&client))
-                    .await
-                    .map_err(|e| format!("listing subjects: {e}"))
-                    .and_then(|listed| listed.map(Arc::new).map_err(|e| e.to_string()));
-            let answer = Action::Subjects { request, result };
-            let _ = tx.send(Msg::Schema(epoch, answer)).await;
-        });
-    }
-
-    /// Carry out an effect of the Messages screen: its browse session
-    /// (kept until connected, if need be), saving and copying records.
-    fn run_messages(&mut self, effect: Effect, state: &mut AppState) {
-        match effect {
-            Effect::Browse {
-                session,
-                topic,
-                partition,
-                start,
-                isolation,
-            } => {
-                let ask = super::browse::Ask {
-                    session,
-                    topic,
-                    partition,
-                    start,
-                    isolation,
-                };
-                match &self.cluster {
-                    Some(cluster) => {
-                        let task = super::browse::start(cluster.clone(), ask, self.tx.clone());
-                        self.fetches.replace(Fetch::Browse, task);
-                    }
-                    // Not connected yet: start it once connected.
-                    None => self.pending_browse = Some(ask),
-                }
-            }
-            Effect::StopBrowse => {
-                self.pending_browse = None;
-                self.fetches.stop(Fetch::Browse);
-            }
-            Effect::Save {
-                path,
-                topic,
-                records,
-                force,
-            } => {
-                let tx = self.tx.clone();
-                tokio::task::spawn_blocking(move || {
-                    let notice = super::save::save(&path, &topic, &records, force);
-                    let _ = tx.blocking_send(Msg::Action(Action::Notice(notice)));
-                });
-            }
-            Effect::Copy(value) => {
-                state.notice = Some(super::save::copy(&value));
-            }
-            Effect::Find {
-                id,
-                topic,
-                partition,
-                start,
-                isolation,
-                pattern,
-            } => {
-                if let Some(cluster) = &self.cluster {
-                    let ask = super::browse::Ask {
-                        session: id,
-                        topic,
-                        partition,
-                        start,
-                        isolation,
-                    };
-                    let task = super::find::start(cluster.clone(), ask, pattern, self.tx.clone());
-                    self.fetches.replace(Fetch::Find, task);
-                }
-            }
-            Effect::StopFind => self.fetches.stop(Fetch::Find),
-            _ => {}
-        }
     }
 
     /// Resolve context `name` off the loop; [`Msg::Resolved`] answers.

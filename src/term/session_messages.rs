@@ -1,0 +1,83 @@
+//! The run loop's Messages effects: the browse and find sessions (a browse
+//! asked for before the cluster is connected starts once it is), saving
+//! and copying records.
+
+use crate::app::{Action, AppState, Effect};
+
+use super::in_flight::Fetch;
+use super::run::{Msg, Session};
+
+impl Session {
+    /// Carry out an effect of the Messages screen: its browse session
+    /// (kept until connected, if need be), saving and copying records.
+    pub(super) fn run_messages(&mut self, effect: Effect, state: &mut AppState) {
+        match effect {
+            Effect::Browse {
+                session,
+                topic,
+                partition,
+                start,
+                isolation,
+            } => {
+                let ask = crate::term::browse::Ask {
+                    session,
+                    topic,
+                    partition,
+                    start,
+                    isolation,
+                };
+                match &self.cluster {
+                    Some(cluster) => {
+                        let task =
+                            crate::term::browse::start(cluster.clone(), ask, self.tx.clone());
+                        self.fetches.replace(Fetch::Browse, task);
+                    }
+                    // Not connected yet: start it once connected.
+                    None => self.pending_browse = Some(ask),
+                }
+            }
+            Effect::StopBrowse => {
+                self.pending_browse = None;
+                self.fetches.stop(Fetch::Browse);
+            }
+            Effect::Save {
+                path,
+                topic,
+                records,
+                force,
+            } => {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let notice = crate::term::save::save(&path, &topic, &records, force);
+                    let _ = tx.blocking_send(Msg::Action(Action::Notice(notice)));
+                });
+            }
+            Effect::Copy(value) => {
+                state.notice = Some(crate::term::save::copy(&value));
+            }
+            Effect::Find {
+                id,
+                topic,
+                partition,
+                start,
+                isolation,
+                pattern,
+            } => {
+                if let Some(cluster) = &self.cluster {
+                    let ask = crate::term::browse::Ask {
+                        session: id,
+                        topic,
+                        partition,
+                        start,
+                        isolation,
+                    };
+                    let task =
+                        crate::term::find::start(cluster.clone(), ask, pattern, self.tx.clone());
+                    self.fetches.replace(Fetch::Find, task);
+                }
+            }
+            Effect::StopFind => self.fetches.stop(Fetch::Find),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The run loop's schema-registry effects: schemas, subject lists and
+//! topic mappings fetched off the loop, answered with [`Msg::Schema`] under
+//! the registry's epoch (an answer from a previous context's registry is
+//! dropped).
+
+use std::sync::Arc;
+
+use crate::app::schema_cache::FetchFailure;
+use crate::app::{Action, AppState, Effect};
+
+use super::run::{Msg, Session};
+
+impl Session {
+    /// Run an effect that asks the schema registry.
+    pub(super) fn ask(&self, effect: &Effect) {
+        match *effect {
+            Effect::FetchSchema { id } => self.fetch_schema(id),
+            Effect::FetchSubjects { request } => self.fetch_subjects(request),
+            _ => {}
+        }
+    }
+
+    /// Queue `msg` for the loop from a task: the loop cannot wait for room in
+    /// its own queue, and an answer dropped for want of room would leave its
+    /// screen waiting for ever.
+    fn answer_later(&self, msg: Msg) {
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(msg).await;
+        });
+    }
+
+    /// Fetch schema `id` off the loop (the decoder caches it for the
+    /// session); [`Msg::Schema`] answers.
+    pub(super) fn fetch_schema(&self, id: u32) {
+        let epoch = self.registry.1;
+        let decoder = match &self.registry.0 {
+            Some(Ok(decoder)) => decoder.clone(),
+            Some(Err(error)) => {
+                let failure = FetchFailure {
+                    reason: error.clone(),
+                    transient: false,
+                };
+                let answer = Action::Schema {
+                    id,
+                    result: Err(failure),
+                };
+                self.answer_later(Msg::Schema(epoch, answer));
+                return;
+            }
+            None => return,
+        };
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let result = decoder.schema(id).await.map_err(|error| FetchFailure {
+                reason: crate::schema::decoder::reason(id, &error),
+                transient: error.is_transient(),
+            });
+            let _ = tx
+                .send(Msg::Schema(epoch, Action::Schema { id, result }))
+                .await;
+        });
+    }
+
+    /// Compile `topic`'s mapping on the blocking pool (it reads a file or
+    /// asks the registry); [`Msg::Schema`] answers.
+    pub(super) fn prepare_mapping(&self, topic: String, state: &AppState) {
+        let epoch = self.registry.1;
+        let mappings = state.schemas.mappings.clone();
+        let client = match &self.registry.0 {
+            Some(Ok(decoder)) => Some(decoder.client().clone()),
+            _ => None,
+        };
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let prepared = topic.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                mappings.prepare(&prepared, client.as_ref());
+            })
+            .await;
+            let _ = tx
+                .send(Msg::Schema(epoch, Action::MappingPrepared { topic }))
+                .await;
+        });
+    }
+
+    /// List the registry's subject versions off the loop; [`Msg::Schema`]
+    /// answers (dropped if the context changed meanwhile).
+    pub(super) fn fetch_subjects(&self, request: u64) {
+        let epoch = self.registry.1;
+        let client = match &self.registry.0 {
+            Some(Ok(decoder)) => decoder.client().clone(),
+            Some(Err(error)) => {
+                let answer = Action::Subjects {
+                    request,
+                    result: Err(error.clone()),
+                };
+                self.answer_later(Msg::Schema(epoch, answer));
+                return;
+            }
+            None => return,
+        };
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let result =
+                tokio::task::spawn_blocking(move || crate::schema::subjects::all_versions(&client))
+                    .await
+                    .map_err(|e| format!("listing subjects: {e}"))
+                    .and_then(|listed| listed.map(Arc::new).map_err(|e| e.to_string()));
+            let answer = Action::Subjects { request, result };
+            let _ = tx.send(Msg::Schema(epoch, answer)).await;
+        });
+    }
+}
