@@ -17,6 +17,7 @@ pub mod paths;
 pub mod resolve;
 pub mod schema;
 pub mod secret;
+mod transport;
 pub mod validate;
 
 pub use error::{ConfigError, Location};
