@@ -27,6 +27,7 @@ pub mod schema_cache;
 pub mod schemas;
 pub mod screen;
 pub mod security;
+mod select;
 pub mod sizes;
 pub mod state;
 pub mod table_rows;

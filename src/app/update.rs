@@ -1,13 +1,11 @@
 //! `update`: the one place the model changes. Pure: no I/O, no awaiting;
 //! anything that needs the outside world is returned as an [`Effect`].
 
-use crate::inspect::ConfigResource;
 use crate::meta::{MetadataSnapshot, MovementEvent, MovementKind};
 
 use super::action::{Action, Effect};
 use super::configs;
 use super::filter::Filter;
-use super::group_rows;
 use super::groups;
 use super::input;
 use super::keymap::Command;
@@ -15,6 +13,7 @@ use super::layout;
 use super::messages;
 use super::rows;
 use super::screen::{Screen, View};
+use super::select::{config_target, current_topic, inspect_selected, select, selected_partition};
 use super::state::{AppState, HISTORY_LEN, Link, MOVEMENTS_KEPT, Mode};
 use super::watermarks;
 
@@ -215,26 +214,6 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
     }
 }
 
-/// The selected partition's producers, or the selected topic's ACLs.
-fn inspect_selected(
-    state: &mut AppState,
-    snap: &MetadataSnapshot,
-    command: Command,
-    fx: &mut Vec<Effect>,
-) {
-    if command == Command::Producers {
-        if let Screen::Partitions { topic } = &state.view().screen {
-            let topic = topic.clone();
-            if let Some(partition) = selected_partition(state, snap, &topic) {
-                push(state, Screen::Producers { topic, partition }, None, fx);
-            }
-        }
-    } else if let Some(topic) = current_topic(state, snap) {
-        let of = super::security::Security::TopicAcls(topic);
-        push(state, Screen::Security { of }, None, fx);
-    }
-}
-
 fn move_by(state: &mut AppState, delta: isize) {
     let view = state.view_mut();
     view.selected = view.selected.saturating_add_signed(delta);
@@ -259,112 +238,6 @@ fn click(state: &mut AppState, row: u16, snap: &MetadataSnapshot, fx: &mut Vec<E
         select(state, snap, fx);
     } else {
         view.selected = target;
-    }
-}
-
-/// The topic on screen (Partitions) or selected (Topics).
-fn current_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
-    match &state.view().screen {
-        Screen::Partitions { topic } => Some(topic.clone()),
-        Screen::Topics => selected_topic(state, snap),
-        _ => None,
-    }
-}
-
-/// Whose configs the configs key opens: the topic on screen or selected,
-/// or the selected broker.
-fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option<ConfigResource> {
-    if let Some(topic) = current_topic(state, snap) {
-        return Some(ConfigResource::Topic(topic));
-    }
-    let view = state.view();
-    if !matches!(view.screen, Screen::Brokers) {
-        return None;
-    }
-    let index = *view.rows.get(view.selected)?;
-    let (broker, _) = state.broker_row(snap, index)?;
-    Some(ConfigResource::Broker(broker.node_id))
-}
-
-fn selected_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
-    let view = state.view();
-    let index = *view.rows.get(view.selected)?;
-    snap.topics().get(index).map(|t| t.name.clone())
-}
-
-/// The partition selected on the Partitions screen of `topic`.
-fn selected_partition(state: &AppState, snap: &MetadataSnapshot, topic: &str) -> Option<i32> {
-    let view = state.view();
-    let index = *view.rows.get(view.selected)?;
-    Some(snap.topic(topic)?.partitions.get(index)?.partition)
-}
-
-fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
-    match &state.view().screen {
-        Screen::Partitions { topic } => {
-            let topic = topic.clone();
-            if let Some(p) = selected_partition(state, snap, &topic) {
-                messages::open(state, topic, Some(p), messages::DEFAULT_START, fx);
-            }
-        }
-        Screen::Messages { .. } => messages::open_detail(state, fx),
-        Screen::Topics => {
-            if let Some(topic) = selected_topic(state, snap) {
-                push(state, Screen::Partitions { topic }, None, fx);
-            }
-        }
-        Screen::Brokers => {
-            let view = state.view();
-            let broker = view
-                .rows
-                .get(view.selected)
-                .and_then(|&i| state.broker_row(snap, i))
-                .map(|(b, _)| b.node_id);
-            if let Some(id) = broker {
-                push(state, Screen::Leaders, Some(&format!("~\\bb{id}\\b")), fx);
-            }
-        }
-        Screen::Groups { .. } => {
-            let view = state.view();
-            let group = view
-                .rows
-                .get(view.selected)
-                .and_then(|&i| group_rows::identity(&state.groups, &view.screen, i));
-            if let Some(group) = group {
-                push(state, Screen::Group { group }, None, fx);
-            }
-        }
-        Screen::Group { group } => {
-            let view = state.view();
-            let topic = group_rows::detail(&state.groups, group)
-                .zip(view.rows.get(view.selected))
-                .and_then(|(d, &i)| d.lag.partitions.get(i))
-                .map(|p| p.topic.clone());
-            if let Some(topic) = topic {
-                push(state, Screen::Partitions { topic }, None, fx);
-            }
-        }
-        Screen::Config { of } => {
-            let view = state.view();
-            let name = view
-                .rows
-                .get(view.selected)
-                .and_then(|&i| state.configs.entries(of)?.get(i))
-                .map(|e| e.name.clone());
-            if let Some(name) = name {
-                let of = of.clone();
-                push(state, Screen::ConfigEntry { of, name }, None, fx);
-            }
-        }
-        Screen::Leaders
-        | Screen::Cluster
-        | Screen::Security { .. }
-        | Screen::Producers { .. }
-        | Screen::Members { .. }
-        | Screen::ConfigEntry { .. }
-        | Screen::Record { .. }
-        | Screen::SchemaVersion { .. } => {}
-        Screen::Schemas => super::schemas::select(state, fx),
     }
 }
 

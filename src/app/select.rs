@@ -1,0 +1,142 @@
+//! What the selection means: the topic, partition or broker a key acts on,
+//! and what Enter opens from each screen.
+
+use crate::inspect::ConfigResource;
+use crate::meta::MetadataSnapshot;
+
+use super::action::Effect;
+use super::group_rows;
+use super::keymap::Command;
+use super::messages;
+use super::screen::Screen;
+use super::state::AppState;
+
+/// The selected partition's producers, or the selected topic's ACLs.
+pub(super) fn inspect_selected(
+    state: &mut AppState,
+    snap: &MetadataSnapshot,
+    command: Command,
+    fx: &mut Vec<Effect>,
+) {
+    if command == Command::Producers {
+        if let Screen::Partitions { topic } = &state.view().screen {
+            let topic = topic.clone();
+            if let Some(partition) = selected_partition(state, snap, &topic) {
+                super::update::push(state, Screen::Producers { topic, partition }, None, fx);
+            }
+        }
+    } else if let Some(topic) = current_topic(state, snap) {
+        let of = super::security::Security::TopicAcls(topic);
+        super::update::push(state, Screen::Security { of }, None, fx);
+    }
+}
+
+/// The topic on screen (Partitions) or selected (Topics).
+pub(super) fn current_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
+    match &state.view().screen {
+        Screen::Partitions { topic } => Some(topic.clone()),
+        Screen::Topics => selected_topic(state, snap),
+        _ => None,
+    }
+}
+
+/// Whose configs the configs key opens: the topic on screen or selected,
+/// or the selected broker.
+pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option<ConfigResource> {
+    if let Some(topic) = current_topic(state, snap) {
+        return Some(ConfigResource::Topic(topic));
+    }
+    let view = state.view();
+    if !matches!(view.screen, Screen::Brokers) {
+        return None;
+    }
+    let index = *view.rows.get(view.selected)?;
+    let (broker, _) = state.broker_row(snap, index)?;
+    Some(ConfigResource::Broker(broker.node_id))
+}
+
+pub(super) fn selected_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
+    let view = state.view();
+    let index = *view.rows.get(view.selected)?;
+    snap.topics().get(index).map(|t| t.name.clone())
+}
+
+/// The partition selected on the Partitions screen of `topic`.
+pub(super) fn selected_partition(
+    state: &AppState,
+    snap: &MetadataSnapshot,
+    topic: &str,
+) -> Option<i32> {
+    let view = state.view();
+    let index = *view.rows.get(view.selected)?;
+    Some(snap.topic(topic)?.partitions.get(index)?.partition)
+}
+
+pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+    match &state.view().screen {
+        Screen::Partitions { topic } => {
+            let topic = topic.clone();
+            if let Some(p) = selected_partition(state, snap, &topic) {
+                messages::open(state, topic, Some(p), messages::DEFAULT_START, fx);
+            }
+        }
+        Screen::Messages { .. } => messages::open_detail(state, fx),
+        Screen::Topics => {
+            if let Some(topic) = selected_topic(state, snap) {
+                super::update::push(state, Screen::Partitions { topic }, None, fx);
+            }
+        }
+        Screen::Brokers => {
+            let view = state.view();
+            let broker = view
+                .rows
+                .get(view.selected)
+                .and_then(|&i| state.broker_row(snap, i))
+                .map(|(b, _)| b.node_id);
+            if let Some(id) = broker {
+                super::update::push(state, Screen::Leaders, Some(&format!("~\\bb{id}\\b")), fx);
+            }
+        }
+        Screen::Groups { .. } => {
+            let view = state.view();
+            let group = view
+                .rows
+                .get(view.selected)
+                .and_then(|&i| group_rows::identity(&state.groups, &view.screen, i));
+            if let Some(group) = group {
+                super::update::push(state, Screen::Group { group }, None, fx);
+            }
+        }
+        Screen::Group { group } => {
+            let view = state.view();
+            let topic = group_rows::detail(&state.groups, group)
+                .zip(view.rows.get(view.selected))
+                .and_then(|(d, &i)| d.lag.partitions.get(i))
+                .map(|p| p.topic.clone());
+            if let Some(topic) = topic {
+                super::update::push(state, Screen::Partitions { topic }, None, fx);
+            }
+        }
+        Screen::Config { of } => {
+            let view = state.view();
+            let name = view
+                .rows
+                .get(view.selected)
+                .and_then(|&i| state.configs.entries(of)?.get(i))
+                .map(|e| e.name.clone());
+            if let Some(name) = name {
+                let of = of.clone();
+                super::update::push(state, Screen::ConfigEntry { of, name }, None, fx);
+            }
+        }
+        Screen::Leaders
+        | Screen::Cluster
+        | Screen::Security { .. }
+        | Screen::Producers { .. }
+        | Screen::Members { .. }
+        | Screen::ConfigEntry { .. }
+        | Screen::Record { .. }
+        | Screen::SchemaVersion { .. } => {}
+        Screen::Schemas => super::schemas::select(state, fx),
+    }
+}
