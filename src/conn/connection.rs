@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use super::ApiKey;
 use super::config::ConnectionConfig;
 use super::error::{Error, Result};
-use super::frame::{DecodeError, decode_response, encode_request};
+use super::frame::{DecodeError, decode_response};
 use super::peer::Peer;
 use super::pipeline::{OUTGOING_QUEUE, Table, read_responses, write_requests};
 use super::rpc::{Rpc, is_read_only_api, supported_versions};
@@ -30,20 +30,20 @@ use super::{sasl, tls, versions};
 /// [`Connection::is_broken`] and replace it.
 #[derive(Debug, Clone)]
 pub struct Connection {
-    inner: Arc<Shared>,
+    pub(super) inner: Arc<Shared>,
 }
 
 #[derive(Debug)]
-struct Shared {
-    peer: Peer,
-    client_id: String,
-    request_timeout: Duration,
-    read_only: bool,
+pub(super) struct Shared {
+    pub(super) peer: Peer,
+    pub(super) client_id: String,
+    pub(super) request_timeout: Duration,
+    pub(super) read_only: bool,
     /// The broker's advertised version range per API key, set by the handshake.
-    broker_versions: OnceLock<HashMap<i16, VersionRange>>,
-    table: Table,
-    outgoing: mpsc::Sender<Bytes>,
-    tasks: [AbortHandle; 2],
+    pub(super) broker_versions: OnceLock<HashMap<i16, VersionRange>>,
+    pub(super) table: Table,
+    pub(super) outgoing: mpsc::Sender<Bytes>,
+    pub(super) tasks: [AbortHandle; 2],
 }
 
 impl Drop for Shared {
@@ -268,63 +268,7 @@ impl Connection {
         }
     }
 
-    /// Write one request and wait for its raw response frame.
-    pub(crate) async fn round_trip<R: Rpc>(&self, request: &R, version: i16) -> Result<Bytes> {
-        let inner = &*self.inner;
-        let id = inner
-            .table
-            .next_id()
-            .map_err(|reason| self.broken(reason))?;
-        let frame = encode_request(request, version, id, &inner.client_id).map_err(|message| {
-            Error::Codec {
-                broker: inner.peer.to_string(),
-                message,
-            }
-        })?;
-        let reply = inner
-            .table
-            .wait_for(id)
-            .map_err(|reason| self.broken(reason))?;
-        // From here until the reply arrives, a dropped future abandons the id.
-        let mut pending = Pending {
-            table: &inner.table,
-            id: Some(id),
-            sent: false,
-        };
-        // Cancel-safe: dropped while waiting for queue space, nothing was queued.
-        if inner.outgoing.send(frame).await.is_err() {
-            return Err(self.broken(inner.table.broken().unwrap_or_default()));
-        }
-        pending.sent = true;
-        let outcome = tokio::time::timeout(inner.request_timeout, reply).await;
-        pending.settle();
-        match outcome {
-            Ok(Ok(reply)) => reply,
-            Ok(Err(_)) => Err(self.broken(
-                inner
-                    .table
-                    .broken()
-                    .unwrap_or_else(|| "reader stopped".to_owned()),
-            )),
-            Err(_) => {
-                let what = format!("{} v{version}", R::API_KEY);
-                tracing::debug!(broker = %inner.peer, request = %what, "request timed out");
-                // Java's client does the same: a broker that sat on one request
-                // gets a fresh connection rather than more requests.
-                inner.table.poison(&self.broken(format!(
-                    "{what} timed out after {:?}",
-                    inner.request_timeout
-                )));
-                Err(Error::Timeout {
-                    broker: inner.peer.to_string(),
-                    what,
-                    after: inner.request_timeout,
-                })
-            }
-        }
-    }
-
-    fn broken(&self, reason: String) -> Error {
+    pub(super) fn broken(&self, reason: String) -> Error {
         Error::Broken {
             broker: self.inner.peer.to_string(),
             reason,
@@ -423,35 +367,5 @@ impl Unauthenticated {
     /// The address dialled, `host:port`.
     pub fn address(&self) -> &str {
         self.connection.address()
-    }
-}
-
-/// Abandons a correlation id if the caller's future is dropped mid-request.
-struct Pending<'a> {
-    table: &'a Table,
-    id: Option<i32>,
-    /// Whether the request reached the writer (so a response will come).
-    sent: bool,
-}
-
-impl Pending<'_> {
-    /// The wait is over (answered, failed or timed out): nothing to abandon
-    /// beyond the id itself, which `abandon` forgets if it was answered.
-    fn settle(mut self) {
-        if let Some(id) = self.id.take() {
-            self.table.forget(id);
-        }
-    }
-}
-
-impl Drop for Pending<'_> {
-    fn drop(&mut self) {
-        if let Some(id) = self.id.take() {
-            if self.sent {
-                self.table.abandon(id);
-            } else {
-                self.table.forget(id);
-            }
-        }
     }
 }

@@ -27,6 +27,7 @@ pub mod frame;
 mod peer;
 mod pipeline;
 pub mod protocol;
+mod round_trip;
 pub mod rpc;
 mod sasl;
 mod secret;
