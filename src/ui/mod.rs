@@ -4,6 +4,7 @@
 mod cluster_screen;
 mod config_screens;
 mod group_screens;
+mod help;
 mod messages;
 mod producers_screen;
 mod schema_screens;
@@ -15,9 +16,8 @@ use std::fmt::Write as _;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row, Table, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
 use crate::app::{AppState, Link, Mode, Screen, layout};
 use crate::columns::{self, format};
@@ -88,7 +88,7 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
     draw_status(frame, status, state, snap, theme);
     draw_prompt(frame, prompt, state, theme);
     if state.show_help {
-        draw_help(frame, body, state, theme);
+        help::draw_help(frame, body, state, theme);
     }
 }
 
@@ -353,58 +353,4 @@ fn draw_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         ),
     };
     frame.render_widget(Paragraph::new(line), area);
-}
-
-fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let screen = &state.view().screen;
-    let mut lines: Vec<Line> = state
-        .keymap
-        .help(screen)
-        .into_iter()
-        .map(|(keys, what)| Line::raw(format!("{keys:>18}  {what}")))
-        .collect();
-    lines.push(Line::raw(""));
-    lines.push(Line::raw(
-        "  commands: :topics :partitions TOPIC :groups [TOPIC] :group NAME",
-    ));
-    lines.push(Line::raw(
-        "            :brokers :leaders :cluster :ctx NAME :q",
-    ));
-    lines.push(Line::raw(
-        "            :acls [TOPIC] :users :quotas :schemas",
-    ));
-    lines.push(Line::raw(
-        "            :config topic NAME | broker ID | defaults",
-    ));
-    lines.push(Line::raw(
-        "            :messages TOPIC [PARTITION]  on Messages: :seek FROM",
-    ));
-    lines.push(Line::raw(
-        "            :format auto|text|json|hex|avro|protobuf|jsonschema",
-    ));
-    lines.push(Line::raw(
-        "            on Messages: / text ~re key:… header:N=… !",
-    ));
-    let height = u16::try_from(lines.len() + 2)
-        .unwrap_or(u16::MAX)
-        .min(area.height);
-    let width = 76.min(area.width);
-    let popup = Rect {
-        x: area.x + (area.width - width) / 2,
-        y: area.y,
-        width,
-        height,
-    };
-    frame.render_widget(Clear, popup);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border)
-        .title(Span::styled(
-            escaped(format!(" help: {} ", screen.title())),
-            theme.title,
-        ));
-    frame.render_widget(
-        Paragraph::new(lines).block(block).style(Style::new()),
-        popup,
-    );
 }
