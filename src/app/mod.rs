@@ -13,6 +13,7 @@ pub mod groups;
 mod input;
 pub mod key;
 pub mod keymap;
+mod keymap_defaults;
 pub mod layout;
 pub mod messages;
 pub mod messages_find;
