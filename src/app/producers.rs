@@ -3,12 +3,13 @@
 //! the screen shows, every [`INTERVAL`], kept with their age.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::inspect::Error;
 use crate::inspect::transactions::{OpenTransaction, Producer};
 
 use super::action::Effect;
+use super::one_at_a_time::OneAtATime;
 use super::screen::Screen;
 use super::state::{AppState, Link};
 
@@ -28,38 +29,10 @@ pub struct Answer {
     pub failed: Vec<Error>,
 }
 
-/// The producers screen's data.
-#[derive(Debug, Default)]
-pub struct ProducersStore {
-    /// The latest answer and the partition it is for.
-    pub answer: Option<((String, i32), Arc<Answer>)>,
-    /// When it landed.
-    pub at: Option<Instant>,
-    /// The request in flight: id, partition, when it left.
-    pub in_flight: Option<(u64, (String, i32), Instant)>,
-    /// The partition last asked for and when.
-    pub last_request: Option<((String, i32), Instant)>,
-    /// Answers received (rows depend on them).
-    pub answers: u64,
-    /// Request ids handed out.
-    pub next_id: u64,
-}
+/// The producers screen's data: the partition asked for and its answer.
+pub type ProducersStore = OneAtATime<(String, i32), Answer>;
 
 impl ProducersStore {
-    /// Forget the cluster (another context), keeping the ids.
-    pub fn reset(&mut self) {
-        *self = ProducersStore {
-            next_id: self.next_id,
-            ..ProducersStore::default()
-        };
-    }
-
-    /// Ask again at the next chance (the `r` key).
-    pub fn expire(&mut self) {
-        self.in_flight = None;
-        self.last_request = None;
-    }
-
     /// The answer for `topic`-`partition`, if the one held is for it.
     pub fn answer_for(&self, topic: &str, partition: i32) -> Option<&Answer> {
         self.answer
@@ -85,24 +58,11 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         return;
     };
     let what = (topic.clone(), *partition);
-    let now = state.now;
-    let store = &mut state.producers;
-    let since = |at: Instant| now.saturating_duration_since(at);
-    let due = match &store.in_flight {
-        Some((_, asked, sent)) => *asked != what || since(*sent) >= GIVE_UP,
-        None => match &store.last_request {
-            Some((asked, at)) => *asked != what || since(*at) >= INTERVAL,
-            None => true,
-        },
-    };
-    if !due {
+    let Some(request) = state.producers.ask(&what, state.now, INTERVAL, GIVE_UP) else {
         return;
-    }
-    store.next_id += 1;
-    store.in_flight = Some((store.next_id, what.clone(), now));
-    store.last_request = Some((what.clone(), now));
+    };
     effects.push(Effect::FetchProducers {
-        request: store.next_id,
+        request,
         topic: what.0,
         partition: what.1,
     });
@@ -110,15 +70,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
 
 /// Take an answer; a stale one is dropped.
 pub fn receive(state: &mut AppState, request: u64, answer: Arc<Answer>) {
-    let store = &mut state.producers;
-    match store.in_flight.take() {
-        Some((id, what, _)) if id == request => {
-            store.answers += 1;
-            store.answer = Some((what, answer));
-            store.at = Some(state.now);
-        }
-        other => store.in_flight = other,
-    }
+    state.producers.receive(request, answer, state.now);
 }
 
 /// The rows of the producers screen, filtered by `keep` on the producer id.

@@ -5,12 +5,13 @@
 //! never retried faster than the interval.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::inspect::security::{Acl, Acls, Credential, ScramUser};
 use crate::inspect::{Error, Quota};
 
 use super::action::Effect;
+use super::one_at_a_time::OneAtATime;
 use super::screen::Screen;
 use super::state::{AppState, Link};
 
@@ -82,46 +83,8 @@ impl Answer {
     }
 }
 
-/// What the security screens show.
-#[derive(Debug, Default)]
-pub struct SecurityStore {
-    /// The latest answer and the listing it is for.
-    pub answer: Option<(Security, Arc<Answer>)>,
-    /// When it landed.
-    pub at: Option<Instant>,
-    /// The request in flight: id, listing, when it left.
-    pub in_flight: Option<(u64, Security, Instant)>,
-    /// The listing last asked for and when.
-    pub last_request: Option<(Security, Instant)>,
-    /// Answers received (rows depend on them).
-    pub answers: u64,
-    /// Request ids handed out.
-    pub next_id: u64,
-}
-
-impl SecurityStore {
-    /// Forget the cluster (another context), keeping the ids.
-    pub fn reset(&mut self) {
-        *self = SecurityStore {
-            next_id: self.next_id,
-            ..SecurityStore::default()
-        };
-    }
-
-    /// Ask again at the next chance (the `r` key).
-    pub fn expire(&mut self) {
-        self.in_flight = None;
-        self.last_request = None;
-    }
-
-    /// The answer for `what`, if the one held is for it.
-    pub fn answer_for(&self, what: &Security) -> Option<&Answer> {
-        self.answer
-            .as_ref()
-            .filter(|(held, _)| held == what)
-            .map(|(_, answer)| answer.as_ref())
-    }
-}
+/// What the security screens show: the listing asked for and its answer.
+pub type SecurityStore = OneAtATime<Security, Answer>;
 
 /// The listing a screen shows, if it is a security screen.
 pub fn on_screen(screen: &Screen) -> Option<&Security> {
@@ -139,41 +102,15 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     let Some(what) = on_screen(&state.view().screen).cloned() else {
         return;
     };
-    let now = state.now;
-    let store = &mut state.security;
-    let since = |at: Instant| now.saturating_duration_since(at);
-    let due = match &store.in_flight {
-        Some((_, asked, sent)) => *asked != what || since(*sent) >= GIVE_UP,
-        None => match &store.last_request {
-            Some((asked, at)) => *asked != what || since(*at) >= INTERVAL,
-            None => true,
-        },
-    };
-    if !due {
+    let Some(request) = state.security.ask(&what, state.now, INTERVAL, GIVE_UP) else {
         return;
-    }
-    store.next_id += 1;
-    store.in_flight = Some((store.next_id, what.clone(), now));
-    store.last_request = Some((what.clone(), now));
-    effects.push(Effect::FetchSecurity {
-        request: store.next_id,
-        what,
-    });
+    };
+    effects.push(Effect::FetchSecurity { request, what });
 }
 
 /// Take an answer; a stale one is dropped.
 pub fn receive(state: &mut AppState, request: u64, answer: Arc<Answer>) {
-    let store = &mut state.security;
-    let Some((id, what, _)) = store.in_flight.take() else {
-        return;
-    };
-    if id != request {
-        store.in_flight = Some((id, what, state.now));
-        return;
-    }
-    store.answers += 1;
-    store.answer = Some((what, answer));
-    store.at = Some(state.now);
+    state.security.receive(request, answer, state.now);
 }
 
 /// The rows of a security screen, filtered by `keep` on the row's text.
@@ -182,7 +119,7 @@ pub fn build(
     what: &Security,
     keep: &mut impl FnMut(&str) -> bool,
 ) -> Vec<usize> {
-    let Some(answer) = store.answer_for(what) else {
+    let Some(answer) = store.held_for(what) else {
         return Vec::new();
     };
     let texts: Vec<String> = match answer {
@@ -224,7 +161,7 @@ pub fn build(
 /// Sort `rows` of a security screen by `column`.
 pub fn sort(store: &SecurityStore, what: &Security, column: usize, rows: &mut Vec<usize>) {
     use crate::columns::{security, sort_indices};
-    let Some(answer) = store.answer_for(what) else {
+    let Some(answer) = store.held_for(what) else {
         return;
     };
     match answer {
@@ -243,6 +180,7 @@ pub fn sort(store: &SecurityStore, what: &Security, column: usize, rows: &mut Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     fn store_asking(what: &Security, id: u64) -> SecurityStore {
         SecurityStore {
@@ -263,9 +201,9 @@ mod tests {
             credentials: vec![("SCRAM-SHA-256", 4096), ("SCRAM-SHA-512", 4096)],
         }]));
         receive(&mut state, 2, Arc::new(users));
-        let held = state.security.answer_for(&Security::Users).expect("held");
+        let held = state.security.held_for(&Security::Users).expect("held");
         assert_eq!(held.credentials().len(), 2, "one row per mechanism");
-        assert!(state.security.answer_for(&Security::Quotas).is_none());
+        assert!(state.security.held_for(&Security::Quotas).is_none());
         let mut all = |_: &str| true;
         assert_eq!(build(&state.security, &Security::Users, &mut all), [0, 1]);
         let mut sha512 = |text: &str| text.contains("512");

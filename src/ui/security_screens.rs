@@ -24,7 +24,7 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     let view = state.view();
     let window = view.rows.iter().skip(view.offset).take(page).copied();
     let what = on_screen(&view.screen);
-    let answer = what.and_then(|w| state.security.answer_for(w));
+    let answer = what.and_then(|w| state.security.held_for(w));
     match what {
         Some(Security::Users) => grid(
             &security::user_columns(),
@@ -99,7 +99,7 @@ pub fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme
     // The notice first: with the panel's two rows, a long one pushes the
     // description out, never the other way round.
     let mut lines = Vec::new();
-    match state.security.answer_for(what) {
+    match state.security.held_for(what) {
         None => lines.push(Line::styled("loading…", theme.dim)),
         Some(Answer::Acls(Ok(Acls::NoAuthorizer))) => lines.push(Line::styled(
             "no authorizer (SECURITY_DISABLED): no ACLs; every principal may do anything",

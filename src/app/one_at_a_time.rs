@@ -1,0 +1,144 @@
+//! The bookkeeping of a screen that shows one thing fetched at a time (a
+//! partition's producers, a security listing): the request in flight and
+//! when it left, what was last asked and when, the answer held and its age.
+//! A request is due when the thing on screen changed, when the last one is
+//! older than the screen's interval, or when the one in flight was given
+//! up on (its late answer is then dropped as stale).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One screen's fetches of `W` (what is shown) answered with `A`.
+#[derive(Debug)]
+pub struct OneAtATime<W, A> {
+    /// The latest answer and what it is for.
+    pub answer: Option<(W, Arc<A>)>,
+    /// When it landed.
+    pub at: Option<Instant>,
+    /// The request in flight: id, what it asks, when it left.
+    pub in_flight: Option<(u64, W, Instant)>,
+    /// What was last asked for and when.
+    pub last_request: Option<(W, Instant)>,
+    /// Answers received (rows depend on them).
+    pub answers: u64,
+    /// Request ids handed out.
+    pub next_id: u64,
+}
+
+impl<W, A> Default for OneAtATime<W, A> {
+    fn default() -> Self {
+        OneAtATime {
+            answer: None,
+            at: None,
+            in_flight: None,
+            last_request: None,
+            answers: 0,
+            next_id: 0,
+        }
+    }
+}
+
+impl<W: Clone + PartialEq, A> OneAtATime<W, A> {
+    /// Forget the cluster (another context), keeping the ids.
+    pub fn reset(&mut self) {
+        *self = OneAtATime {
+            next_id: self.next_id,
+            ..OneAtATime::default()
+        };
+    }
+
+    /// Ask again at the next chance (the `r` key).
+    pub fn expire(&mut self) {
+        self.in_flight = None;
+        self.last_request = None;
+    }
+
+    /// The answer held, if it is for `what`.
+    pub fn held_for(&self, what: &W) -> Option<&A> {
+        self.answer
+            .as_ref()
+            .filter(|(held, _)| held == what)
+            .map(|(_, answer)| answer.as_ref())
+    }
+
+    /// Ask for `what` at `now` if due (re-read every `interval`, a request
+    /// in flight given up on after `give_up`): the new request's id.
+    pub fn ask(
+        &mut self,
+        what: &W,
+        now: Instant,
+        interval: Duration,
+        give_up: Duration,
+    ) -> Option<u64> {
+        let since = |at: Instant| now.saturating_duration_since(at);
+        let due = match &self.in_flight {
+            Some((_, asked, sent)) => asked != what || since(*sent) >= give_up,
+            None => match &self.last_request {
+                Some((asked, at)) => asked != what || since(*at) >= interval,
+                None => true,
+            },
+        };
+        if !due {
+            return None;
+        }
+        self.next_id += 1;
+        self.in_flight = Some((self.next_id, what.clone(), now));
+        self.last_request = Some((what.clone(), now));
+        Some(self.next_id)
+    }
+
+    /// Take the answer to `request`, landed at `now`; an answer to any other
+    /// request is stale and dropped. Whether it was taken.
+    pub fn receive(&mut self, request: u64, answer: Arc<A>, now: Instant) -> bool {
+        match self.in_flight.take() {
+            Some((id, what, _)) if id == request => {
+                self.answers += 1;
+                self.answer = Some((what, answer));
+                self.at = Some(now);
+                true
+            }
+            other => {
+                self.in_flight = other;
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECOND: Duration = Duration::from_secs(1);
+
+    #[test]
+    fn due_on_a_change_an_interval_or_a_give_up_and_stale_answers_dropped() {
+        let mut store: OneAtATime<u8, &str> = OneAtATime::default();
+        let t0 = Instant::now();
+        let first = store.ask(&1, t0, 5 * SECOND, 20 * SECOND);
+        assert_eq!(first, Some(1));
+        assert_eq!(store.ask(&1, t0 + SECOND, 5 * SECOND, 20 * SECOND), None);
+        let changed = store.ask(&2, t0 + SECOND, 5 * SECOND, 20 * SECOND);
+        assert_eq!(changed, Some(2), "another thing on screen");
+        assert!(!store.receive(1, Arc::new("late"), t0 + SECOND), "stale");
+        assert!(store.receive(2, Arc::new("two"), t0 + 2 * SECOND));
+        assert_eq!(store.held_for(&2), Some(&"two"));
+        assert_eq!(store.held_for(&1), None);
+        assert_eq!(
+            store.ask(&2, t0 + 3 * SECOND, 5 * SECOND, 20 * SECOND),
+            None
+        );
+        assert_eq!(
+            store.ask(&2, t0 + 6 * SECOND, 5 * SECOND, 20 * SECOND),
+            Some(3),
+            "the interval passed"
+        );
+        assert_eq!(
+            store.ask(&2, t0 + 27 * SECOND, 5 * SECOND, 20 * SECOND),
+            Some(4),
+            "given up on"
+        );
+        store.reset();
+        assert_eq!((store.answer.is_none(), store.next_id), (true, 4));
+    }
+}
