@@ -102,7 +102,7 @@ mod tests {
         assert_eq!(value["partition"], 3);
         assert_eq!(
             line(&event),
-            "2026-09-21T14:13:20Z  leader_changed      orders/3  epoch=7  from=1  to=2"
+            "2026-09-21T14:13:20Z  leader_changed      orders/3  from=1  to=2  epoch=7"
         );
     }
 }
