@@ -6,10 +6,11 @@
 //! ([`super::Decoder`]). HTTP is `ureq` (rustls with ring, the TLS stack the
 //! Kafka connections already use): small, no async runtime of its own.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -104,13 +105,22 @@ pub struct SubjectVersion {
     pub version: i32,
 }
 
-/// The registry client. Cheap to clone.
+/// Numbered subject versions kept at most (a reference names one; a
+/// registry never changes what a version number holds).
+const PINNED_KEPT: usize = 1024;
+
+/// Numbered subject versions already fetched, by subject and version.
+type Pinned = HashMap<(String, i32), Arc<SubjectSchema>>;
+
+/// The registry client. Cheap to clone; clones share the versions fetched
+/// by number, so a schema referenced by many ids is fetched once.
 #[derive(Clone)]
 pub struct RegistryClient {
     agent: ureq::Agent,
     base: Arc<str>,
     auth: Option<Arc<Secret>>,
     user: Option<String>,
+    pinned: Arc<Mutex<Pinned>>,
 }
 
 impl fmt::Debug for RegistryClient {
@@ -163,6 +173,7 @@ impl RegistryClient {
             base: base.into(),
             auth,
             user: config.username.clone(),
+            pinned: Arc::default(),
         })
     }
 
@@ -190,6 +201,27 @@ impl RegistryClient {
             segment(version)
         );
         self.get(&path, &format!("subject '{subject}' version {version}"))
+    }
+
+    /// Version `version` (a number, as references name them) of a subject,
+    /// fetched once per client: what a number holds never changes.
+    pub fn pinned_version(&self, subject: &str, version: i32) -> Result<Arc<SubjectSchema>, Error> {
+        let key = (subject.to_owned(), version);
+        let held = self
+            .pinned
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        if let Some(held) = held {
+            return Ok(held);
+        }
+        let fetched = Arc::new(self.version(subject, &version.to_string())?);
+        let mut pinned = self.pinned.lock().unwrap_or_else(PoisonError::into_inner);
+        if pinned.len() < PINNED_KEPT {
+            pinned.insert(key, Arc::clone(&fetched));
+        }
+        Ok(fetched)
     }
 
     /// Every subject.

@@ -128,9 +128,9 @@ fn references(client: &RegistryClient, raw: &RawSchema) -> Result<Vec<(String, S
                 message: format!("more than {MAX_REFERENCES} references"),
             });
         }
-        let schema = client.version(&reference.subject, &reference.version.to_string())?;
+        let schema = client.pinned_version(&reference.subject, reference.version)?;
         queue.extend(schema.references.iter().cloned());
-        found.push((reference.name, schema.schema));
+        found.push((reference.name, schema.schema.clone()));
     }
     found.reverse();
     Ok(found)
