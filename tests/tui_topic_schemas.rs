@@ -16,7 +16,7 @@ use kscope::schema::mapping::{Mappings, Source, TopicSchema};
 
 mod screens_fixture;
 
-use screens_fixture::{cluster, keys, press, render, state};
+use screens_fixture::{browse_session, cluster, feed, keys, press, render, state};
 
 const AVSC: &str = r#"{"type":"record","name":"Order","fields":[
  {"name":"id","type":"long"},{"name":"customer","type":"string"}]}"#;
@@ -70,30 +70,13 @@ fn open(s: &mut AppState, snap: &MetadataSnapshot) -> usize {
     asked += prepares(&press(s, snap, Code::Enter));
     let effects = press(s, snap, Code::Enter);
     asked += prepares(&effects);
-    let session = effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::Browse { session, .. } => Some(*session),
-            _ => None,
-        })
-        .expect("Enter on a partition starts a browse session");
+    let session = browse_session(&effects).expect("Enter on a partition starts a browse session");
     let records = vec![
         record(10, &raw_avro(1042, "ada")),
         record(11, &raw_avro(7, "grace")),
         record(12, &[0xff]),
     ];
-    let effects = update(
-        s,
-        Action::Browsed {
-            session,
-            records,
-            dropped: 0,
-            notices: vec![],
-            failed: None,
-        },
-        snap,
-    );
-    asked + prepares(&effects)
+    asked + prepares(&feed(s, snap, session, records))
 }
 
 #[test]

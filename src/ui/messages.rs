@@ -60,6 +60,16 @@ fn style(tok: Tok, theme: &Theme) -> Style {
     }
 }
 
+/// One line of highlighted text (a record's detail, a schema's text), each
+/// token in its theme style.
+pub(super) fn highlighted<'a>(line: &'a [(Tok, String)], theme: &Theme) -> Line<'a> {
+    Line::from(
+        line.iter()
+            .map(|(tok, text)| Span::styled(text.as_str(), style(*tok, theme)))
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// The record detail, scrolled to the view's position.
 pub fn draw_record(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let view = state.view();
@@ -71,13 +81,7 @@ pub fn draw_record(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
                 .iter()
                 .skip(view.offset)
                 .take(page)
-                .map(|line| {
-                    Line::from(
-                        line.iter()
-                            .map(|(tok, text)| Span::styled(text.as_str(), style(*tok, theme)))
-                            .collect::<Vec<_>>(),
-                    )
-                })
+                .map(|line| highlighted(line, theme))
                 .collect(),
             detail.lines.len(),
         ),

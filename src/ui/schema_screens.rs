@@ -9,7 +9,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::AppState;
-use crate::browse::format::Tok;
 use crate::columns::format::age;
 use crate::columns::schemas;
 use crate::untrusted::escaped;
@@ -47,18 +46,6 @@ pub fn status(state: &AppState) -> String {
     }
 }
 
-fn style(tok: Tok, theme: &Theme) -> Style {
-    match tok {
-        Tok::Plain => Style::new(),
-        Tok::Label => theme.header,
-        Tok::Dim | Tok::Punct => theme.dim,
-        Tok::Key => theme.title,
-        Tok::Str => theme.prompt,
-        Tok::Num => theme.warning,
-        Tok::Lit => theme.moved,
-    }
-}
-
 /// One version's schema text, scrolled to the view's position.
 pub fn draw_version(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let view = state.view();
@@ -68,13 +55,7 @@ pub fn draw_version(frame: &mut Frame, area: Rect, state: &AppState, theme: &The
         .iter()
         .skip(view.offset)
         .take(page)
-        .map(|line| {
-            Line::from(
-                line.iter()
-                    .map(|(tok, text)| Span::styled(text.as_str(), style(*tok, theme)))
-                    .collect::<Vec<_>>(),
-            )
-        })
+        .map(|line| super::messages::highlighted(line, theme))
         .collect();
     let title = format!(
         " {} [line {}/{}] ",
