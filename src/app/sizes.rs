@@ -2,17 +2,22 @@
 //! Topics, Partitions or Brokers screen shows it, at most every
 //! [`INTERVAL`]; one request per broker, each with its own deadline (a
 //! broker that does not answer shows as unknown). Kept with its age; each
-//! topic's bytes/s comes from the change between two answers.
+//! topic's bytes/s comes from the change between two answers, and the
+//! visible rows (topics, or a topic's partitions) keep theirs over the
+//! session for a sparkline.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::inspect::ClusterSizes;
+use crate::meta::TopicPartition;
 
 use super::action::Effect;
 use super::screen::Screen;
 use super::state::{AppState, Link};
+use super::throughput::Throughput;
+use super::watermarks::RATES_KEPT;
 
 /// How often sizes are re-read while shown.
 pub const INTERVAL: Duration = Duration::from_secs(30);
@@ -29,6 +34,13 @@ pub struct SizeStore {
     /// Bytes/s per topic (all replicas) between the last two answers;
     /// `None` when the size shrank (retention, compaction) or is unknown.
     pub bytes_per_sec: HashMap<String, Option<u64>>,
+    /// Bytes/s over the session of the topics that were visible (all
+    /// replicas), for their sparkline.
+    pub topic_bytes: HashMap<String, Throughput>,
+    /// Bytes/s of the partitions that were visible on the Partitions
+    /// screen (their largest replica: the leader's unless a follower is
+    /// ahead on disk), with their history.
+    pub partition_bytes: HashMap<TopicPartition, Throughput>,
     /// The request in flight and when it left.
     pub in_flight: Option<(u64, Instant)>,
     /// When the last request left.
@@ -83,6 +95,8 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
 /// Take an answer; a stale one is dropped.
 pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) {
     let now = state.now;
+    let partitions_shown = matches!(state.view().screen, Screen::Partitions { .. });
+    let visible = &state.watermarks.last_asked;
     let store = &mut state.sizes;
     if store.in_flight.map(|(id, _)| id) != Some(request) {
         return;
@@ -100,6 +114,7 @@ pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) {
             })
             .collect();
     }
+    record_visible(store, &sizes, visible, partitions_shown, now);
     let silent: Vec<String> = sizes
         .brokers
         .iter()
@@ -114,6 +129,53 @@ pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) {
     }
     store.latest = Some(sizes);
     store.at = Some(now);
+}
+
+/// Add the visible rows' sizes to their rates: the topics of the visible
+/// partitions, and those partitions themselves when the Partitions screen
+/// shows them. Scrolled through many rows, only what is on screen is kept.
+fn record_visible(
+    store: &mut SizeStore,
+    sizes: &ClusterSizes,
+    visible: &[TopicPartition],
+    partitions_shown: bool,
+    now: Instant,
+) {
+    if store.partition_bytes.len() > RATES_KEPT || store.topic_bytes.len() > RATES_KEPT {
+        store.partition_bytes.clear();
+        store.topic_bytes.clear();
+    }
+    let mut topics: Vec<&str> = visible.iter().map(|tp| tp.topic.as_str()).collect();
+    topics.dedup();
+    for topic in topics {
+        match sizes.topics.get(topic).and_then(|s| s.all_replicas) {
+            Some(size) => store
+                .topic_bytes
+                .entry(topic.to_owned())
+                .or_default()
+                .record(size, now),
+            None => drop(store.topic_bytes.remove(topic)),
+        }
+    }
+    if !partitions_shown {
+        return;
+    }
+    for tp in visible {
+        let largest = sizes
+            .replicas(&tp.topic, tp.partition)
+            .iter()
+            .filter(|r| !r.future)
+            .map(|r| r.size)
+            .max();
+        match largest {
+            Some(size) => store
+                .partition_bytes
+                .entry(tp.clone())
+                .or_default()
+                .record(size, now),
+            None => drop(store.partition_bytes.remove(tp)),
+        }
+    }
 }
 
 /// Bytes per second from `before` to `after` over `secs`; `None` when

@@ -41,6 +41,7 @@ pub fn topic<'a>(
         rate: throughput.and_then(|r| r.rate),
         bytes_rate: state.sizes.bytes_per_sec.get(&t.name).copied(),
         rates: throughput.map(|r| &r.history),
+        bytes_rates: state.sizes.topic_bytes.get(&t.name).map(|r| &r.history),
     })
 }
 
@@ -59,6 +60,7 @@ pub fn partition<'a>(
         .copied();
     let key = TopicPartition::new(topic, p.partition);
     let throughput = state.watermarks.partition_rates.get(&key);
+    let bytes = state.sizes.partition_bytes.get(&key);
     Some(partitions::Row {
         topic,
         partition: p,
@@ -66,6 +68,8 @@ pub fn partition<'a>(
         min_isr: state.configs.topics.get(topic).and_then(|(s, _)| s.min_isr),
         rate: throughput.and_then(|r| r.rate),
         rates: throughput.map(|r| &r.history),
+        bytes_rate: bytes.and_then(|r| r.rate),
+        bytes_rates: bytes.map(|r| &r.history),
         sizes: state.sizes.latest.as_deref(),
     })
 }

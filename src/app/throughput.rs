@@ -1,6 +1,8 @@
-//! Messages per second without JMX: the change of high watermarks between
-//! two reads of the visible rows (approximate: transaction markers count
-//! as messages), with the rates seen this session for a sparkline.
+//! Rates without JMX: messages per second from the change of high
+//! watermarks between two reads of the visible rows (approximate:
+//! transaction markers count as messages), and bytes per second from the
+//! change of sizes on disk, each with the rates seen this session for a
+//! sparkline.
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -8,25 +10,27 @@ use std::time::Instant;
 /// How many rates a sparkline keeps.
 pub const SAMPLES: usize = 30;
 
-/// One topic's or partition's rate.
+/// One topic's or partition's rate (messages or bytes per second).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Throughput {
-    /// The last high watermark (or sum of them) and when it was read.
+    /// The last value read (a high watermark, a sum of them, a size) and
+    /// when.
     last: Option<(i64, Instant)>,
-    /// The latest rate, messages per second.
+    /// The latest rate, per second.
     pub rate: Option<u64>,
     /// Rates over the session, oldest first.
     pub history: VecDeque<u64>,
 }
 
 impl Throughput {
-    /// Record a read of `high` at `now`. A watermark that went backwards
-    /// (topic recreated, unclean election) restarts the measurement.
+    /// Record a read of `high` at `now`. A value that went backwards (topic
+    /// recreated, unclean election; for sizes retention or compaction)
+    /// restarts the measurement: no rate until the next read.
     #[allow(
         clippy::cast_possible_truncation,
         clippy::cast_sign_loss,
         clippy::cast_precision_loss
-    )] // a non-negative message rate far below 2^52
+    )] // a non-negative rate far below 2^52
     pub fn record(&mut self, high: i64, now: Instant) {
         if let Some((before, at)) = self.last {
             let secs = now.saturating_duration_since(at).as_secs_f64();

@@ -13,7 +13,7 @@ pub const INTERVAL: Duration = Duration::from_secs(3);
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(20);
 /// Partitions whose rates are kept before all but the visible are dropped.
-const RATES_KEPT: usize = 20_000;
+pub(super) const RATES_KEPT: usize = 20_000;
 /// At most this many partitions per request.
 const MAX_PARTITIONS: usize = 5_000;
 

@@ -42,6 +42,13 @@ pub enum Width {
         /// Never wider (a long name is cut with `…`).
         max: usize,
     },
+    /// A number: as wide as the widest of its header and its visible values
+    /// (at most `max`), never cut (a cut number misleads); when the row
+    /// does not fit, dropped with the columns right of it instead.
+    Number {
+        /// Never wider.
+        max: usize,
+    },
     /// Shares the width the other columns leave, by weight (free text at
     /// the end of a row): the only columns that grow with the terminal.
     Fill {
@@ -92,7 +99,7 @@ impl<R> Column<R> {
     pub fn number(header: &'static str, cell: fn(&R) -> String, sort: Compare<R>) -> Self {
         Column {
             header,
-            width: Width::Fit { min: 1, max: 24 },
+            width: Width::Number { max: 24 },
             align: Align::Right,
             cell,
             sort: Some(sort),
@@ -176,7 +183,7 @@ pub fn fitted_content_widths<'a, S: AsRef<str>>(
     headers: &[S],
     rows: impl IntoIterator<Item = &'a [String]>,
 ) -> Vec<usize> {
-    let fitted = |i: usize| matches!(rules.get(i), Some(Width::Fit { .. }));
+    let fitted = |i: usize| matches!(rules.get(i), Some(Width::Fit { .. } | Width::Number { .. }));
     let mut widths: Vec<usize> = headers
         .iter()
         .enumerate()
@@ -193,44 +200,76 @@ pub fn fitted_content_widths<'a, S: AsRef<str>>(
 }
 
 /// The width of each column in `total` terminal columns, `spacing` apart:
-/// fitted columns get what their content needs (within their limits), fill
-/// columns share what is left. When the fitted columns do not fit, the
-/// widest one gives way first, down to its minimum.
-pub fn layout(rules: &[Width], content: &[usize], total: usize, spacing: usize) -> Vec<usize> {
+/// fitted and number columns get what their content needs (within their
+/// limits), fill columns share what is left. When that does not fit, the
+/// widest text column gives way first, down to its minimum or its header's
+/// width (`headers`), whichever is wider, so no header is cut; then the
+/// rightmost columns are dropped (width 0; [`hidden`] counts them) until
+/// the rest fits, and what dropping freed goes back to the text columns
+/// that gave way (leftmost first): a narrow terminal shows fewer columns
+/// whole rather than every column cut to `…`. The first column is never
+/// dropped: it is cut instead.
+pub fn layout(
+    rules: &[Width],
+    content: &[usize],
+    headers: &[usize],
+    total: usize,
+    spacing: usize,
+) -> Vec<usize> {
+    let floor = |i: usize, min: usize| min.max(headers.get(i).copied().unwrap_or(0));
     let mut widths: Vec<usize> = rules
         .iter()
         .zip(content.iter().chain(std::iter::repeat(&0)))
         .map(|(rule, &need)| match *rule {
             Width::Fit { min, max } => need.clamp(min, max.max(min)),
+            Width::Number { max } => need.min(max),
             Width::Fill { min, .. } => min,
         })
         .collect();
-    let gaps = spacing * rules.len().saturating_sub(1);
-    let room = total.saturating_sub(gaps);
+    let wanted = widths.clone();
+    let mut shown = rules.len();
+    let room = |shown: usize| total.saturating_sub(spacing * shown.saturating_sub(1));
     let mut used: usize = widths.iter().sum();
-    while used > room {
+    while used > room(shown) {
         let widest = rules
             .iter()
             .zip(&widths)
             .enumerate()
-            .filter(|(_, (rule, w))| matches!(rule, Width::Fit { min, .. } if **w > *min))
+            .filter(
+                |(i, (rule, w))| matches!(rule, Width::Fit { min, .. } if **w > floor(*i, *min)),
+            )
             .max_by_key(|(i, (_, w))| (**w, std::cmp::Reverse(*i)))
             .map(|(i, _)| i);
         let Some(widest) = widest else { break };
         widths[widest] -= 1;
         used -= 1;
     }
-    let weights: usize = rules
+    while used > room(shown) && shown > 1 {
+        shown -= 1;
+        used -= std::mem::take(&mut widths[shown]);
+    }
+    if used > room(shown) {
+        widths[0] = room(shown);
+        used = widths[0];
+    }
+    for (w, want) in widths[..shown].iter_mut().zip(&wanted) {
+        let back = want
+            .saturating_sub(*w)
+            .min(room(shown).saturating_sub(used));
+        *w += back;
+        used += back;
+    }
+    let weights: usize = rules[..shown]
         .iter()
         .map(|r| match r {
             Width::Fill { weight, .. } => *weight,
-            Width::Fit { .. } => 0,
+            Width::Fit { .. } | Width::Number { .. } => 0,
         })
         .sum();
-    let spare = room.saturating_sub(used);
+    let spare = room(shown).saturating_sub(used);
     let mut given = 0;
     let mut seen = 0;
-    for (rule, w) in rules.iter().zip(widths.iter_mut()) {
+    for (rule, w) in rules[..shown].iter().zip(widths.iter_mut()) {
         if let Width::Fill { weight, .. } = rule {
             seen += weight;
             let upto = (spare * seen).checked_div(weights).unwrap_or(0);
@@ -241,6 +280,16 @@ pub fn layout(rules: &[Width], content: &[usize], total: usize, spacing: usize) 
     widths
 }
 
+/// How many columns [`layout`] dropped for want of room (fill columns left
+/// without width do not count: they had nothing to show).
+pub fn hidden(rules: &[Width], widths: &[usize]) -> usize {
+    rules
+        .iter()
+        .zip(widths)
+        .filter(|(rule, w)| **w == 0 && !matches!(rule, Width::Fill { .. }))
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,8 +298,8 @@ mod tests {
 
     #[test]
     fn fitted_columns_take_what_they_need_and_fill_takes_the_rest() {
-        assert_eq!(layout(&[FIT, FIT], &[6, 2], 80, 1), [6, 4]);
-        assert_eq!(layout(&[FIT, FIT], &[30, 2], 80, 1), [10, 4]);
+        assert_eq!(layout(&[FIT, FIT], &[6, 2], &[], 80, 1), [6, 4]);
+        assert_eq!(layout(&[FIT, FIT], &[30, 2], &[], 80, 1), [10, 4]);
         assert_eq!(
             layout(
                 &[
@@ -259,14 +308,46 @@ mod tests {
                     Width::Fill { weight: 2, min: 3 }
                 ],
                 &[6, 0, 0],
+                &[],
                 40,
                 1
             ),
             [6, 9, 23]
         );
-        // Too narrow: the widest gives way first, never below its minimum.
-        assert_eq!(layout(&[FIT, FIT], &[10, 8], 15, 1), [7, 7]);
-        assert_eq!(layout(&[FIT, FIT], &[10, 8], 3, 1), [4, 4]);
+        // Too narrow: the widest gives way first, never below its minimum;
+        // then the rightmost column is dropped; the first is cut last.
+        assert_eq!(layout(&[FIT, FIT], &[10, 8], &[], 15, 1), [7, 7]);
+        assert_eq!(layout(&[FIT, FIT], &[10, 8], &[], 6, 1), [6, 0]);
+        assert_eq!(layout(&[FIT, FIT], &[10, 8], &[], 3, 1), [3, 0]);
+    }
+
+    #[test]
+    fn numbers_are_never_cut_the_rightmost_columns_go_instead() {
+        const NUMBER: Width = Width::Number { max: 24 };
+        let fill = Width::Fill { weight: 1, min: 0 };
+        let rules = [FIT, NUMBER, NUMBER, NUMBER, fill];
+        // Room for all: the fill column takes the rest.
+        assert_eq!(
+            layout(&rules, &[10, 9, 9, 9, 0], &[], 45, 1),
+            [10, 9, 9, 9, 4]
+        );
+        // 30 columns: the name gives way (to its minimum, 4), then the last
+        // number and the fill column go, and the name gets its room back;
+        // the numbers shown stay whole.
+        let widths = layout(&rules, &[10, 9, 9, 9, 0], &[], 30, 1);
+        assert_eq!(widths, [10, 9, 9, 0, 0]);
+        assert_eq!(hidden(&rules, &widths), 1, "the fill column had nothing");
+        let widths = layout(&rules, &[10, 9, 9, 9, 0], &[], 16, 1);
+        assert_eq!(widths, [6, 9, 0, 0, 0]);
+        assert_eq!(hidden(&rules, &widths), 2);
+        // A wide text column in the middle gives way before anything goes.
+        let middle = [NUMBER, Width::Fit { min: 5, max: 40 }, NUMBER];
+        assert_eq!(layout(&middle, &[4, 40, 4], &[], 30, 1), [4, 20, 4]);
+        // A text column is not cut below its header: the one right of it
+        // goes first.
+        let short = [NUMBER, Width::Fit { min: 1, max: 10 }, NUMBER];
+        assert_eq!(layout(&short, &[4, 9, 4], &[4, 9, 4], 16, 1), [4, 9, 0]);
+        assert_eq!(layout(&short, &[4, 9, 4], &[], 16, 1), [4, 6, 4]);
     }
 
     #[test]

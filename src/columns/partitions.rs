@@ -4,7 +4,8 @@ use crate::inspect::{BrokerReplica, ClusterSizes};
 use crate::meta::{PartitionInfo, Watermarks};
 
 use super::Column;
-use super::format::{bytes, ids, sparkline};
+use super::format::{bytes, ids};
+use super::topics::over_time;
 
 /// What one partition row shows.
 #[derive(Debug, Clone, Copy)]
@@ -21,6 +22,11 @@ pub struct Row<'a> {
     pub rate: Option<u64>,
     /// Messages per second over the session.
     pub rates: Option<&'a std::collections::VecDeque<u64>>,
+    /// Bytes per second on disk (its largest replica) between the last two
+    /// size answers; `None` until measured or when the size shrank.
+    pub bytes_rate: Option<u64>,
+    /// Bytes per second over the session.
+    pub bytes_rates: Option<&'a std::collections::VecDeque<u64>>,
     /// The brokers' log dirs, once read.
     pub sizes: Option<&'a ClusterSizes>,
 }
@@ -67,22 +73,16 @@ fn len(ids: &[i32]) -> usize {
 /// whether the leader is preferred, low and high watermark, under min ISR,
 /// the leader's size, each replica's size, a future replica's lag, and
 /// messages/s with its sparkline.
-pub fn table<'a>() -> [Column<Row<'a>>; 15] {
+pub fn table<'a>() -> [Column<Row<'a>>; 17] {
     [
         Column::number(
             "PARTITION",
             |r| r.partition.partition.to_string(),
             |a, b| a.partition.partition.cmp(&b.partition.partition),
         ),
-        Column::number(
-            "LEADER",
-            |r| {
-                r.partition
-                    .leader
-                    .map_or_else(|| "none".to_owned(), |l| l.to_string())
-            },
-            |a, b| a.partition.leader.cmp(&b.partition.leader),
-        ),
+        Column::number("LEADER", leader, |a, b| {
+            a.partition.leader.cmp(&b.partition.leader)
+        }),
         Column::number(
             "EPOCH",
             |r| r.partition.leader_epoch.to_string(),
@@ -162,7 +162,16 @@ pub fn table<'a>() -> [Column<Row<'a>>; 15] {
             a.future_lag().cmp(&b.future_lag())
         }),
         Column::number("MSGS/S", rate, |a, b| a.rate.cmp(&b.rate)),
-        Column::fill("MSGS/S OVER TIME", (1, 0), rates, None),
+        Column::number("BYTES/S", bytes_rate, |a, b| {
+            a.bytes_rate.cmp(&b.bytes_rate)
+        }),
+        Column::fill("MSGS/S OVER TIME", (1, 0), |r| over_time(r.rates), None),
+        Column::fill(
+            "BYTES/S OVER TIME",
+            (1, 0),
+            |r| over_time(r.bytes_rates),
+            None,
+        ),
     ]
 }
 
@@ -207,10 +216,17 @@ fn rate(row: &Row) -> String {
     row.rate.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
 
-fn rates(row: &Row) -> String {
-    row.rates.map_or_else(String::new, |h| {
-        sparkline(&h.iter().copied().collect::<Vec<_>>(), 20)
-    })
+fn leader(row: &Row) -> String {
+    row.partition
+        .leader
+        .map_or_else(|| "none".to_owned(), |l| l.to_string())
+}
+
+fn bytes_rate(row: &Row) -> String {
+    row.bytes_rate.map_or_else(
+        || "-".to_owned(),
+        |v| bytes(i64::try_from(v).unwrap_or(i64::MAX)),
+    )
 }
 
 #[cfg(test)]
@@ -256,6 +272,7 @@ mod tests {
     #[test]
     fn partition_row() {
         let p = partition();
+        let grown = std::collections::VecDeque::from([0, 2048]);
         let row = Row {
             topic: "orders",
             partition: &p,
@@ -263,12 +280,15 @@ mod tests {
             min_isr: Some(3),
             rate: Some(0),
             rates: None,
+            bytes_rate: Some(2048),
+            bytes_rates: Some(&grown),
             sizes: None,
         };
         assert_eq!(
             cells(&table(), &row),
             [
-                "4", "2", "9", "1,2,3", "2,3", "-", "no", "10", "25", "yes", "-", "-", "-", "0", ""
+                "4", "2", "9", "1,2,3", "2,3", "-", "no", "10", "25", "yes", "-", "-", "-", "0",
+                "2.0KiB", "", "▁█"
             ]
         );
     }
@@ -300,6 +320,8 @@ mod tests {
             min_isr: None,
             rate: None,
             rates: None,
+            bytes_rate: None,
+            bytes_rates: None,
             sizes: Some(&sizes),
         };
         let cells = cells(&table(), &row);

@@ -38,9 +38,11 @@ pub struct Row<'a> {
     pub bytes_rate: Option<Option<u64>>,
     /// Messages per second over the session.
     pub rates: Option<&'a std::collections::VecDeque<u64>>,
+    /// Bytes per second over the session (while the topic was visible).
+    pub bytes_rates: Option<&'a std::collections::VecDeque<u64>>,
 }
 
-/// How many samples the messages/s sparkline shows.
+/// How many samples a rate's sparkline shows.
 pub const RATE_WIDTH: usize = 20;
 
 fn dash<T: ToString>(value: Option<T>) -> String {
@@ -50,6 +52,13 @@ fn dash<T: ToString>(value: Option<T>) -> String {
 fn count(row: &Row, f: fn(&TopicStats) -> usize) -> String {
     row.stats
         .map_or_else(|| "-".to_owned(), |s| f(s).to_string())
+}
+
+/// A rate's history as a sparkline (empty until measured).
+pub fn over_time(history: Option<&std::collections::VecDeque<u64>>) -> String {
+    history.map_or_else(String::new, |h| {
+        sparkline(&h.iter().copied().collect::<Vec<_>>(), RATE_WIDTH)
+    })
 }
 
 /// `-` until measured, `—` when the size shrank.
@@ -71,7 +80,7 @@ fn by(a: &Row, b: &Row, f: fn(&TopicStats) -> usize) -> Ordering {
 /// retention, size, the largest group lag (`?` until the groups are
 /// loaded), messages/s, bytes/s (— when the size shrank) and the
 /// messages/s sparkline.
-pub fn table<'a>() -> [Column<Row<'a>>; 15] {
+pub fn table<'a>() -> [Column<Row<'a>>; 16] {
     [
         Column::text(
             "TOPIC",
@@ -158,14 +167,11 @@ pub fn table<'a>() -> [Column<Row<'a>>; 15] {
         Column::number("BYTES/S", bytes_rate, |a, b| {
             a.bytes_rate.flatten().cmp(&b.bytes_rate.flatten())
         }),
+        Column::fill("MSGS/S OVER TIME", (1, 0), |r| over_time(r.rates), None),
         Column::fill(
-            "MSGS/S OVER TIME",
+            "BYTES/S OVER TIME",
             (1, 0),
-            |r| {
-                r.rates.map_or_else(String::new, |h| {
-                    sparkline(&h.iter().copied().collect::<Vec<_>>(), RATE_WIDTH)
-                })
-            },
+            |r| over_time(r.bytes_rates),
             None,
         ),
     ]
@@ -199,6 +205,7 @@ mod tests {
             rate: Some(7),
             bytes_rate: Some(Some(3072)),
             rates: Some(&rates),
+            bytes_rates: Some(&rates),
         };
         assert_eq!(
             cells(&table(), &row),
@@ -217,6 +224,7 @@ mod tests {
                 "42",
                 "7",
                 "3.0KiB",
+                "▁█",
                 "▁█"
             ]
         );
@@ -233,6 +241,7 @@ mod tests {
             rate: None,
             bytes_rate: Some(None),
             rates: None,
+            bytes_rates: None,
         };
         assert_eq!(
             cells(&table(), &bare),
@@ -251,6 +260,7 @@ mod tests {
                 "?",
                 "-",
                 "—",
+                "",
                 ""
             ]
         );

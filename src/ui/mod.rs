@@ -238,11 +238,22 @@ fn draw_table(
         &headers,
         grid.rows.iter().map(|(cells, _)| cells.as_slice()),
     );
-    let widths = columns::layout(&grid.widths, &content, usize::from(area.width), 1);
+    let header_widths: Vec<usize> = headers.iter().map(|h| crate::untrusted::width(h)).collect();
+    let widths = columns::layout(
+        &grid.widths,
+        &content,
+        &header_widths,
+        usize::from(area.width),
+        1,
+    );
+    let hidden = columns::hidden(&grid.widths, &widths);
+    // Columns without width (dropped for want of room, or a fill column
+    // left nothing) are not drawn at all: no spacing either.
     let fitted = |row: &[String]| -> Vec<String> {
         row.iter()
             .zip(&widths)
             .zip(&grid.aligns)
+            .filter(|((_, width), _)| **width > 0)
             .map(|((text, &width), &align)| columns::cell(text, width, align))
             .collect()
     };
@@ -256,6 +267,26 @@ fn draw_table(
         };
         Row::new(fitted(cells)).style(style)
     });
+    let title = table_title(state, hidden);
+    let block = Block::default()
+        .borders(Borders::TOP | Borders::BOTTOM)
+        .border_style(theme.border)
+        .title(Span::styled(escaped(title), theme.title));
+    let constraints = widths
+        .iter()
+        .filter(|&&w| w > 0)
+        .map(|&w| Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX)));
+    let table = Table::new(rows, constraints)
+        .header(header)
+        .block(block)
+        .column_spacing(1);
+    frame.render_widget(table, area);
+}
+
+/// The table's title: the screen, the selected row of how many, the filter,
+/// the screen's own status, and how many columns did not fit.
+fn table_title(state: &AppState, hidden: usize) -> String {
+    let view = state.view();
     let mut title = format!(
         " {} [{}/{}]",
         view.screen.title(),
@@ -291,19 +322,15 @@ fn draw_table(
             let _ = write!(title, " · {}", counts.join(" · "));
         }
     }
+    if hidden > 0 {
+        let _ = write!(
+            title,
+            " · {hidden} column{} right of here (wider terminal)",
+            if hidden == 1 { "" } else { "s" }
+        );
+    }
     title.push(' ');
-    let block = Block::default()
-        .borders(Borders::TOP | Borders::BOTTOM)
-        .border_style(theme.border)
-        .title(Span::styled(escaped(title), theme.title));
-    let constraints = widths
-        .iter()
-        .map(|&w| Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX)));
-    let table = Table::new(rows, constraints)
-        .header(header)
-        .block(block)
-        .column_spacing(1);
-    frame.render_widget(table, area);
+    title
 }
 
 fn draw_status(
