@@ -103,6 +103,11 @@ pub fn inflate(codec: Codec, compressed: &Bytes, cap: usize) -> Result<Bytes, In
             cap,
         ),
         Codec::Lz4 => {
+            // Kafka's frames (independent blocks) block by block into one
+            // buffer; anything else through liblz4's streaming decoder.
+            if let Some(out) = super::lz4_frame::inflate(compressed, cap)? {
+                return Ok(Bytes::from(out));
+            }
             let decoder = lz4::Decoder::new(&compressed[..]).map_err(|e| corrupt(e.to_string()))?;
             read_capped(codec, decoder, compressed.len(), cap)
         }

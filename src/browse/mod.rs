@@ -19,6 +19,7 @@ pub mod fetch;
 pub mod format;
 pub mod json;
 mod list_offsets;
+mod lz4_frame;
 mod notice;
 mod record;
 pub mod ring;
