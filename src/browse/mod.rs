@@ -18,6 +18,7 @@ mod error;
 pub mod fetch;
 pub mod format;
 pub mod json;
+mod in_flight;
 mod list_offsets;
 mod lz4_frame;
 mod notice;

@@ -1,24 +1,26 @@
 //! [`Browser`]: reading one topic (one partition, or all merged by
 //! timestamp) from a starting point, to the end or following.
 //!
-//! Each round sends one `Fetch` per leader (partitions whose buffered
-//! records ran out), concurrently, routed through the metadata snapshot
-//! with each partition's leader epoch. A stale leader
+//! Fetches go one per leader (partitions whose buffered records ran out, or
+//! run low), concurrently, routed through the metadata snapshot with each
+//! partition's leader epoch, and are decoded on their own tasks
+//! ([`super::in_flight`]). A call waits only for the records it needs: the
+//! partitions running low are asked before it returns, so the next records
+//! arrive while the caller prints or draws these. A stale leader
 //! (`NOT_LEADER_OR_FOLLOWER`, `FENCED_LEADER_EPOCH`, …) refreshes the topic
-//! and the partition is asked again next round from the same offset.
+//! and the partition is asked again from the same offset.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::Duration;
 
-use tokio::task::JoinSet;
-
-use crate::conn::protocol::messages::{FetchRequest, FetchResponse};
+use crate::conn::protocol::messages::FetchRequest;
 use crate::conn::{self, ErrorCode};
 use crate::meta::{self, Cluster, TopicPartition};
 
 use super::cursor::{Cursor, Limits, Outcome, State};
 use super::error::{Error, Result};
 use super::fetch::{self, Ask, FETCH_BY_ID, TopicRef};
+use super::in_flight::{InFlight, Landed};
 use super::list_offsets::{self, EARLIEST, LATEST};
 use super::notice::Notice;
 use super::record::Record;
@@ -27,6 +29,9 @@ use super::{Event, Isolation};
 
 /// Rounds in a row a partition may fail (with backoff) before it stops.
 const MAX_FAILURES: u32 = 30;
+/// A partition with fewer records buffered than this is asked for more
+/// before a call returns (at most one fetch per partition is out).
+const LOW_WATER: usize = 1000;
 
 /// How to read.
 #[derive(Debug, Clone, Copy)]
@@ -72,6 +77,8 @@ pub struct Browser {
     notices: Vec<Notice>,
     /// Partitions fetched one per request (a response was over the frame cap).
     single: BTreeSet<i32>,
+    /// The fetches out.
+    in_flight: InFlight,
 }
 
 impl Browser {
@@ -113,6 +120,7 @@ impl Browser {
             queues: BTreeMap::new(),
             notices: Vec::new(),
             single: BTreeSet::new(),
+            in_flight: InFlight::default(),
         };
         browser.place(&partitions, start).await?;
         Ok(browser)
@@ -243,10 +251,13 @@ impl Browser {
         self.notices.is_empty()
             && self.queues.values().all(VecDeque::is_empty)
             && self.cursors.values().all(|c| c.state != State::Active)
+            && self.in_flight.is_empty()
     }
 
-    /// The next records (merged by timestamp across partitions) and notices:
-    /// one fetch round. May be empty (nothing new yet, or a leader moved).
+    /// The next records (merged by timestamp across partitions) and notices,
+    /// waiting for at most one fetch to land. May be empty (nothing new yet,
+    /// or a leader moved). Partitions running low are asked for more before
+    /// it returns.
     pub async fn next_events(&mut self) -> Result<Vec<Event>> {
         let mut events: Vec<Event> = self.notices.drain(..).map(Event::Notice).collect();
         let ready = self.merge(&mut events);
@@ -255,6 +266,8 @@ impl Browser {
             events.extend(self.notices.drain(..).map(Event::Notice));
             self.merge(&mut events);
         }
+        // Prefetch; a partition without a leader is the next round's to see.
+        self.send(LOW_WATER).await?;
         Ok(events)
     }
 
@@ -290,18 +303,41 @@ impl Browser {
         }
     }
 
-    /// One `Fetch` per leader (or per partition asked alone), concurrently.
+    /// Ask for the partitions that ran out, then take what lands: the first
+    /// fetch to come back and any others already back.
     async fn round(&mut self) -> Result<()> {
+        let mut stale = self.send(1).await?;
+        let mut out_of_range = Vec::new();
+        if let Some(landed) = self.in_flight.landed().await {
+            for landed in landed.map_err(|e| Error::Task(e.to_string()))? {
+                stale |= self.take(landed, &mut out_of_range)?;
+            }
+        }
+        if !out_of_range.is_empty() {
+            self.out_of_range(&out_of_range).await;
+        }
+        if stale {
+            self.backoff().await;
+        }
+        Ok(())
+    }
+
+    /// One `Fetch` per leader (or per partition asked alone) for the active
+    /// partitions with fewer than `below` records buffered and no fetch out;
+    /// true when one has no leader in the snapshot (refresh and ask again).
+    async fn send(&mut self, below: usize) -> Result<bool> {
         let snapshot = self.cluster.snapshot();
         let by_id = self.cluster.negotiated_for::<FetchRequest>().await? >= FETCH_BY_ID;
         let topic_ref = match snapshot.topic(&self.topic) {
             Some(info) if by_id => TopicRef::Id(uuid::Uuid::from_bytes(*info.topic_id.as_bytes())),
             _ => TopicRef::Name(self.topic.clone()),
         };
-        let mut groups: BTreeMap<(i32, Option<i32>), Vec<Ask>> = BTreeMap::new();
+        // Per (leader, partition asked alone): the asks and their cursors.
+        let mut groups: BTreeMap<_, (Vec<Ask>, Vec<Cursor>)> = BTreeMap::new();
         let mut stale = false;
         for (p, cursor) in &self.cursors {
-            if cursor.state != State::Active || self.queues.get(p).is_some_and(|q| !q.is_empty()) {
+            let buffered = self.queues.get(p).map_or(0, VecDeque::len);
+            if cursor.state != State::Active || buffered >= below || self.in_flight.asks(*p) {
                 continue;
             }
             let Some((leader, info)) = snapshot
@@ -313,20 +349,22 @@ impl Browser {
             };
             let wide = cursor.wide.map(|w| i32::try_from(w).unwrap_or(i32::MAX));
             let alone = (wide.is_some() || self.single.contains(p)).then_some(*p);
-            groups.entry((leader, alone)).or_default().push(Ask {
+            let (asks, cursors): &mut (Vec<Ask>, Vec<Cursor>) =
+                groups.entry((leader, alone)).or_default();
+            asks.push(Ask {
                 partition: *p,
                 offset: cursor.next,
                 leader_epoch: info.leader_epoch,
                 max_bytes: wide.unwrap_or(self.options.partition_max_bytes),
             });
+            cursors.push(cursor.clone());
         }
         let wait = if self.options.follow {
             i32::try_from(self.options.follow_wait.as_millis()).unwrap_or(500)
         } else {
             0
         };
-        let mut requests = JoinSet::new();
-        for ((leader, _), asks) in groups {
+        for ((leader, _), (asks, cursors)) in groups {
             let max_bytes = asks
                 .iter()
                 .map(|a| a.max_bytes)
@@ -340,51 +378,44 @@ impl Browser {
                 wait,
                 self.options.isolation.level(),
             );
-            let cluster = self.cluster.clone();
-            requests.spawn(async move { (asks, cluster.send_to_node(leader, request).await) });
+            let limits = self.limits();
+            self.in_flight
+                .send(&self.cluster, leader, request, asks, cursors, limits);
         }
-        let mut out_of_range = Vec::new();
-        while let Some(joined) = requests.join_next().await {
-            let (asks, answer) = joined.map_err(|e| Error::Task(e.to_string()))?;
-            match answer {
-                Ok(response) => self.take(&response, &mut stale, &mut out_of_range),
-                Err(error) => stale |= self.request_failed(&asks, error)?,
-            }
-        }
-        if !out_of_range.is_empty() {
-            self.out_of_range(&out_of_range).await;
-        }
-        if stale {
-            self.backoff().await;
-        }
-        Ok(())
+        Ok(stale)
     }
 
-    fn take(&mut self, response: &FetchResponse, stale: &mut bool, out_of_range: &mut Vec<i32>) {
-        let limits = self.limits();
-        for answer in fetch::read(response) {
-            let Some(cursor) = self.cursors.get_mut(&answer.partition) else {
-                continue;
-            };
-            let mut records = Vec::new();
-            match cursor.apply(&answer, limits, &mut records, &mut self.notices) {
+    /// Take a fetch that landed: each partition's cursor comes back moved,
+    /// its records are queued; true when a leader was stale.
+    fn take(&mut self, landed: Landed, out_of_range: &mut Vec<i32>) -> Result<bool> {
+        let decoded = match landed.decoded {
+            Ok(decoded) => decoded,
+            Err(error) => return self.request_failed(&landed.asks, error),
+        };
+        let mut stale = false;
+        for mut answer in decoded {
+            let partition = answer.cursor.partition;
+            match answer.outcome {
                 Outcome::Read => {}
                 Outcome::Stale(code) => {
-                    *stale = true;
-                    if cursor.failures > MAX_FAILURES {
-                        cursor.state = State::Stopped;
+                    stale = true;
+                    if answer.cursor.failures > MAX_FAILURES {
+                        answer.cursor.state = State::Stopped;
                         self.notices.push(Notice::PartitionFailed {
-                            partition: answer.partition,
+                            partition,
                             error: format!("{code} (gave up after {MAX_FAILURES} tries)"),
                         });
                     }
                 }
-                Outcome::OutOfRange => out_of_range.push(answer.partition),
+                Outcome::OutOfRange => out_of_range.push(partition),
             }
-            if let Some(queue) = self.queues.get_mut(&answer.partition) {
-                queue.extend(records);
+            self.notices.append(&mut answer.notices);
+            if let Some(queue) = self.queues.get_mut(&partition) {
+                queue.extend(answer.records);
             }
+            self.cursors.insert(partition, answer.cursor);
         }
+        Ok(stale)
     }
 
     /// A whole request failed: whether to refresh and ask again.

@@ -76,10 +76,19 @@ fn run(invocation: Invocation) -> Result<(), Error> {
     if output == OutputFormat::Raw && !matches!(command, Command::Consume { .. }) {
         return Err(Error::Usage("-o raw is for consume only".to_owned()));
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(Error::Runtime)?;
+    // consume decodes fetches on their own tasks while this thread prints:
+    // a worker thread of their own lets the two overlap.
+    let runtime = if matches!(command, Command::Consume { .. }) {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    }
+    .map_err(Error::Runtime)?;
     runtime.block_on(async {
         let mut config = ClusterConfig {
             connection,
