@@ -2,7 +2,7 @@
 //! cluster: every codec, headers and tombstones, transactions under both
 //! isolations, 100 partitions merged by time, `-N`, timestamps, a group's
 //! committed offsets, an offset out of range, follow (also across a leader
-//! move), a missing topic.
+//! move), a missing topic, values of 1 MiB, a compacted topic's offset gaps.
 //! Records are produced with the Python client (librdkafka), which
 //! `scripts/kcat` installs into the kscope cache dir.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
@@ -327,4 +327,110 @@ fn follow_across_a_leader_move_shows_every_offset_once_in_order() {
         records.iter().any(|r| r["leader_epoch"].as_i64() > Some(0)),
         "records written after the move carry the new leader's epoch"
     );
+}
+
+/// The value size of the large-record test.
+const SIZE: usize = 1 << 20;
+
+#[test]
+fn values_of_a_mebibyte_in_every_codec_come_whole() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-big");
+    // A record of 1 MiB is past the broker's default max.message.bytes.
+    support::create_topic(
+        &env,
+        &topic,
+        "1",
+        &["--config", "max.message.bytes=4194304"],
+    );
+    for codec in ["none", "lz4", "zstd"] {
+        produce(&env, &topic, &["big", "2", &SIZE.to_string(), codec]);
+    }
+    let (records, stderr) = consume(&env, &[&topic, "-p", "0"]);
+    assert_eq!(records.len(), 6, "{stderr}");
+    for (i, record) in records.iter().enumerate() {
+        let value = record["value"].as_str().expect("a text value");
+        assert_eq!(value.len(), SIZE, "record {i} whole");
+        assert!(value.starts_with(&format!("{}:x", i % 2)), "record {i}");
+        assert!(value.ends_with("xxxx"));
+        assert_eq!(record["offset"].as_i64(), i64::try_from(i).ok());
+    }
+    let codecs: Vec<&str> = records
+        .iter()
+        .map(|r| r["codec"].as_str().unwrap())
+        .collect();
+    assert_eq!(codecs, ["none", "none", "lz4", "lz4", "zstd", "zstd"]);
+}
+
+#[test]
+fn a_compacted_topic_reads_across_its_offset_gaps_once_each() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-compact");
+    let configs = [
+        "cleanup.policy=compact",
+        "segment.ms=100",
+        "min.cleanable.dirty.ratio=0.001",
+        "min.compaction.lag.ms=0",
+        "delete.retention.ms=100",
+    ];
+    let mut extra = Vec::new();
+    for config in &configs {
+        extra.extend(["--config", config]);
+    }
+    support::create_topic(&env, &topic, "1", &extra);
+    produce(&env, &topic, &["compact"]);
+    // The cleaner runs on its own schedule (every 15 s when idle): wait
+    // until it has removed the overwritten values.
+    let deadline = Instant::now() + Duration::from_secs(150);
+    let records = loop {
+        let (records, _) = consume(&env, &[&topic]);
+        if records.len() < 14 {
+            break records;
+        }
+        assert!(Instant::now() < deadline, "never compacted: {records:?}");
+        std::thread::sleep(Duration::from_secs(2));
+    };
+    let offsets: Vec<i64> = records
+        .iter()
+        .map(|r| r["offset"].as_i64().unwrap())
+        .collect();
+    assert!(
+        offsets.windows(2).all(|w| w[0] < w[1]),
+        "in order, none twice: {offsets:?}"
+    );
+    // Each key's last value survives, the overwritten ones are gone.
+    let kept: Vec<(i64, String)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["offset"].as_i64().unwrap(),
+                r["value"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected = [
+        (6, "k1-1"),
+        (8, "k3-1"),
+        (10, "k0-2"),
+        (11, "k2-2"),
+        (12, "k4-2"),
+        (13, "roll"),
+    ];
+    assert_eq!(
+        kept,
+        expected.map(|(o, v)| (o, v.to_owned())),
+        "each key's last value once, in offset order"
+    );
+    // Starting inside a gap reads from the next record that is there.
+    let (from, _) = consume(&env, &[&topic, "--from", "1"]);
+    let first = from[0]["offset"].as_i64().unwrap();
+    assert!(
+        first >= 1 && offsets.contains(&first),
+        "{first} in {offsets:?}"
+    );
+    assert_eq!(from.len(), offsets.iter().filter(|o| **o >= 1).count());
 }

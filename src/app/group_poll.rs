@@ -127,10 +127,8 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, Stri
                 .record(now, lag);
         }
     }
-    if let Some((broker, error)) = relisted.list.failed.first() {
-        state.notice = Some(format!(
-            "groups on broker {broker} could not be listed: {error}"
-        ));
+    if let Some(notice) = super::groups::unlisted(&relisted.list.failed) {
+        state.notice = Some(notice);
     }
     // The store holds the only reference once the answer landed: no copy.
     for gone in Arc::make_mut(overview).merge(relisted) {

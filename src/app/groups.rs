@@ -266,10 +266,8 @@ pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overv
         kept.insert(name.clone(), history);
     }
     store.histories = kept;
-    if let Some((broker, error)) = overview.failed_brokers.first() {
-        state.notice = Some(format!(
-            "groups on broker {broker} could not be listed: {error}"
-        ));
+    if let Some(notice) = unlisted(&overview.failed_brokers) {
+        state.notice = Some(notice);
     }
     store.overview = Some(overview);
     store.overview_at = Some(now);
@@ -322,4 +320,13 @@ pub fn receive_detail(
     view.detail = Some(detail);
     view.at = Some(now);
     view.error = None;
+}
+
+/// The notice for brokers whose groups could not be listed (the first one
+/// named), whether the whole list or a re-listing was read.
+pub(super) fn unlisted(failed: &[(i32, String)]) -> Option<String> {
+    let (broker, error) = failed.first()?;
+    Some(format!(
+        "groups on broker {broker} could not be listed: {error}"
+    ))
 }

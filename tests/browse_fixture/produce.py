@@ -10,6 +10,12 @@ usage: produce.py BOOTSTRAP TOPIC MODE [ARG]
   plain N    N small records to partition 0 (value 'v-I')
   value V    one record to partition 0, key 'e2e', value V, header 'source: test'
   commit G P O  commit offset O of partition P for group G (no records)
+  big N SIZE CODEC  N records of SIZE bytes each to partition 0 (value 'I:' then
+             'x' up to SIZE), one per request, compressed with CODEC
+  compact    keys k0..k4 written twice (values 'kK-0', 'kK-1'), then k0, k2 and
+             k4 a third time ('kK-2'), to partition 0 with pauses so segments
+             roll, then key 'roll' (offset 13) to close the last segment: the
+             log cleaner leaves k1@6 k3@8 k0@10 k2@11 k4@12 roll@13
 """
 import sys
 
@@ -72,6 +78,25 @@ elif mode == "plain":
 elif mode == "value":
     p = producer()
     p.produce(topic, key="e2e", value=arg[0], partition=0, headers=[("source", b"test")])
+    done(p)
+elif mode == "big":
+    n, size, codec = int(arg[0]), int(arg[1]), arg[2]
+    p = producer(**{"compression.type": codec, "message.max.bytes": size + (1 << 16),
+                    "linger.ms": 0})
+    for i in range(n):
+        head = f"{i}:"
+        p.produce(topic, value=head + "x" * (size - len(head)), partition=0)
+        p.flush(30)
+    done(p)
+elif mode == "compact":
+    import time
+    p = producer()
+    for r, keys in enumerate([range(5), range(5), range(0, 5, 2)]):
+        for k in keys:
+            p.produce(topic, key=f"k{k}", value=f"k{k}-{r}", partition=0)
+        done(p)
+        time.sleep(0.3)
+    p.produce(topic, key="roll", value="roll", partition=0)
     done(p)
 elif mode == "commit":
     group, partition, offset = arg[0], int(arg[1]), int(arg[2])
