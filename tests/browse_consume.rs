@@ -2,7 +2,8 @@
 //! cluster: every codec, headers and tombstones, transactions under both
 //! isolations, 100 partitions merged by time, `-N`, timestamps, a group's
 //! committed offsets, an offset out of range, follow (also across a leader
-//! move), a missing topic, values of 1 MiB, a compacted topic's offset gaps.
+//! move), a missing topic, values of 1 MiB, a compacted topic's offset gaps,
+//! an offset out of range after `DeleteRecords`.
 //! Records are produced with the Python client (librdkafka), which
 //! `scripts/kcat` installs into the kscope cache dir.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
@@ -433,4 +434,42 @@ fn a_compacted_topic_reads_across_its_offset_gaps_once_each() {
         "{first} in {offsets:?}"
     );
     assert_eq!(from.len(), offsets.iter().filter(|o| **o >= 1).count());
+}
+
+#[test]
+fn an_offset_deleted_by_delete_records_is_out_of_range_with_the_new_low_watermark() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let topic = unique("browse-deleted");
+    support::create_topic(&env, &topic, "1", &[]);
+    produce(&env, &topic, &["plain", "10"]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let offsets = dir.path().join("offsets.json");
+    std::fs::write(
+        &offsets,
+        format!(r#"{{"version":1,"partitions":[{{"topic":"{topic}","partition":0,"offset":6}}]}}"#),
+    )
+    .expect("write the offsets file");
+    env.script(&[
+        "tool",
+        "org.apache.kafka.tools.DeleteRecordsCommand",
+        "--bootstrap-server",
+        env.bootstrap(),
+        "--offset-json-file",
+        offsets.to_str().expect("a utf-8 path"),
+    ]);
+
+    let (none, stderr) = consume(&env, &[&topic, "-p", "0", "--from", "2"]);
+    assert!(none.is_empty(), "{none:?}");
+    assert!(
+        stderr.contains("offset 2 is out of range (low watermark 6, high watermark 10)"),
+        "{stderr}"
+    );
+    let (rest, _) = consume(&env, &[&topic, "--from", "beginning"]);
+    assert_eq!(
+        values(&rest),
+        ["v-6", "v-7", "v-8", "v-9"],
+        "from the new start"
+    );
 }

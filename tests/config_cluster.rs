@@ -3,6 +3,7 @@
 //! through the resolver plus `Connection` directly.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+mod browse_fixture;
 mod support;
 
 use std::os::unix::fs::PermissionsExt;
@@ -351,4 +352,36 @@ async fn scram_sha_256_with_a_file_password_connects_through_the_resolver_and_li
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(summary.brokers, 3);
+}
+
+#[test]
+fn a_read_only_context_can_browse_a_topic() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let home = Home::new(&env);
+    let topic = support::unique("config-read-only-browse");
+    support::create_topic(&env, &topic, "1", &[]);
+    browse_fixture::produce(&env, &topic, &["plain", "3"]);
+    let config = home.config();
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "--context",
+        "guarded",
+        "consume",
+        &topic,
+        "-o",
+        "json",
+    ];
+    let output = home.kscope(&env, &args);
+    support::assert_success(&output, "consume in the read-only context");
+    let values: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).expect("json");
+            record["value"].as_str().unwrap_or("null").to_owned()
+        })
+        .collect();
+    assert_eq!(values, ["v-0", "v-1", "v-2"]);
 }
