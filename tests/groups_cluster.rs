@@ -69,7 +69,14 @@ async fn a_classic_empty_group_has_exact_lag_per_partition_and_in_total() {
             .collect::<Vec<_>>()
     );
     assert_eq!(detail.lag.totals.total(), Some(total));
-    assert_eq!(detail.lag.per_topic[&topic].total(), Some(total));
+    assert_eq!(
+        detail
+            .lag
+            .per_topic
+            .get(&topic)
+            .and_then(kscope::groups::LagTotals::total),
+        Some(total)
+    );
     // Lag in time: every lagging partition has its oldest unconsumed record's
     // timestamp, produced moments ago.
     let now = kscope::cli::groups::now_ms();

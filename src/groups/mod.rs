@@ -34,7 +34,7 @@ pub use error::{Error, Result};
 pub use fetch::GroupRef;
 pub use history::{DEFAULT_CAPACITY, LagHistory, LagSample, PartitionHistories, Trend};
 pub use kind::{GroupState, GroupType};
-pub use lag::{GroupLag, Lag, LagTotals, PartitionLag};
+pub use lag::{GroupLag, Lag, LagTotals, PartitionLag, TopicTotals};
 pub use listing::{GroupList, GroupListing};
 pub use member::{Assignment, Member};
 pub use offset_fetch::{BATCHED_VERSION, Committed, DEFAULT_BATCH};
