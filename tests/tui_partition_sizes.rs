@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kscope::app::{Action, AppState, Code, Effect, update};
-use kscope::inspect::{BrokerDisk, ClusterSizes, LogDir, ReplicaSize, TopicReplicas};
+use kscope::inspect::{BrokerDisk, ClusterSizes, LogDir, ReplicaSize, TopicReplicas, TopicSize};
 use kscope::meta::MetadataSnapshot;
 
 mod screens_fixture;
@@ -71,7 +71,17 @@ fn sized(zero: i64, one: i64) -> ClusterSizes {
                 ],
             ),
         ],
-        ..ClusterSizes::default()
+        // What `ClusterSizes::of` sums for it: every replica, and the
+        // leaders' alone (broker 3 is silent: the all-replica sum is unknown).
+        topics: [(
+            "payments".to_owned(),
+            TopicSize {
+                all_replicas: None,
+                leaders_only: Some(2048 + one),
+            },
+        )]
+        .into_iter()
+        .collect(),
     }
 }
 
@@ -105,7 +115,12 @@ fn partitions_with_replica_sizes_and_a_future_replicas_lag() {
         let mut s = state(&snap, width, height);
         open_payments(&mut s, &snap);
         answer(&mut s, &snap);
-        insta::assert_snapshot!(format!("partition_sizes_{label}"), render(&s, &snap));
+        let rendered = render(&s, &snap);
+        assert!(
+            rendered.contains("size ? (all replicas), 1.0MiB (leaders)"),
+            "{rendered}"
+        );
+        insta::assert_snapshot!(format!("partition_sizes_{label}"), rendered);
     }
 }
 

@@ -283,6 +283,25 @@ fn draw_table(
     frame.render_widget(table, area);
 }
 
+/// A topic's size on disk for the Partitions screen's title: all replicas
+/// and the leaders' alone (empty until the brokers answered).
+fn topic_size(state: &AppState, topic: &str) -> String {
+    let Some(size) = state
+        .sizes
+        .latest
+        .as_ref()
+        .and_then(|s| s.topics.get(topic))
+    else {
+        return String::new();
+    };
+    let shown = |n: Option<i64>| n.map_or_else(|| "?".to_owned(), columns::format::bytes);
+    format!(
+        " · size {} (all replicas), {} (leaders)",
+        shown(size.all_replicas),
+        shown(size.leaders_only)
+    )
+}
+
 /// The table's title: the screen, the selected row of how many, the filter,
 /// the screen's own status, and how many columns did not fit.
 fn table_title(state: &AppState, hidden: usize) -> String {
@@ -311,6 +330,9 @@ fn table_title(state: &AppState, hidden: usize) -> String {
     }
     title.push_str(&security_screens::status(state));
     title.push_str(&producers_screen::status(state));
+    if let Screen::Partitions { topic } = &view.screen {
+        title.push_str(&topic_size(state, topic));
+    }
     if matches!(view.screen, Screen::Leaders) {
         let counts: Vec<String> = view
             .kinds
