@@ -21,11 +21,12 @@ use super::cursor::{Cursor, Limits, Outcome, State};
 use super::error::{Error, Result};
 use super::fetch::{self, Ask, FETCH_BY_ID, TopicRef};
 use super::in_flight::{InFlight, Landed};
-use super::list_offsets::{self, EARLIEST, LATEST};
 use super::notice::Notice;
 use super::record::Record;
 use super::start::Start;
 use super::{Event, Isolation};
+
+mod place;
 
 /// Rounds in a row a partition may fail (with backoff) before it stops.
 const MAX_FAILURES: u32 = 30;
@@ -79,6 +80,9 @@ pub struct Browser {
     single: BTreeSet<i32>,
     /// The fetches out.
     in_flight: InFlight,
+    /// A failure met after records were already handed to the caller's
+    /// batch: those go out first, the failure with the next call.
+    deferred: Option<Error>,
 }
 
 impl Browser {
@@ -121,128 +125,10 @@ impl Browser {
             notices: Vec::new(),
             single: BTreeSet::new(),
             in_flight: InFlight::default(),
+            deferred: None,
         };
         browser.place(&partitions, start).await?;
         Ok(browser)
-    }
-
-    /// Put a cursor on every partition at `start`.
-    async fn place(&mut self, partitions: &[i32], start: &Start) -> Result<()> {
-        let (cluster, topic, isolation) =
-            (&self.cluster, self.topic.as_str(), self.options.isolation);
-        let low = list_offsets::list(
-            cluster,
-            topic,
-            partitions,
-            EARLIEST,
-            Isolation::ReadUncommitted,
-        )
-        .await?;
-        let end = list_offsets::list(cluster, topic, partitions, LATEST, isolation).await?;
-        let starts: BTreeMap<i32, i64> = match start {
-            Start::Beginning => low.clone(),
-            Start::End => end.clone(),
-            Start::Offset(offset) => partitions.iter().map(|p| (*p, *offset)).collect(),
-            Start::FromEnd(n) => partitions
-                .iter()
-                .map(|p| {
-                    let (lo, hi) = (
-                        low.get(p).copied().unwrap_or(0),
-                        end.get(p).copied().unwrap_or(0),
-                    );
-                    (*p, hi.saturating_sub(*n).max(lo))
-                })
-                .collect(),
-            Start::Timestamp(ms) => {
-                let at = list_offsets::list(cluster, topic, partitions, *ms, isolation).await?;
-                partitions
-                    .iter()
-                    .map(|p| match at.get(p) {
-                        Some(offset) if *offset >= 0 => (*p, *offset),
-                        _ => {
-                            self.notices.push(Notice::NoRecordAtTime {
-                                partition: *p,
-                                timestamp: *ms,
-                            });
-                            (*p, end.get(p).copied().unwrap_or(0))
-                        }
-                    })
-                    .collect()
-            }
-            Start::Offsets(map) => partitions
-                .iter()
-                .map(|p| {
-                    let Some(offset) = map.get(p) else {
-                        self.notices
-                            .push(Notice::NoCommittedOffset { partition: *p });
-                        return (*p, end.get(p).copied().unwrap_or(0));
-                    };
-                    (*p, *offset)
-                })
-                .collect(),
-            Start::Group(group) => {
-                return Err(Error::BadStart {
-                    given: format!("group:{group}"),
-                    why: "a group's offsets are read by the caller".to_owned(),
-                });
-            }
-        };
-        if isolation == Isolation::ReadCommitted {
-            let high = list_offsets::list(
-                cluster,
-                topic,
-                partitions,
-                LATEST,
-                Isolation::ReadUncommitted,
-            )
-            .await?;
-            for (p, lso) in &end {
-                if let Some(high) = high.get(p).filter(|h| *h > lso) {
-                    self.notices.push(Notice::OpenTransaction {
-                        partition: *p,
-                        lso: *lso,
-                        high: *high,
-                    });
-                }
-            }
-        }
-        self.put_cursors(partitions, &starts, &low, &end);
-        Ok(())
-    }
-
-    /// A cursor per partition at its start; one outside the log is stopped
-    /// and said.
-    fn put_cursors(
-        &mut self,
-        partitions: &[i32],
-        starts: &BTreeMap<i32, i64>,
-        low: &BTreeMap<i32, i64>,
-        end: &BTreeMap<i32, i64>,
-    ) {
-        for p in partitions {
-            let next = starts.get(p).copied().unwrap_or(0);
-            let stop = (!self.options.follow).then(|| end.get(p).copied().unwrap_or(0));
-            let mut cursor = Cursor::new(*p, next, stop);
-            let (lo, hi) = (low.get(p).copied(), end.get(p).copied());
-            if lo.is_some_and(|lo| next < lo) || hi.is_some_and(|hi| next > hi) {
-                cursor.state = State::Stopped;
-                self.notices.push(Notice::OffsetOutOfRange {
-                    partition: *p,
-                    offset: next,
-                    low: lo,
-                    high: hi,
-                });
-            }
-            if let Some(Notice::OpenTransaction { lso, high, .. }) = self
-                .notices
-                .iter()
-                .find(|n| matches!(n, Notice::OpenTransaction { partition, .. } if partition == p))
-            {
-                cursor.lso_said = Some((*lso, *high));
-            }
-            self.cursors.insert(*p, cursor);
-            self.queues.insert(*p, VecDeque::new());
-        }
     }
 
     /// Whether every partition reached its end or stopped, and everything
@@ -252,22 +138,37 @@ impl Browser {
             && self.queues.values().all(VecDeque::is_empty)
             && self.cursors.values().all(|c| c.state != State::Active)
             && self.in_flight.is_empty()
+            && self.deferred.is_none()
     }
 
     /// The next records (merged by timestamp across partitions) and notices,
     /// waiting for at most one fetch to land. May be empty (nothing new yet,
     /// or a leader moved). Partitions running low are asked for more before
-    /// it returns.
+    /// it returns. A failure never takes records already merged with it:
+    /// they are returned, and the failure comes with the next call.
     pub async fn next_events(&mut self) -> Result<Vec<Event>> {
+        if let Some(error) = self.deferred.take() {
+            return Err(error);
+        }
         let mut events: Vec<Event> = self.notices.drain(..).map(Event::Notice).collect();
         let ready = self.merge(&mut events);
         if !ready || events.is_empty() {
-            self.round().await?;
+            let round = self.round().await;
             events.extend(self.notices.drain(..).map(Event::Notice));
             self.merge(&mut events);
+            if let Err(error) = round {
+                if events.is_empty() {
+                    return Err(error);
+                }
+                self.deferred = Some(error);
+                return Ok(events);
+            }
         }
-        // Prefetch; a partition without a leader is the next round's to see.
-        self.send(LOW_WATER).await?;
+        // Prefetch. What fails here (a partition without a leader, no
+        // broker to ask) the next round meets and says.
+        if let Err(error) = self.send(LOW_WATER).await {
+            tracing::debug!(%error, topic = %self.topic, "prefetch not sent");
+        }
         Ok(events)
     }
 
