@@ -148,14 +148,8 @@ fn record_visible(
     let mut topics: Vec<&str> = visible.iter().map(|tp| tp.topic.as_str()).collect();
     topics.dedup();
     for topic in topics {
-        match sizes.topics.get(topic).and_then(|s| s.all_replicas) {
-            Some(size) => store
-                .topic_bytes
-                .entry(topic.to_owned())
-                .or_default()
-                .record(size, now),
-            None => drop(store.topic_bytes.remove(topic)),
-        }
+        let size = sizes.topics.get(topic).and_then(|s| s.all_replicas);
+        record(&mut store.topic_bytes, topic.to_owned(), size, now);
     }
     if !partitions_shown {
         return;
@@ -167,14 +161,21 @@ fn record_visible(
             .filter(|r| !r.future)
             .map(|r| r.size)
             .max();
-        match largest {
-            Some(size) => store
-                .partition_bytes
-                .entry(tp.clone())
-                .or_default()
-                .record(size, now),
-            None => drop(store.partition_bytes.remove(tp)),
-        }
+        record(&mut store.partition_bytes, tp.clone(), largest, now);
+    }
+}
+
+/// Add `size` to `key`'s rate; an unknown size forgets it (a rate needs
+/// two known sizes in a row).
+fn record<K: std::hash::Hash + Eq>(
+    rates: &mut HashMap<K, Throughput>,
+    key: K,
+    size: Option<i64>,
+    now: Instant,
+) {
+    match size {
+        Some(size) => rates.entry(key).or_default().record(size, now),
+        None => drop(rates.remove(&key)),
     }
 }
 
