@@ -13,9 +13,9 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::Duration;
 
+use crate::conn::ErrorCode;
 use crate::conn::protocol::messages::FetchRequest;
-use crate::conn::{self, ErrorCode};
-use crate::meta::{self, Cluster, TopicPartition};
+use crate::meta::Cluster;
 
 use super::cursor::{Cursor, Limits, Outcome, State};
 use super::error::{Error, Result};
@@ -26,6 +26,7 @@ use super::record::Record;
 use super::start::Start;
 use super::{Event, Isolation};
 
+mod failures;
 mod place;
 
 /// Rounds in a row a partition may fail (with backoff) before it stops.
@@ -317,82 +318,6 @@ impl Browser {
             self.cursors.insert(partition, answer.cursor);
         }
         Ok(stale)
-    }
-
-    /// A whole request failed: whether to refresh and ask again.
-    fn request_failed(&mut self, asks: &[Ask], error: meta::Error) -> Result<bool> {
-        if let Some(conn::Error::FrameTooLarge { size, .. }) = error.conn() {
-            if asks.len() > 1 {
-                self.single.extend(asks.iter().map(|a| a.partition));
-                return Ok(false);
-            }
-            for ask in asks {
-                if let Some(cursor) = self.cursors.get_mut(&ask.partition) {
-                    cursor.state = State::Stopped;
-                }
-                self.notices.push(Notice::BatchTooLarge {
-                    partition: ask.partition,
-                    offset: ask.offset,
-                    size: usize::try_from(*size).unwrap_or(usize::MAX),
-                    limit: self.options.max_batch,
-                });
-            }
-            return Ok(false);
-        }
-        if !error.retriable() && !error.needs_metadata_refresh() {
-            return Err(Error::Fetch {
-                topic: self.topic.clone(),
-                source: error,
-            });
-        }
-        for ask in asks {
-            if let Some(cursor) = self.cursors.get_mut(&ask.partition) {
-                cursor.failures += 1;
-                if cursor.failures > MAX_FAILURES {
-                    cursor.state = State::Stopped;
-                    self.notices.push(Notice::PartitionFailed {
-                        partition: ask.partition,
-                        error: error.to_string(),
-                    });
-                }
-            }
-        }
-        Ok(true)
-    }
-
-    /// Say where the log is for partitions whose position fell outside it.
-    async fn out_of_range(&mut self, partitions: &[i32]) {
-        let tps: Vec<TopicPartition> = partitions
-            .iter()
-            .map(|p| TopicPartition::new(self.topic.clone(), *p))
-            .collect();
-        let marks = self.cluster.watermarks(&tps).await.unwrap_or_default();
-        for tp in tps {
-            let Some(cursor) = self.cursors.get_mut(&tp.partition) else {
-                continue;
-            };
-            cursor.state = State::Stopped;
-            let mark = marks.get(&tp);
-            self.notices.push(Notice::OffsetOutOfRange {
-                partition: tp.partition,
-                offset: cursor.next,
-                low: mark.map(|m| m.low),
-                high: mark.map(|m| m.high),
-            });
-        }
-    }
-
-    async fn backoff(&self) {
-        if let Err(error) = self.cluster.refresh_topics(&[self.topic.as_str()]).await {
-            tracing::debug!(%error, topic = %self.topic, "refresh after a stale leader failed");
-        }
-        let failures = self.cursors.values().map(|c| c.failures).max().unwrap_or(0);
-        let delay = self
-            .cluster
-            .config()
-            .retry
-            .delay(failures.saturating_add(1).min(8));
-        tokio::time::sleep(delay).await;
     }
 
     /// Each partition's next offset (for tests and for a view's position).

@@ -1,0 +1,86 @@
+//! A table screen's title: the screen, the selected row of how many, the
+//! filter, the screen's own status (groups list, configs, messages, cluster,
+//! schemas, ACLs, producers, a topic's size, leader moves) and how many
+//! columns the terminal could not fit.
+
+use std::fmt::Write as _;
+
+use crate::app::{AppState, Screen};
+use crate::columns;
+
+use super::{
+    cluster_screen, config_screens, group_screens, messages, producers_screen, schema_screens,
+    security_screens,
+};
+
+/// A topic's size on disk for the Partitions screen's title: all replicas
+/// and the leaders' alone (empty until the brokers answered).
+fn topic_size(state: &AppState, topic: &str) -> String {
+    let Some(size) = state
+        .sizes
+        .latest
+        .as_ref()
+        .and_then(|s| s.topics.get(topic))
+    else {
+        return String::new();
+    };
+    let shown = |n: Option<i64>| n.map_or_else(|| "?".to_owned(), columns::format::bytes);
+    format!(
+        " · size {} (all replicas), {} (leaders)",
+        shown(size.all_replicas),
+        shown(size.leaders_only)
+    )
+}
+
+/// The table's title: the screen, the selected row of how many, the filter,
+/// the screen's own status, and how many columns did not fit.
+pub fn title(state: &AppState, hidden: usize) -> String {
+    let view = state.view();
+    let mut title = format!(
+        " {} [{}/{}]",
+        view.screen.title(),
+        view.rows.len().min(view.selected + 1),
+        view.rows.len()
+    );
+    if let Some(filter) = &view.filter {
+        let _ = write!(title, " filter: {}", filter.text());
+    }
+    if matches!(view.screen, Screen::Groups { .. }) {
+        title.push_str(&group_screens::list_status(state));
+    }
+    title.push_str(&config_screens::status(state));
+    if matches!(view.screen, Screen::Messages { .. }) {
+        let _ = write!(title, " · {}", messages::status(&state.messages));
+    }
+    if matches!(view.screen, Screen::Cluster) {
+        title.push_str(&cluster_screen::status(state));
+    }
+    if matches!(view.screen, Screen::Schemas) {
+        title.push_str(&schema_screens::status(state));
+    }
+    title.push_str(&security_screens::status(state));
+    title.push_str(&producers_screen::status(state));
+    if let Screen::Partitions { topic } = &view.screen {
+        title.push_str(&topic_size(state, topic));
+    }
+    if matches!(view.screen, Screen::Leaders) {
+        let counts: Vec<String> = view
+            .kinds
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        if !counts.is_empty() {
+            let _ = write!(title, " · {}", counts.join(" · "));
+        }
+    }
+    if hidden > 0 {
+        let _ = write!(
+            title,
+            " · {hidden} column{} right of here (wider terminal)",
+            if hidden == 1 { "" } else { "s" }
+        );
+    }
+    title.push(' ');
+    title
+}
