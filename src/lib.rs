@@ -18,6 +18,7 @@ pub mod conn;
 pub mod groups;
 pub mod inspect;
 pub mod logging;
+pub mod memory;
 pub mod meta;
 pub mod schema;
 pub mod term;

@@ -88,7 +88,11 @@ fn advance(s: &mut AppState, snap: &MetadataSnapshot, by: Duration) -> Vec<Effec
 
 fn answer_whole(s: &mut AppState, snap: &MetadataSnapshot, request: u64, behind: i64) {
     let result = Ok(Arc::new(overview(behind)));
-    update(s, Action::Groups { request, result }, snap);
+    let effects = update(s, Action::Groups { request, result }, snap);
+    assert!(
+        effects.contains(&Effect::GiveBackMemory),
+        "a whole list landed: what it replaced goes back to the OS"
+    );
 }
 
 /// Answer the visible rows `asked`, each as `row` makes it from its index.
@@ -324,9 +328,20 @@ fn leaving_the_list_drops_it_and_the_histories_stay_bounded() {
         "sampled at the rest cadence"
     );
 
-    press(&mut s, &snap, Code::Esc);
-    let effects = advance(&mut s, &snap, Duration::from_mins(2));
+    let left = press(&mut s, &snap, Code::Esc);
     assert!(s.groups.overview.is_none(), "the list is dropped once left");
+    assert_eq!(
+        left.iter()
+            .filter(|e| **e == Effect::GiveBackMemory)
+            .count(),
+        1,
+        "and its memory is given back, once: {left:?}"
+    );
+    let effects = advance(&mut s, &snap, Duration::from_mins(2));
+    assert!(
+        !effects.contains(&Effect::GiveBackMemory),
+        "nothing more to give back"
+    );
     assert_eq!(whole(&effects), None);
     assert_eq!(lags(&effects), None);
     assert_eq!(

@@ -191,6 +191,9 @@ pub struct DegradedInfo {
 pub enum Effect {
     /// Leave.
     Quit,
+    /// A large structure was just dropped or replaced (a whole groups list):
+    /// hand the allocator's free pages back to the OS, off the loop.
+    GiveBackMemory,
     /// A full metadata refresh now.
     Refresh,
     /// Refresh these topics often (what is on screen); empty for none.

@@ -137,9 +137,10 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, Stri
 }
 
 /// No groups screen is on the stack (and `L` is off): drop the list and
-/// what is in flight for it, so that its memory goes back; the next
-/// `:groups` asks for it at once. The lag histories stay.
-pub fn drop_unseen(state: &mut AppState) {
+/// what is in flight for it, and have its memory given back to the OS
+/// ([`Effect::GiveBackMemory`]); the next `:groups` asks for it at once.
+/// The lag histories stay.
+pub fn drop_unseen(state: &mut AppState, effects: &mut Vec<Effect>) {
     let shown = state.stack.iter().any(|v| {
         matches!(
             v.screen,
@@ -150,7 +151,10 @@ pub fn drop_unseen(state: &mut AppState) {
     if shown || (store.overview.is_none() && store.list.in_flight.is_none()) {
         return;
     }
-    store.overview = None;
+    let held = store.overview.take().is_some();
     store.list = Poll::default();
     store.visible = Poll::default();
+    if held {
+        effects.push(Effect::GiveBackMemory);
+    }
 }

@@ -188,7 +188,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         // `L` on Topics: the LAG column's groups keep loading there.
         Screen::Topics if lag_on_topics => {}
         Screen::Group { .. } | Screen::Members { .. } => {}
-        _ => return super::group_poll::drop_unseen(state),
+        _ => return super::group_poll::drop_unseen(state, effects),
     }
     let store = &mut state.groups;
     let interval = store.interval;
@@ -237,10 +237,16 @@ pub(super) fn poll_list(
 }
 
 /// Take a group list; a stale one (not the request in flight) is dropped.
-pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overview>, String>) {
+/// Returns whether a list was installed (the one it replaced, and the
+/// answers it was built from, are garbage now).
+pub fn receive_list(
+    state: &mut AppState,
+    request: u64,
+    result: Result<Arc<Overview>, String>,
+) -> bool {
     let store = &mut state.groups;
     if store.list.in_flight != Some(request) {
-        return;
+        return false;
     }
     store.list.in_flight = None;
     store.answers += 1;
@@ -249,7 +255,7 @@ pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overv
         Err(error) => {
             state.notice = Some(format!("consumer groups: {error}"));
             store.overview_error = Some(error);
-            return;
+            return false;
         }
     };
     let now = state.now;
@@ -278,6 +284,7 @@ pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overv
         in_flight: None,
         last_request: Some(now),
     };
+    true
 }
 
 /// Take one group's detail; a stale one is dropped.

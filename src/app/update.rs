@@ -46,7 +46,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             watermarks::receive(state, snap, request, result);
         }
         Action::Groups { request, result } => {
-            groups::receive_list(state, request, result);
+            if groups::receive_list(state, request, result) {
+                effects.push(Effect::GiveBackMemory);
+            }
             super::topic_lag::refresh(state);
         }
         Action::GroupRows { request, result } => {

@@ -238,7 +238,12 @@ impl Session {
                     return Vec::new();
                 };
                 let generation = cluster.generation();
-                self.snap = cluster.snapshot();
+                let fresh = cluster.snapshot();
+                let full = fresh.fetched_at() != self.snap.fetched_at();
+                self.snap = fresh;
+                if full {
+                    crate::memory::give_back_later("full metadata refresh");
+                }
                 vec![Action::Snapshot { generation }]
             }
             Msg::Resolved(name, resolved) => {
@@ -265,6 +270,9 @@ impl Session {
     fn run(&mut self, effect: Effect, state: &mut AppState) -> bool {
         match effect {
             Effect::Quit => return true,
+            Effect::GiveBackMemory => {
+                crate::memory::give_back_later("groups list dropped or replaced")
+            }
             Effect::Refresh => match (&self.cluster, self.context.clone()) {
                 (Some(cluster), _) => cluster.invalidate(),
                 // Not connected (yet, or given up): try again now.
