@@ -31,7 +31,7 @@ use kscope::conn::protocol::messages::{
 use kscope::conn::protocol::{Decodable, Encodable, Message, StrBytes};
 use kscope::inspect::sizes::{broker_disk, topic_sizes};
 use kscope::inspect::{ClusterSizes, log_dirs};
-use kscope::meta::{MetadataSnapshot, decode_metadata};
+use kscope::meta::{MetadataAnswer, MetadataSnapshot};
 
 const PER_TOPIC: usize = 100;
 const BROKERS: i32 = 3;
@@ -94,11 +94,15 @@ fn snapshot(partitions: usize) -> MetadataSnapshot {
                 )
         })
         .collect();
-    decode_metadata(
-        MetadataResponse::default()
-            .with_brokers(brokers)
-            .with_topics(topics),
-    )
+    let mut wire = BytesMut::new();
+    MetadataResponse::default()
+        .with_brokers(brokers)
+        .with_topics(topics)
+        .encode(&mut wire, 12)
+        .expect("encode");
+    MetadataAnswer::decode(&mut wire.freeze(), 12)
+        .expect("decode")
+        .into_snapshot()
 }
 
 fn encode(response: &DescribeLogDirsResponse, version: i16) -> Bytes {

@@ -27,7 +27,7 @@ use kscope::conn::protocol::messages::metadata_response::{
 };
 use kscope::conn::protocol::messages::{BrokerId, MetadataResponse, TopicName};
 use kscope::conn::protocol::{Decodable, Encodable, StrBytes};
-use kscope::meta::{MetadataSnapshot, decode_metadata, diff};
+use kscope::meta::{MetadataAnswer, MetadataSnapshot, diff};
 
 const VERSION: i16 = 12;
 const PER_TOPIC: usize = 100;
@@ -86,7 +86,9 @@ fn encoded(partitions: usize) -> Bytes {
 
 fn decode(bytes: &Bytes) -> MetadataSnapshot {
     let mut buffer = bytes.clone();
-    decode_metadata(MetadataResponse::decode(&mut buffer, VERSION).expect("decode"))
+    MetadataAnswer::decode(&mut buffer, VERSION)
+        .expect("decode")
+        .into_snapshot()
 }
 
 /// What `Cluster::refresh_topics` does with its answer: merge the fresh

@@ -1,6 +1,8 @@
-//! Decode arbitrary bytes as a Metadata response frame, at every version.
+//! Decode arbitrary bytes as a Metadata response frame, at every version,
+//! with the decoder kscope uses (`MetadataAnswer`, straight into snapshot
+//! records).
 #![no_main]
 
-use kscope::conn::protocol::messages::MetadataRequest;
+use kscope::meta::MetadataAsk;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| kscope_fuzz::decode::<MetadataRequest>(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| kscope_fuzz::decode::<MetadataAsk>(data));

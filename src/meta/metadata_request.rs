@@ -1,14 +1,14 @@
 //! Building metadata requests and turning answers into our own types.
 
+use kafka_protocol::protocol::buf::ByteBufMut;
+use kafka_protocol::protocol::{Encodable, HeaderVersion, Message, VersionRange};
+
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::metadata_request::MetadataRequestTopic;
-use crate::conn::protocol::messages::metadata_response::MetadataResponseTopic;
-use crate::conn::protocol::messages::{MetadataRequest, MetadataResponse, TopicName};
-use crate::conn::{ApiKey, Connection, ErrorCode};
+use crate::conn::protocol::messages::{MetadataRequest, TopicName};
+use crate::conn::{ApiKey, Connection, Rpc};
 
-use super::snapshot::{
-    BrokerInfo, MetadataSnapshot, NodeIdInterner, PartitionInfo, TopicId, TopicInfo,
-};
+use super::metadata_answer::MetadataAnswer;
 
 /// A metadata request for every topic.
 ///
@@ -16,23 +16,25 @@ use super::snapshot::{
 /// list means "everything", while at v0 an *empty* list meant that. Getting it
 /// backwards asks a modern broker for no topics at all and yields a snapshot
 /// that quietly has none.
-pub(crate) fn all_topics_request(connection: &Connection) -> MetadataRequest {
+pub(crate) fn all_topics_request(connection: &Connection) -> MetadataAsk {
     let version = connection.negotiated_version(ApiKey::Metadata).unwrap_or(1);
     let topics = if version >= 1 { None } else { Some(Vec::new()) };
-    base_metadata_request().with_topics(topics)
+    MetadataAsk(base_metadata_request().with_topics(topics))
 }
 
 /// A metadata request naming these topics (and never creating them).
-pub(crate) fn topics_request(topics: &[&str]) -> MetadataRequest {
-    base_metadata_request().with_topics(Some(
-        topics
-            .iter()
-            .map(|name| {
-                MetadataRequestTopic::default()
-                    .with_name(Some(TopicName(StrBytes::from_string((*name).to_owned()))))
-            })
-            .collect(),
-    ))
+pub(crate) fn topics_request(topics: &[&str]) -> MetadataAsk {
+    MetadataAsk(
+        base_metadata_request().with_topics(Some(
+            topics
+                .iter()
+                .map(|name| {
+                    MetadataRequestTopic::default()
+                        .with_name(Some(TopicName(StrBytes::from_string((*name).to_owned()))))
+                })
+                .collect(),
+        )),
+    )
 }
 
 /// Every metadata request in this workspace goes through here.
@@ -47,60 +49,43 @@ pub(crate) fn base_metadata_request() -> MetadataRequest {
     MetadataRequest::default().with_allow_auto_topic_creation(false)
 }
 
-/// Convert a metadata response into our own types.
-///
-/// Every string is copied out (`to_string`): a kept `StrBytes` is a slice of
-/// the whole response buffer and would pin all of it in memory.
-pub fn decode_metadata(response: MetadataResponse) -> MetadataSnapshot {
-    let brokers = response
-        .brokers
-        .into_iter()
-        .map(|broker| BrokerInfo {
-            node_id: broker.node_id.0,
-            host: broker.host.to_string(),
-            port: broker.port,
-            rack: broker.rack.map(|r| r.to_string()),
-        })
-        .collect();
-    MetadataSnapshot::new(
-        brokers,
-        decode_topics(response.topics),
-        Some(response.controller_id.0).filter(|id| *id >= 0),
-        response.cluster_id.map(|id| id.to_string()),
-    )
+/// A Metadata request answered as a [`MetadataAnswer`]: the same request on
+/// the wire, its answer decoded straight into the snapshot's records (see
+/// `metadata_answer`). Every metadata request of the refresh goes as this.
+#[derive(Debug, Clone)]
+pub struct MetadataAsk(pub MetadataRequest);
+
+impl Message for MetadataAsk {
+    const VERSIONS: VersionRange = <MetadataRequest as Message>::VERSIONS;
+    const DEPRECATED_VERSIONS: Option<VersionRange> =
+        <MetadataRequest as Message>::DEPRECATED_VERSIONS;
 }
 
-/// Convert the topics of a metadata response, errored ones included.
-///
-/// Identical replica lists share one allocation ([`NodeIdInterner`]): at a
-/// million partitions that is the difference between a snapshot of ~170 MB
-/// and one of ~75 MB.
-pub fn decode_topics(topics: Vec<MetadataResponseTopic>) -> Vec<TopicInfo> {
-    let mut ids = NodeIdInterner::default();
-    topics
-        .into_iter()
-        .map(|topic| TopicInfo {
-            name: topic.name.map(|n| n.0.to_string()).unwrap_or_default(),
-            topic_id: TopicId::from_bytes(topic.topic_id.into_bytes()),
-            internal: topic.is_internal,
-            partitions: topic
-                .partitions
-                .into_iter()
-                .map(|partition| PartitionInfo {
-                    partition: partition.partition_index,
-                    // -1 is the protocol's "no leader"; keep that out of the
-                    // domain type entirely.
-                    leader: Some(partition.leader_id.0).filter(|id| *id >= 0),
-                    leader_epoch: partition.leader_epoch,
-                    replicas: ids.intern(partition.replica_nodes.iter().map(|id| id.0)),
-                    isr: ids.intern(partition.isr_nodes.iter().map(|id| id.0)),
-                    offline_replicas: ids.intern(partition.offline_replicas.iter().map(|id| id.0)),
-                    error: ErrorCode::from_code(partition.error_code),
-                })
-                .collect(),
-            error: ErrorCode::from_code(topic.error_code),
-        })
-        .collect()
+impl Encodable for MetadataAsk {
+    fn encode<B: ByteBufMut>(&self, buf: &mut B, version: i16) -> anyhow::Result<()> {
+        self.0.encode(buf, version)
+    }
+
+    fn compute_size(&self, version: i16) -> anyhow::Result<usize> {
+        self.0.compute_size(version)
+    }
+}
+
+impl HeaderVersion for MetadataAsk {
+    fn header_version(version: i16) -> i16 {
+        MetadataRequest::header_version(version)
+    }
+}
+
+impl Rpc for MetadataAsk {
+    const API_KEY: ApiKey = ApiKey::Metadata;
+    type Response = MetadataAnswer;
+
+    /// The request's own answer: it never allows auto-creation (see
+    /// [`base_metadata_request`]), and the read-only guard checks it again.
+    fn writes_at(&self, version: i16) -> Option<&'static str> {
+        self.0.writes_at(version)
+    }
 }
 
 #[cfg(test)]
@@ -113,7 +98,7 @@ mod tests {
     #[test]
     fn metadata_requests_never_allow_auto_topic_creation() {
         assert!(!base_metadata_request().allow_auto_topic_creation);
-        assert!(!topics_request(&["orders"]).allow_auto_topic_creation);
+        assert!(!topics_request(&["orders"]).0.allow_auto_topic_creation);
     }
 
     #[test]
@@ -127,6 +112,7 @@ mod tests {
     fn a_targeted_request_names_its_topics() {
         let request = topics_request(&["orders", "events"]);
         let names: Vec<String> = request
+            .0
             .topics
             .unwrap_or_default()
             .into_iter()

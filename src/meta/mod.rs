@@ -21,6 +21,7 @@ mod error;
 #[cfg(test)]
 mod fixtures;
 pub mod liveness;
+pub mod metadata_answer;
 mod metadata_request;
 pub mod movement;
 pub mod movement_log;
@@ -42,7 +43,8 @@ mod watermarks;
 pub use cluster::{Cluster, ClusterConfig};
 pub use error::{Error, Result};
 pub use liveness::{Frozen, Health};
-pub use metadata_request::{decode_metadata, decode_topics};
+pub use metadata_answer::MetadataAnswer;
+pub use metadata_request::MetadataAsk;
 pub use movement::{MovementEvent, MovementKind, diff};
 pub use movement_log::MovementLog;
 pub use offsets::{TopicPartition, Watermarks};

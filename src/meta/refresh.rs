@@ -11,10 +11,10 @@ use tokio::sync::watch;
 
 use super::error::{Error, Result};
 use crate::conn::ErrorCode;
-use crate::conn::protocol::messages::{MetadataRequest, MetadataResponse};
 
 use super::cluster::Cluster;
-use super::metadata_request::{all_topics_request, decode_metadata, decode_topics, topics_request};
+use super::metadata_answer::MetadataAnswer;
+use super::metadata_request::{MetadataAsk, all_topics_request, topics_request};
 use super::movement::{MovementEvent, diff};
 use super::movement_log::MovementFeed;
 use super::refresher::{RefresherProbe, Round};
@@ -88,7 +88,7 @@ impl Cluster {
         topics: &[&str],
     ) -> Result<(Arc<MetadataSnapshot>, Vec<(String, ErrorCode)>)> {
         let response = self.fetch(|_| topics_request(topics)).await?;
-        let fresh = decode_topics(response.topics);
+        let fresh = response.topics;
         let errors = fresh
             .iter()
             .filter_map(|t| t.error.map(|code| (t.name.clone(), code)))
@@ -204,7 +204,7 @@ impl Cluster {
 
     async fn fetch_full_once(&self) -> Result<MetadataSnapshot> {
         let (response, asked) = tokio::join!(self.fetch(all_topics_request), self.ask_quorum());
-        let snapshot = decode_metadata(response?);
+        let snapshot = response?.into_snapshot();
         let (controller, voters) = self.active_controller(&asked, snapshot.controller_id());
         let snapshot = snapshot.with_quorum(controller, voters);
         if snapshot.brokers().is_empty() {
@@ -219,8 +219,8 @@ impl Cluster {
     /// stale-metadata error there triggers a refresh, which would be this).
     async fn fetch(
         &self,
-        build: impl Fn(&crate::conn::Connection) -> MetadataRequest,
-    ) -> Result<MetadataResponse> {
+        build: impl Fn(&crate::conn::Connection) -> MetadataAsk,
+    ) -> Result<MetadataAnswer> {
         drive(
             &self.config().retry,
             || async {

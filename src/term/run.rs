@@ -271,7 +271,7 @@ impl Session {
         match effect {
             Effect::Quit => return true,
             Effect::GiveBackMemory => {
-                crate::memory::give_back_later("groups list dropped or replaced")
+                crate::memory::give_back_later("groups list dropped or replaced");
             }
             Effect::Refresh => match (&self.cluster, self.context.clone()) {
                 (Some(cluster), _) => cluster.invalidate(),
