@@ -20,11 +20,15 @@ use super::state::{AppState, Link};
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(30);
-/// Samples kept per group's lag history: 60 samples of 40 bytes bound a
-/// group's history to 2.4 KB (5 minutes at the default interval for the
-/// rows on screen, an hour for the rest, polled every
-/// [`group_poll::REST_EVERY`](super::group_poll::REST_EVERY) intervals).
-pub const HISTORY_SAMPLES: usize = 60;
+/// Samples kept per group's lag history: 40 samples of 32 bytes bound a
+/// group's history to 1.3 KB, which every group of the session keeps
+/// (10,000 on a large cluster; the bound is 4 KB a group with its
+/// row). That is 200 s at the default interval for the rows on screen,
+/// 40 minutes for the rest, polled every
+/// [`group_poll::REST_EVERY`](super::group_poll::REST_EVERY) intervals; the
+/// LAG OVER TIME sparkline shows the last
+/// [`SPARK_WIDTH`](crate::columns::group_format::SPARK_WIDTH).
+pub const HISTORY_SAMPLES: usize = 40;
 
 /// One kind of request's bookkeeping: what is in flight and when it left.
 #[derive(Debug, Default, Clone)]

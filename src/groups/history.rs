@@ -78,10 +78,27 @@ impl Trend {
     }
 }
 
+/// A sample as a history keeps it: 32 bytes instead of [`LagSample`]'s 40,
+/// its time in milliseconds after the history's base.
+#[derive(Debug, Clone, Copy)]
+struct Stored {
+    lag: i64,
+    committed: i64,
+    end: i64,
+    after_base_ms: u32,
+}
+
 /// A bounded series of samples.
+///
+/// Held for every group of the session (10,000 on a large cluster), so its
+/// size matters: samples are stored as [`Stored`] (32 bytes) and room is
+/// taken exactly, never past `capacity` (a `VecDeque` left to double would
+/// hold 64 slots for 40 samples).
 #[derive(Debug, Clone)]
 pub struct LagHistory {
-    samples: VecDeque<LagSample>,
+    /// The time `Stored::after_base_ms` counts from.
+    base: Option<Instant>,
+    samples: VecDeque<Stored>,
     capacity: usize,
     /// The offsets of the last refresh recorded, sorted by key.
     last: Vec<Offsets>,
@@ -104,6 +121,7 @@ impl LagHistory {
     /// room is taken as samples arrive, not up front.
     pub fn new(capacity: usize) -> LagHistory {
         LagHistory {
+            base: None,
             samples: VecDeque::new(),
             capacity: capacity.max(2),
             last: Vec::new(),
@@ -115,7 +133,7 @@ impl LagHistory {
     /// on, and one that leaves takes nothing with it. A refresh older than
     /// the newest sample is ignored.
     pub fn record(&mut self, at: Instant, lag: &GroupLag) {
-        if self.samples.back().is_some_and(|last| at < last.at) {
+        if self.newest().is_some_and(|last| at < last.at) {
             return;
         }
         let now = offsets_of(lag);
@@ -144,18 +162,76 @@ impl LagHistory {
     /// Add a sample, dropping the oldest when full. A sample older than the
     /// newest (a stale answer landing late) is ignored.
     pub fn push(&mut self, sample: LagSample) {
-        if self.samples.back().is_some_and(|last| sample.at < last.at) {
+        if self.newest().is_some_and(|last| sample.at < last.at) {
             return;
         }
+        let Some(after_base_ms) = self.after_base(sample.at) else {
+            return;
+        };
         if self.samples.len() == self.capacity {
             self.samples.pop_front();
         }
-        self.samples.push_back(sample);
+        if self.samples.len() == self.samples.capacity() {
+            let room = (self.samples.len() * 2).max(4).min(self.capacity);
+            self.samples.reserve_exact(room - self.samples.len());
+        }
+        self.samples.push_back(Stored {
+            lag: sample.lag,
+            committed: sample.committed,
+            end: sample.end,
+            after_base_ms,
+        });
+    }
+
+    /// `at` in milliseconds after the base, which is the first sample's time
+    /// (moved to the oldest kept sample when 2^32 ms, 49 days, run out; the
+    /// samples older than that are dropped). `None` only for a time before
+    /// the base, which `push` has already refused.
+    fn after_base(&mut self, at: Instant) -> Option<u32> {
+        let base = *self.base.get_or_insert(at);
+        let millis =
+            |from: Instant| u32::try_from(at.checked_duration_since(from)?.as_millis()).ok();
+        if let Some(ms) = millis(base) {
+            return Some(ms);
+        }
+        let kept: Vec<LagSample> = self
+            .samples
+            .iter()
+            .map(|s| self.sample(*s))
+            .filter(|s| millis(s.at).is_some())
+            .collect();
+        let new_base = kept.first().map_or(at, |s| s.at);
+        self.base = Some(new_base);
+        self.samples.clear();
+        for sample in kept {
+            let ms = u32::try_from(sample.at.duration_since(new_base).as_millis()).ok()?;
+            self.samples.push_back(Stored {
+                lag: sample.lag,
+                committed: sample.committed,
+                end: sample.end,
+                after_base_ms: ms,
+            });
+        }
+        millis(new_base)
+    }
+
+    fn sample(&self, stored: Stored) -> LagSample {
+        let base = self.base.unwrap_or_else(Instant::now);
+        LagSample {
+            at: base + Duration::from_millis(u64::from(stored.after_base_ms)),
+            lag: stored.lag,
+            committed: stored.committed,
+            end: stored.end,
+        }
+    }
+
+    fn newest(&self) -> Option<LagSample> {
+        self.samples.back().map(|s| self.sample(*s))
     }
 
     /// The samples, oldest first.
-    pub fn samples(&self) -> impl ExactSizeIterator<Item = &LagSample> {
-        self.samples.iter()
+    pub fn samples(&self) -> impl ExactSizeIterator<Item = LagSample> + '_ {
+        self.samples.iter().map(|s| self.sample(*s))
     }
 
     /// Lag values, oldest first (for a sparkline).
@@ -163,9 +239,9 @@ impl LagHistory {
         self.samples.iter().map(|s| s.lag).collect()
     }
 
-    fn ends(&self) -> Option<(&LagSample, &LagSample)> {
-        let first = self.samples.front()?;
-        let last = self.samples.back()?;
+    fn ends(&self) -> Option<(LagSample, LagSample)> {
+        let first = self.sample(*self.samples.front()?);
+        let last = self.sample(*self.samples.back()?);
         (last.at > first.at).then_some((first, last))
     }
 
@@ -284,6 +360,40 @@ mod tests {
         history.push(sample(t0, 20, 310, 1400));
         assert_eq!(history.trend(), Trend::Growing);
         assert_eq!(history.time_to_catch_up(), None);
+    }
+
+    #[test]
+    fn a_history_longer_than_49_days_keeps_its_times() {
+        let t0 = Instant::now();
+        let day = 24 * 3600;
+        let mut history = LagHistory::new(3);
+        history.push(sample(t0, 0, 0, 10));
+        history.push(sample(t0, 30 * day, 0, 20));
+        // 2^32 ms after the first sample: the base moves, the first goes.
+        history.push(sample(t0, 50 * day, 0, 30));
+        history.push(sample(t0, 50 * day + 10, 0, 40));
+        let times: Vec<Duration> = history.samples().map(|s| s.at - t0).collect();
+        assert_eq!(
+            times,
+            [30 * day, 50 * day, 50 * day + 10].map(Duration::from_secs)
+        );
+        assert_eq!(history.lags(), [20, 30, 40]);
+    }
+
+    #[test]
+    fn room_is_taken_exactly_up_to_the_capacity() {
+        let t0 = Instant::now();
+        let mut history = LagHistory::new(40);
+        for i in 0..100 {
+            history.push(sample(t0, i, 0, 1));
+            assert!(
+                history.samples.capacity() <= 40,
+                "{}",
+                history.samples.capacity()
+            );
+        }
+        assert_eq!(history.samples().len(), 40);
+        assert_eq!(std::mem::size_of::<Stored>(), 32);
     }
 
     #[test]
