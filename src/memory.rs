@@ -21,18 +21,37 @@ pub fn give_back_later(why: &'static str) {
 /// Returns whether any memory was released.
 pub fn give_back(why: &str) -> bool {
     let started = Instant::now();
+    let (in_use, free) = heap();
     let released = trim();
     tracing::debug!(
         why,
         released,
+        in_use_kib = in_use / 1024,
+        free_kib = free / 1024,
         took_us = started.elapsed().as_micros(),
         "gave freed memory back"
     );
     released
 }
 
+/// Bytes the allocator has handed out and bytes it holds free (glibc's
+/// `mallinfo2`): what the heap really holds, against what RSS says.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[allow(unsafe_code)] // the crate's only unsafe: an FFI call without preconditions
+#[allow(unsafe_code)] // an FFI call without preconditions, as `trim`
+pub fn heap() -> (usize, usize) {
+    // SAFETY: mallinfo2 only reads the allocator's counters under its locks.
+    let info = unsafe { libc::mallinfo2() };
+    (info.uordblks + info.hblkhd, info.fordblks)
+}
+
+/// Not known off glibc.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn heap() -> (usize, usize) {
+    (0, 0)
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)] // one of the crate's two unsafe calls: FFI without preconditions
 fn trim() -> bool {
     // SAFETY: malloc_trim only walks and madvises the allocator's own free
     // lists under its locks; it has no preconditions.

@@ -96,7 +96,7 @@ fn first(list: &str) -> String {
 fn target_for(key: i16) -> Option<&'static str> {
     Some(match ApiKey::try_from(key).ok()? {
         ApiKey::ApiVersions => "api_versions",
-        ApiKey::Metadata => "metadata",
+        ApiKey::Metadata => "metadata_answer",
         ApiKey::FindCoordinator => "find_coordinator",
         ApiKey::ListOffsets => "list_offsets",
         ApiKey::ListGroups => "list_groups",
@@ -340,7 +340,7 @@ fn hostile_seeds(corpus: &str) {
     );
     // Metadata v12: header tagged fields, throttle time, brokers claiming 2^31 - 2.
     let metadata = [12, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x07];
-    write(corpus, "metadata", "hostile-huge-array", &metadata);
+    write(corpus, "metadata_answer", "hostile-huge-array", &metadata);
 }
 
 fn write(corpus: &str, target: &str, file: &str, bytes: &[u8]) {

@@ -6,7 +6,7 @@
 //! open. When no groups screen is left on the stack (and `L` is off) the
 //! list is dropped; the bounded lag histories stay.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -263,19 +263,30 @@ pub fn receive_list(
         }
     };
     let now = state.now;
-    let mut histories = std::mem::take(&mut store.histories);
-    let mut kept = BTreeMap::new();
+    // Kept in place (no map or key rebuilt per answer): the histories live
+    // for the session, and reallocating them among each answer's short-lived
+    // heap would leave them scattered over pages nothing else uses.
+    let listed: HashSet<&str> = overview
+        .groups
+        .iter()
+        .map(|g| g.listing.group.as_str())
+        .collect();
+    store
+        .histories
+        .retain(|name, _| listed.contains(name.as_str()));
     for group in &overview.groups {
         let name = &group.listing.group;
-        let mut history = histories
-            .remove(name)
-            .unwrap_or_else(|| LagHistory::new(HISTORY_SAMPLES));
+        let history = match store.histories.get_mut(name) {
+            Some(history) => history,
+            None => store
+                .histories
+                .entry(name.clone())
+                .or_insert_with(|| LagHistory::new(HISTORY_SAMPLES)),
+        };
         if let Some(lag) = &group.lag {
             history.record(now, lag);
         }
-        kept.insert(name.clone(), history);
     }
-    store.histories = kept;
     if let Some(notice) = unlisted(&overview.failed_brokers) {
         state.notice = Some(notice);
     }

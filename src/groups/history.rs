@@ -93,7 +93,7 @@ struct Stored {
 /// Held for every group of the session (10,000 on a large cluster), so its
 /// size matters: samples are stored as [`Stored`] (32 bytes) and room is
 /// taken exactly, never past `capacity` (a `VecDeque` left to double would
-/// hold 64 slots for 40 samples).
+/// hold 64 slots for 40 samples), in two steps (see `push`).
 #[derive(Debug, Clone)]
 pub struct LagHistory {
     /// The time `Stored::after_base_ms` counts from.
@@ -150,7 +150,9 @@ impl LagHistory {
                 produced = produced.saturating_add((end - was_end).max(0));
             }
         }
-        self.last = now;
+        // In place: the history's own allocation stays where it is.
+        self.last.clear();
+        self.last.extend_from_slice(&now);
         self.push(LagSample {
             at,
             lag: lag.totals.records,
@@ -172,8 +174,17 @@ impl LagHistory {
             self.samples.pop_front();
         }
         if self.samples.len() == self.samples.capacity() {
-            let room = (self.samples.len() * 2).max(4).min(self.capacity);
-            self.samples.reserve_exact(room - self.samples.len());
+            // Room for 4 (a group polled rarely may keep no more for long),
+            // then all of it at once: two allocations in the history's life,
+            // not a doubling that frees a buffer each time among the short-
+            // lived heap of every answer (the holes keep pages resident).
+            let room = if self.samples.is_empty() {
+                4
+            } else {
+                self.capacity
+            };
+            self.samples
+                .reserve_exact(room.min(self.capacity) - self.samples.len());
         }
         self.samples.push_back(Stored {
             lag: sample.lag,
