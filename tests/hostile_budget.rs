@@ -446,7 +446,7 @@ fn real_responses_need_less_than_eight_times_their_size() {
     }
     let worst = [
         worst::<m::ApiVersionsRequest>("api_versions"),
-        worst::<m::MetadataRequest>("metadata"),
+        worst::<kscope::meta::MetadataAsk>("metadata_answer"),
         worst::<m::DescribeClusterRequest>("describe_cluster"),
         worst::<m::FindCoordinatorRequest>("find_coordinator"),
         worst::<m::ListOffsetsRequest>("list_offsets"),
