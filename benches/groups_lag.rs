@@ -219,7 +219,7 @@ fn synthetic(groups: usize) {
                 committed
                     .iter()
                     .map(|((t, p), c)| PartitionLag {
-                        topic: t.clone(),
+                        topic: t.as_str().into(),
                         partition: *p,
                         committed: Some(*c),
                         end: Some(150),

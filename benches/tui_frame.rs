@@ -70,7 +70,7 @@ fn frames(c: &mut Criterion) {
 fn overview(groups: usize, round: i64) -> Arc<Overview> {
     let groups = (0..groups)
         .map(|i| {
-            let topic = format!("topic-{:04}", i % 1000);
+            let topic: Arc<str> = format!("topic-{:04}", i % 1000).into();
             let lag = GroupLag::new(
                 (0..3)
                     .map(|p| PartitionLag {

@@ -86,7 +86,7 @@ async fn a_classic_empty_group_has_exact_lag_per_partition_and_in_total() {
         .iter()
         .filter(|p| p.records().unwrap_or(0) > 0)
     {
-        let tp = kscope::meta::offsets::TopicPartition::new(p.topic.clone(), p.partition);
+        let tp = kscope::meta::offsets::TopicPartition::new(&*p.topic, p.partition);
         let ts = detail
             .oldest_unconsumed
             .get(&tp)

@@ -99,7 +99,7 @@ async fn every_lagging_partition_has_its_age_and_retention_and_past_end_are_exac
         .filter(|p| {
             !detail
                 .oldest_unconsumed
-                .contains_key(&TopicPartition::new(p.topic.clone(), p.partition))
+                .contains_key(&TopicPartition::new(&*p.topic, p.partition))
         })
         .map(|p| p.partition)
         .collect();

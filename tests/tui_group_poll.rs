@@ -30,7 +30,7 @@ fn name(i: usize) -> String {
 fn lag(i: usize, behind: i64) -> GroupLag {
     let end = 1000 + behind + i64::try_from(i).unwrap_or(0);
     GroupLag::new(vec![PartitionLag {
-        topic: "orders".to_owned(),
+        topic: "orders".into(),
         partition: 0,
         committed: Some(1000),
         end: Some(end),
@@ -51,7 +51,7 @@ fn summary(i: usize, behind: i64) -> GroupSummary {
         members: Some(0),
         state: GroupState::Empty,
         lag: Some(lag(i, behind)),
-        topics: vec!["orders".to_owned()],
+        topics: vec!["orders".into()],
         error: None,
     }
 }

@@ -23,7 +23,7 @@ fn lag(topic: &str, partitions: &[(i32, Option<i64>, i64)]) -> GroupLag {
         partitions
             .iter()
             .map(|&(partition, committed, end)| PartitionLag {
-                topic: topic.to_owned(),
+                topic: topic.into(),
                 partition,
                 committed,
                 end: Some(end),
@@ -464,7 +464,7 @@ fn drill_from_group_to_members_to_a_topic_and_back() {
     assert_eq!(
         s.view().screen,
         Screen::Partitions {
-            topic: "payments".to_owned()
+            topic: "payments".into()
         }
     );
     assert!(effects.contains(&Effect::WatchTopics(vec!["payments".to_owned()])));

@@ -87,7 +87,10 @@ fn visible(state: &AppState) -> (Vec<GroupListing>, GroupTopics) {
     {
         let name = &summary.listing.group;
         groups.push(summary.listing.clone());
-        topics.insert(name.clone(), summary.topics.iter().cloned().collect());
+        topics.insert(
+            name.clone(),
+            summary.topics.iter().map(ToString::to_string).collect(),
+        );
     }
     (groups, topics)
 }

@@ -66,7 +66,7 @@ fn groups(
         .iter()
         .enumerate()
         .filter(|(_, g)| !(store.hide_inactive && g.state.is_inactive()))
-        .filter(|(_, g)| topic.is_none_or(|t| g.topics.iter().any(|x| x == t)))
+        .filter(|(_, g)| topic.is_none_or(|t| g.topics.iter().any(|x| **x == *t)))
         .filter(|(_, g)| keep(&g.listing.group))
         .map(|(i, _)| i)
         .collect()

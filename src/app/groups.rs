@@ -20,8 +20,8 @@ use super::state::{AppState, Link};
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(30);
-/// Samples kept per group's lag history: 40 samples of 32 bytes bound a
-/// group's history to 1.3 KB, which every group of the session keeps
+/// Samples kept per group's lag history: 40 samples of 28 bytes bound a
+/// group's history to 1.1 KB, which every group of the session keeps
 /// (10,000 on a large cluster; the bound is 4 KB a group with its
 /// row). That is 200 s at the default interval for the rows on screen,
 /// 40 minutes for the rest, polled every
@@ -290,7 +290,12 @@ pub fn receive_list(
     if let Some(notice) = unlisted(&overview.failed_brokers) {
         state.notice = Some(notice);
     }
-    store.overview = Some(overview);
+    // Absorbed into the list held (its unchanged parts stay where they
+    // are: see `groups::absorb`), the fresh read freed whole.
+    match store.overview.as_mut() {
+        Some(held) => Arc::make_mut(held).absorb(Arc::unwrap_or_clone(overview)),
+        None => store.overview = Some(overview),
+    }
     store.overview_at = Some(now);
     store.overview_error = None;
     // Every row's lag was just read: the visible rows are not due again

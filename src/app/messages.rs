@@ -265,7 +265,7 @@ pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
     else {
         return;
     };
-    let (topic, partition) = (p.topic.clone(), p.partition);
+    let (topic, partition) = (p.topic.to_string(), p.partition);
     match p.committed {
         Some(offset) => open(state, topic, Some(partition), Start::Offset(offset), fx),
         None => {

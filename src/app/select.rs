@@ -112,7 +112,7 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
             let topic = group_rows::detail(&state.groups, group)
                 .zip(view.rows.get(view.selected))
                 .and_then(|(d, &i)| d.lag.partitions.get(i))
-                .map(|p| p.topic.clone());
+                .map(|p| p.topic.to_string());
             if let Some(topic) = topic {
                 super::update::push(state, Screen::Partitions { topic }, None, fx);
             }

@@ -155,7 +155,7 @@ pub fn offset<'a>(
         .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
     let owner = view
         .owners
-        .get(&(p.topic.clone(), p.partition))
+        .get(&(p.topic.to_string(), p.partition))
         .and_then(|&m| detail.description.members.get(m))
         .map(|m| m.client_id.as_str());
     Some(group_offsets::Row {

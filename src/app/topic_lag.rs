@@ -8,6 +8,7 @@
 //! per frame: a frame looks up only its visible rows.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::state::AppState;
@@ -22,7 +23,7 @@ pub struct TopicLag {
     pub from: Option<Instant>,
     /// Topic → the largest lag (records) of the groups consuming it; a
     /// topic no group has a lag number for is absent.
-    pub max: HashMap<String, i64>,
+    pub max: HashMap<Arc<str>, i64>,
 }
 
 impl TopicLag {
@@ -47,7 +48,7 @@ pub fn refresh(state: &mut AppState) {
     if at.is_none() || at == state.topic_lag.from {
         return;
     }
-    let mut max: HashMap<String, i64> = HashMap::new();
+    let mut max: HashMap<Arc<str>, i64> = HashMap::new();
     if let Some(overview) = &state.groups.overview {
         for group in &overview.groups {
             let Some(lag) = &group.lag else { continue };
@@ -55,7 +56,7 @@ pub fn refresh(state: &mut AppState) {
                 if totals.counted == 0 {
                     continue;
                 }
-                let held = max.entry(topic.clone()).or_insert(totals.records);
+                let held = max.entry(Arc::clone(topic)).or_insert(totals.records);
                 *held = (*held).max(totals.records);
             }
         }
@@ -88,7 +89,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(p, &(topic, committed, end))| PartitionLag {
-                    topic: topic.to_owned(),
+                    topic: topic.into(),
                     partition: i32::try_from(p).unwrap_or(0),
                     committed: Some(committed),
                     end: Some(end),

@@ -6,7 +6,7 @@ use crate::groups::{GroupLag, GroupListing, GroupState, GroupSummary, GroupType,
 /// Partition 2 of `orders` with these committed and end offsets.
 pub fn part(committed: Option<i64>, end: Option<i64>) -> PartitionLag {
     PartitionLag {
-        topic: "orders".to_owned(),
+        topic: "orders".into(),
         partition: 2,
         committed,
         end,
@@ -31,7 +31,7 @@ pub fn billing() -> GroupSummary {
             part(Some(1), Some(11)),
             part(None, Some(4)),
         ])),
-        topics: vec!["orders".to_owned(), "audit".to_owned()],
+        topics: vec!["orders".into(), "audit".into()],
         error: None,
     }
 }

@@ -32,7 +32,7 @@ pub fn table<'a>() -> [Column<Row<'a>>; 8] {
         Column::text(
             "TOPIC",
             (12, 60),
-            |r| r.lag.topic.clone(),
+            |r| r.lag.topic.to_string(),
             // The partitions come sorted by topic, then partition.
             None,
         ),

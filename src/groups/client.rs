@@ -14,6 +14,7 @@ use super::counter::{RequestCounter, RequestCounts};
 use super::error::{Error, Result};
 use super::listing::{self, GroupList};
 use super::offset_fetch::DEFAULT_BATCH;
+use super::topic_names::TopicNames;
 
 /// Reads consumer groups through a [`Cluster`].
 #[derive(Debug, Clone)]
@@ -21,6 +22,7 @@ pub struct GroupsClient {
     cluster: Cluster,
     counter: Arc<RequestCounter>,
     batch: usize,
+    names: TopicNames,
 }
 
 impl GroupsClient {
@@ -30,6 +32,7 @@ impl GroupsClient {
             cluster,
             counter: Arc::new(RequestCounter::default()),
             batch: DEFAULT_BATCH,
+            names: TopicNames::default(),
         }
     }
 
@@ -48,6 +51,11 @@ impl GroupsClient {
     /// The cluster underneath.
     pub fn cluster(&self) -> &Cluster {
         &self.cluster
+    }
+
+    /// The topic names every lag read shares.
+    pub fn topic_names(&self) -> &TopicNames {
+        &self.names
     }
 
     /// Requests sent so far, per API.

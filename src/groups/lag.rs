@@ -7,11 +7,13 @@
 //! are counted apart ([`PartitionLag::deleted`]), as the consumer will never
 //! read them.
 
+use std::sync::Arc;
+
 /// One partition's offsets as far as they are known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PartitionLag {
-    /// The topic.
-    pub topic: String,
+    /// The topic (shared by every partition of it: see `topic_names.rs`).
+    pub topic: Arc<str>,
     /// The partition.
     pub partition: i32,
     /// The group's committed offset; `None`: the group never committed here.
@@ -135,24 +137,24 @@ pub struct GroupLag {
 /// usually consumes one or a few), where a `BTreeMap` would take a node of
 /// eleven entries (~800 bytes) for the first — per group, of thousands.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TopicTotals(Vec<(String, LagTotals)>);
+pub struct TopicTotals(Vec<(Arc<str>, LagTotals)>);
 
 impl TopicTotals {
     /// The totals of `topic`.
     pub fn get(&self, topic: &str) -> Option<&LagTotals> {
         self.0
-            .binary_search_by(|(t, _)| t.as_str().cmp(topic))
+            .binary_search_by(|(t, _)| (**t).cmp(topic))
             .ok()
             .map(|i| &self.0[i].1)
     }
 
     /// Each topic with its totals, in topic order.
-    pub fn iter(&self) -> std::slice::Iter<'_, (String, LagTotals)> {
+    pub fn iter(&self) -> std::slice::Iter<'_, (Arc<str>, LagTotals)> {
         self.0.iter()
     }
 
     /// The topics, sorted.
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
+    pub fn keys(&self) -> impl Iterator<Item = &Arc<str>> {
         self.0.iter().map(|(t, _)| t)
     }
 
@@ -170,11 +172,23 @@ impl TopicTotals {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// Take `fresh`'s totals, keeping the held topic names when `fresh`
+    /// has the same topics (see `absorb.rs`).
+    pub(super) fn absorb(&mut self, fresh: TopicTotals) {
+        if self.0.len() == fresh.0.len() && self.keys().eq(fresh.keys()) {
+            for ((_, held), (_, new)) in self.0.iter_mut().zip(fresh.0) {
+                *held = new;
+            }
+        } else {
+            *self = fresh;
+        }
+    }
 }
 
 impl<'a> IntoIterator for &'a TopicTotals {
-    type Item = &'a (String, LagTotals);
-    type IntoIter = std::slice::Iter<'a, (String, LagTotals)>;
+    type Item = &'a (Arc<str>, LagTotals);
+    type IntoIter = std::slice::Iter<'a, (Arc<str>, LagTotals)>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
@@ -188,7 +202,7 @@ impl GroupLag {
         partitions.dedup_by(|a, b| a.topic == b.topic && a.partition == b.partition);
         let mut totals = LagTotals::default();
         // Partitions are sorted by topic: each topic's run is summed in turn.
-        let mut per_topic: Vec<(String, LagTotals)> = Vec::new();
+        let mut per_topic: Vec<(Arc<str>, LagTotals)> = Vec::new();
         for partition in &partitions {
             totals.add(partition);
             match per_topic.last_mut() {
@@ -196,7 +210,7 @@ impl GroupLag {
                 _ => {
                     let mut sum = LagTotals::default();
                     sum.add(partition);
-                    per_topic.push((partition.topic.clone(), sum));
+                    per_topic.push((Arc::clone(&partition.topic), sum));
                 }
             }
         }
@@ -209,7 +223,7 @@ impl GroupLag {
     }
 
     /// The topics the group has partitions in.
-    pub fn topics(&self) -> Vec<String> {
+    pub fn topics(&self) -> Vec<Arc<str>> {
         self.per_topic.keys().cloned().collect()
     }
 }
@@ -221,7 +235,7 @@ mod tests {
 
     fn part(topic: &str, partition: i32, committed: Option<i64>, end: Option<i64>) -> PartitionLag {
         PartitionLag {
-            topic: topic.to_owned(),
+            topic: topic.into(),
             partition,
             committed,
             end,
@@ -237,7 +251,7 @@ mod tests {
             part("orders", 2, Some(10), Some(10)),
             part("audit", 0, Some(5), None),
         ]);
-        assert_eq!(lag.partitions[0].topic, "audit");
+        assert_eq!(&*lag.partitions[0].topic, "audit");
         assert_eq!(lag.partitions[1].lag(), Lag::Records(7));
         assert_eq!(lag.partitions[2].lag(), Lag::NoCommit);
         assert_eq!(lag.partitions[3].lag(), Lag::Records(0));

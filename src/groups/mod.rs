@@ -9,6 +9,7 @@
 //!
 //! No terminal crate is imported here.
 
+mod absorb;
 mod client;
 mod counter;
 mod description;
@@ -25,6 +26,7 @@ mod reask;
 mod record_age;
 mod refresh;
 mod relist;
+mod topic_names;
 
 pub use client::GroupsClient;
 pub use counter::{RequestCounter, RequestCounts};
@@ -41,3 +43,4 @@ pub use offset_fetch::{BATCHED_VERSION, Committed, DEFAULT_BATCH};
 pub use record_age::{HEADER_BYTES, MAX_AGE_PARTITIONS, batch_timestamp};
 pub use refresh::{GroupDetail, GroupSummary, Overview};
 pub use relist::Relisted;
+pub use topic_names::TopicNames;

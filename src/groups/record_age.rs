@@ -137,13 +137,8 @@ fn lagging(lag: &GroupLag) -> (Vec<(TopicPartition, i64)>, usize) {
             let records = p.records().filter(|n| *n > 0)?;
             let at = p.committed?.max(p.start.unwrap_or(0));
             // Everything unconsumed was deleted: no record to date.
-            (p.end.is_some_and(|end| at < end)).then(|| {
-                (
-                    TopicPartition::new(p.topic.clone(), p.partition),
-                    at,
-                    records,
-                )
-            })
+            (p.end.is_some_and(|end| at < end))
+                .then(|| (TopicPartition::new(&*p.topic, p.partition), at, records))
         })
         .collect();
     lagging.sort_by_key(|(_, _, records)| std::cmp::Reverse(*records));
@@ -264,7 +259,7 @@ mod tests {
 
     fn lagging_partition(partition: i32, committed: i64, end: i64, start: i64) -> PartitionLag {
         PartitionLag {
-            topic: "t".to_owned(),
+            topic: "t".into(),
             partition,
             committed: Some(committed),
             end: Some(end),

@@ -2,6 +2,7 @@
 //! one group (the detail).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::meta::offsets::TopicPartition;
 
@@ -15,6 +16,7 @@ use super::kind::{GroupState, GroupType};
 use super::lag::{GroupLag, PartitionLag};
 use super::listing::GroupListing;
 use super::offset_fetch::Committed;
+use super::topic_names::Interner;
 
 /// One group in the list view.
 #[derive(Debug, Clone)]
@@ -28,7 +30,7 @@ pub struct GroupSummary {
     /// Its lag; `None` when its offsets could not be read.
     pub lag: Option<GroupLag>,
     /// Topics it has commits on or assignments in.
-    pub topics: Vec<String>,
+    pub topics: Vec<Arc<str>>,
     /// What failed for this group, if anything.
     pub error: Option<String>,
 }
@@ -50,7 +52,7 @@ impl Overview {
     pub fn consuming<'a>(&'a self, topic: &'a str) -> impl Iterator<Item = &'a GroupSummary> + 'a {
         self.groups
             .iter()
-            .filter(move |g| g.topics.iter().any(|t| t == topic))
+            .filter(move |g| g.topics.iter().any(|t| **t == *topic))
     }
 }
 
@@ -171,6 +173,7 @@ impl GroupsClient {
             tracing::debug!(%error, "log start offsets unavailable");
             EndOffsets::default()
         });
+        let mut names = self.topic_names().lock();
         Ok(committed
             .into_iter()
             .map(|(group, answer)| {
@@ -179,7 +182,7 @@ impl GroupsClient {
                     GroupLag::new(
                         tps.iter()
                             .map(|tp| PartitionLag {
-                                topic: tp.topic.clone(),
+                                topic: names.get(&tp.topic),
                                 partition: tp.partition,
                                 committed: offsets.get(&(tp.topic.clone(), tp.partition)).copied(),
                                 end: ends.offsets.get(tp).copied(),
@@ -239,12 +242,13 @@ impl GroupsClient {
             .map(|g| (g.group.clone(), g.coordinator))
             .collect();
         let mut lags = self.lag(asked, &extra).await?;
+        let mut names = self.topic_names().lock();
         Ok(listings
             .into_iter()
             .map(|listing| {
                 let description = described.remove(&listing.group);
                 let lag = lags.remove(&listing.group);
-                summarise(listing, description, lag)
+                summarise(listing, description, lag, &mut names)
             })
             .collect())
     }
@@ -293,6 +297,7 @@ fn summarise(
     listing: GroupListing,
     description: Option<Result<GroupDescription>>,
     lag: Option<Result<GroupLag>>,
+    names: &mut Interner<'_>,
 ) -> GroupSummary {
     let mut errors = Vec::new();
     let (members, state, mut topics) = match description {
@@ -312,14 +317,14 @@ fn summarise(
         None => None,
     };
     if let Some(lag) = &lag {
-        topics.extend(lag.per_topic.keys().cloned());
+        topics.extend(lag.per_topic.keys().map(|t| String::from(&**t)));
     }
     GroupSummary {
         listing,
         members,
         state,
         lag,
-        topics: topics.into_iter().collect(),
+        topics: topics.iter().map(|t| names.get(t)).collect(),
         error: (!errors.is_empty()).then(|| errors.join("; ")),
     }
 }
@@ -340,7 +345,7 @@ mod tests {
             members: Some(0),
             state: GroupState::Empty,
             lag: None,
-            topics: topics.iter().map(|t| (*t).to_owned()).collect(),
+            topics: topics.iter().map(|t| Arc::from(*t)).collect(),
             error: None,
         }
     }

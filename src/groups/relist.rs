@@ -7,6 +7,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::absorb::{Joined, join_by_name};
+
 use super::client::GroupsClient;
 use super::error::Result;
 use super::kind::GroupState;
@@ -50,34 +52,30 @@ impl Overview {
     /// went.
     pub fn merge(&mut self, relisted: Relisted) -> Vec<String> {
         let Relisted { list, rows } = relisted;
-        let mut asked: BTreeMap<String, GroupSummary> = rows
-            .into_iter()
-            .map(|row| (row.listing.group.clone(), row))
-            .collect();
-        let mut held: BTreeMap<String, GroupSummary> = std::mem::take(&mut self.groups)
-            .into_iter()
-            .map(|g| (g.listing.group.clone(), g))
-            .collect();
         let silent: BTreeSet<i32> = list.failed.iter().map(|(broker, _)| *broker).collect();
+        let held = std::mem::take(&mut self.groups);
         let mut groups = Vec::with_capacity(list.groups.len().max(held.len()));
-        for listing in list.groups {
-            let before = held.remove(&listing.group);
-            let summary = match (asked.remove(&listing.group), before) {
-                (Some(mut row), before) => {
-                    if row.lag.is_none() {
-                        row.lag = before.and_then(|b| b.lag);
-                    }
-                    row.listing = listing;
-                    row
-                }
-                (None, Some(mut before)) => {
-                    if !matches!(&listing.state, GroupState::Unknown(s) if s.is_empty()) {
+        let mut gone = Vec::new();
+        // Held and listed groups side by side, then the asked rows into them
+        // (each sorted by name; nothing is copied to key a map).
+        let mut rows = rows;
+        rows.sort_by(|a, b| a.listing.group.cmp(&b.listing.group));
+        let mut rows = rows.into_iter().peekable();
+        for joined in join_by_name(held, list.groups) {
+            let mut summary = match joined {
+                Joined::Both(mut before, listing) => {
+                    if !matches!(&listing.state, GroupState::Unknown(s) if s.is_empty())
+                        && before.state != listing.state
+                    {
                         before.state = listing.state.clone();
                     }
-                    before.listing = listing;
+                    // Kept in place when unchanged (see `absorb.rs`).
+                    if before.listing != listing {
+                        before.listing = listing;
+                    }
                     before
                 }
-                (None, None) => GroupSummary {
+                Joined::Fresh(listing) => GroupSummary {
                     state: listing.state.clone(),
                     listing,
                     members: None,
@@ -85,18 +83,31 @@ impl Overview {
                     topics: Vec::new(),
                     error: None,
                 },
+                Joined::Held(before) => {
+                    if silent.contains(&before.listing.coordinator) {
+                        groups.push(before);
+                    } else {
+                        gone.push(before.listing.group);
+                    }
+                    continue;
+                }
             };
+            while rows
+                .peek()
+                .is_some_and(|row| row.listing.group < summary.listing.group)
+            {
+                rows.next();
+            }
+            if let Some(mut row) = rows.next_if(|row| row.listing.group == summary.listing.group) {
+                if row.lag.is_none() {
+                    row.lag = summary.lag.take();
+                }
+                // The listing of this relisting, not of the rows' read.
+                row.listing = summary.listing.clone();
+                summary.absorb(row);
+            }
             groups.push(summary);
         }
-        let mut gone = Vec::new();
-        for (name, summary) in held {
-            if silent.contains(&summary.listing.coordinator) {
-                groups.push(summary);
-            } else {
-                gone.push(name);
-            }
-        }
-        groups.sort_by(|a, b| a.listing.group.cmp(&b.listing.group));
         self.groups = groups;
         self.failed_brokers = list.failed;
         gone
@@ -124,13 +135,13 @@ mod tests {
             members: Some(1),
             state: GroupState::parse(state),
             lag: Some(GroupLag::new(vec![PartitionLag {
-                topic: "t".to_owned(),
+                topic: "t".into(),
                 partition: 0,
                 committed: Some(0),
                 end: Some(behind),
                 start: Some(0),
             }])),
-            topics: vec!["t".to_owned()],
+            topics: vec!["t".into()],
             error: None,
         }
     }
@@ -216,5 +227,45 @@ mod tests {
             Some("offsets unavailable")
         );
         assert_eq!(overview.failed_brokers, vec![(3, "timed out".to_owned())]);
+    }
+
+    #[test]
+    fn unchanged_listings_and_rows_stay_where_they_are_and_rows_come_in_any_order() {
+        let mut overview = held();
+        let names_at: Vec<usize> = overview
+            .groups
+            .iter()
+            .map(|g| g.listing.group.as_ptr() as usize)
+            .collect();
+        let lag_at = |o: &Overview| {
+            o.groups[2]
+                .lag
+                .as_ref()
+                .map(|l| l.partitions.as_ptr() as usize)
+        };
+        let c_lag = lag_at(&overview);
+        // The rows as the screen asks them: sorted by lag, not by name.
+        let gone = overview.merge(Relisted {
+            list: GroupList {
+                groups: vec![
+                    listing("a", "Stable", 1),
+                    listing("b", "Stable", 2),
+                    listing("c", "Empty", 3),
+                ],
+                failed: Vec::new(),
+            },
+            rows: vec![summary("c", "Empty", 3, 30), summary("a", "Stable", 1, 10)],
+        });
+        assert!(gone.is_empty());
+        let after: Vec<usize> = overview
+            .groups
+            .iter()
+            .map(|g| g.listing.group.as_ptr() as usize)
+            .collect();
+        assert_eq!(after, names_at, "the held listings were kept");
+        assert_eq!(lag_at(&overview), c_lag, "c's lag updated in place");
+        assert_eq!(total(&overview, "a"), Some(10));
+        assert_eq!(total(&overview, "b"), Some(2));
+        assert_eq!(total(&overview, "c"), Some(30));
     }
 }

@@ -48,7 +48,7 @@ impl From<&GroupSummary> for GroupRowJson {
             uncommitted_partitions: g.lag.as_ref().map_or(0, |l| l.totals.uncommitted),
             lag_deleted_by_retention: g.lag.as_ref().map_or(0, |l| l.totals.deleted),
             past_end_partitions: g.lag.as_ref().map_or(0, |l| l.totals.past_end),
-            topics: g.topics.clone(),
+            topics: g.topics.iter().map(ToString::to_string).collect(),
             error: g.error.clone(),
         }
     }
@@ -116,7 +116,7 @@ pub struct OffsetJson {
 impl OffsetJson {
     fn new(p: &PartitionLag, age_ms: Option<i64>) -> Self {
         OffsetJson {
-            topic: p.topic.clone(),
+            topic: p.topic.to_string(),
             partition: p.partition,
             committed: p.committed,
             end: p.end,
