@@ -1,11 +1,11 @@
 //! Lag refresh benchmark.
 //!
-//! - `real` (default): `GROUPS` groups (default 1000) created cheaply on the
+//! - `real` (default): `BENCH_GROUPS` groups (default 1000) created cheaply on the
 //!   cluster in `KSCOPE_TEST_CLUSTER` with one `OffsetCommit` each (reused
 //!   across runs), then a lag refresh over them timed `RUNS` times, with the
 //!   request count. `scripts/bench-lag` runs it next to Kafka's
 //!   `ConsumerGroupCommand --describe --all-groups`.
-//! - `synthetic` (`BENCH_MODE=synthetic`, `GROUPS` default 10000): NO
+//! - `synthetic` (`BENCH_MODE=synthetic`, `BENCH_GROUPS` default 10000): NO
 //!   NETWORK. Plans the batches, encodes every `OffsetFetch` request, decodes
 //!   a fabricated answer per batch and does the lag arithmetic: the CPU side
 //!   and the request count of a 10k-group refresh.
@@ -45,8 +45,8 @@ fn median(mut times: Vec<Duration>) -> Duration {
 fn main() {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     match std::env::var("BENCH_MODE").as_deref() {
-        Ok("synthetic") => synthetic(env_usize("GROUPS", 10_000)),
-        _ => runtime.block_on(real(env_usize("GROUPS", 1000))),
+        Ok("synthetic") => synthetic(env_usize("BENCH_GROUPS", 10_000)),
+        _ => runtime.block_on(real(env_usize("BENCH_GROUPS", 1000))),
     }
 }
 
