@@ -158,6 +158,17 @@ mod tests {
         }
     }
 
+    /// A relisting with no silent broker.
+    fn relisting(groups: Vec<GroupListing>, rows: Vec<GroupSummary>) -> Relisted {
+        Relisted {
+            list: GroupList {
+                groups,
+                failed: Vec::new(),
+            },
+            rows,
+        }
+    }
+
     fn total(overview: &Overview, group: &str) -> Option<i64> {
         overview
             .groups
@@ -174,17 +185,14 @@ mod tests {
         let mut overview = held();
         let mut row = summary("b", "Reconciling", 2, 20);
         row.members = Some(3);
-        let gone = overview.merge(Relisted {
-            list: GroupList {
-                groups: vec![
-                    listing("a", "Empty", 1),
-                    listing("b", "Stable", 2),
-                    listing("new", "Stable", 1),
-                ],
-                failed: Vec::new(),
-            },
-            rows: vec![row],
-        });
+        let gone = overview.merge(relisting(
+            vec![
+                listing("a", "Empty", 1),
+                listing("b", "Stable", 2),
+                listing("new", "Stable", 1),
+            ],
+            vec![row],
+        ));
         assert_eq!(gone, vec!["c".to_owned()]);
         let names: Vec<&str> = overview
             .groups
@@ -245,17 +253,14 @@ mod tests {
         };
         let c_lag = lag_at(&overview);
         // The rows as the screen asks them: sorted by lag, not by name.
-        let gone = overview.merge(Relisted {
-            list: GroupList {
-                groups: vec![
-                    listing("a", "Stable", 1),
-                    listing("b", "Stable", 2),
-                    listing("c", "Empty", 3),
-                ],
-                failed: Vec::new(),
-            },
-            rows: vec![summary("c", "Empty", 3, 30), summary("a", "Stable", 1, 10)],
-        });
+        let gone = overview.merge(relisting(
+            vec![
+                listing("a", "Stable", 1),
+                listing("b", "Stable", 2),
+                listing("c", "Empty", 3),
+            ],
+            vec![summary("c", "Empty", 3, 30), summary("a", "Stable", 1, 10)],
+        ));
         assert!(gone.is_empty());
         let after: Vec<usize> = overview
             .groups
