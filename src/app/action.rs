@@ -191,8 +191,9 @@ pub struct DegradedInfo {
 pub enum Effect {
     /// Leave.
     Quit,
-    /// A large structure was just dropped or replaced (a whole groups list):
-    /// hand the allocator's free pages back to the OS, off the loop.
+    /// A large structure was just dropped or replaced (a whole groups list,
+    /// or a relisting of every group merged): hand the allocator's free
+    /// pages back to the OS, off the loop.
     GiveBackMemory,
     /// A full metadata refresh now.
     Refresh,

@@ -98,14 +98,15 @@ fn visible(state: &AppState) -> (Vec<GroupListing>, GroupTopics) {
 /// Take a relisting with the visible rows (a stale answer is dropped): the
 /// list becomes what the brokers list now ([`Overview::merge`]), the asked
 /// rows' lag histories are recorded, and the histories of groups that went
-/// are dropped.
+/// are dropped. Returns whether it was merged (the relisting, read on a
+/// worker, is garbage now: every group's listing, the asked rows).
 ///
 /// [`Overview::merge`]: crate::groups::Overview::merge
-pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, String>) {
+pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, String>) -> bool {
     let now = state.now;
     let store = &mut state.groups;
     if store.visible.in_flight != Some(request) {
-        return;
+        return false;
     }
     store.visible.in_flight = None;
     store.answers += 1;
@@ -113,11 +114,11 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, Stri
         Ok(relisted) => relisted,
         Err(error) => {
             state.notice = Some(format!("consumer groups: {error}"));
-            return;
+            return false;
         }
     };
     let Some(overview) = store.overview.as_mut() else {
-        return;
+        return false;
     };
     // What is on screen is this fresh (the title's age).
     store.overview_at = Some(now);
@@ -137,6 +138,7 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, Stri
     for gone in Arc::make_mut(overview).merge(relisted) {
         store.histories.remove(&gone);
     }
+    true
 }
 
 /// No groups screen is on the stack (and `L` is off): drop the list and

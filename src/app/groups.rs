@@ -20,8 +20,8 @@ use super::state::{AppState, Link};
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(30);
-/// Samples kept per group's lag history: 40 samples of 28 bytes bound a
-/// group's history to 1.1 KB, which every group of the session keeps
+/// Samples kept per group's lag history: 40 samples of 20 bytes bound a
+/// group's history to 0.8 KB, which every group of the session keeps
 /// (10,000 on a large cluster; the bound is 4 KB a group with its
 /// row). That is 200 s at the default interval for the rows on screen,
 /// 40 minutes for the rest, polled every

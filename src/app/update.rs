@@ -52,7 +52,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             super::topic_lag::refresh(state);
         }
         Action::GroupRows { request, result } => {
-            super::group_poll::receive(state, request, result);
+            if super::group_poll::receive(state, request, result) {
+                effects.push(Effect::GiveBackMemory);
+            }
         }
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);

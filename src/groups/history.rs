@@ -78,29 +78,39 @@ impl Trend {
     }
 }
 
-/// A sample as a history keeps it: 28 bytes instead of [`LagSample`]'s 40,
-/// its time in milliseconds after the history's base, packed to 4-byte
-/// alignment (an `i64`-aligned layout would pad it to 32).
+/// A sample as a history keeps it: 20 bytes instead of [`LagSample`]'s 40.
+/// Its time is in milliseconds after the history's base, and its running
+/// totals are kept as what they grew by since the sample before (the
+/// oldest kept sample's are in [`LagHistory::front`]); packed to 4-byte
+/// alignment (an `i64`-aligned layout would pad it to 24).
 #[derive(Debug, Clone, Copy)]
 #[repr(C, packed(4))]
 struct Stored {
     lag: i64,
-    committed: i64,
-    end: i64,
     after_base_ms: u32,
+    /// Records consumed since the sample before (0 for the oldest).
+    consumed: u32,
+    /// Records produced since the sample before (0 for the oldest).
+    produced: u32,
 }
 
 /// A bounded series of samples.
 ///
 /// Held for every group of the session (10,000 on a large cluster), so its
-/// size matters: samples are stored as [`Stored`] (28 bytes) and room is
+/// size matters: samples are stored as [`Stored`] (20 bytes) and room is
 /// taken exactly, never past `capacity` (a `VecDeque` left to double would
 /// hold 64 slots for 40 samples), in two steps (see `push`).
+///
+/// Running totals never go down; a sample whose total went down, or grew
+/// by 2^32 records or more since the sample before (hours unread on a
+/// very busy group), starts the history over from itself.
 #[derive(Debug, Clone)]
 pub struct LagHistory {
     /// The time `Stored::after_base_ms` counts from.
     base: Option<Instant>,
     samples: VecDeque<Stored>,
+    /// The running totals (consumed, produced) of the oldest kept sample.
+    front: (i64, i64),
     capacity: usize,
     /// The offsets of the last refresh recorded, sorted by key.
     last: Vec<Offsets>,
@@ -118,6 +128,44 @@ fn per_second(delta: i64, over: Duration) -> Option<f64> {
     (secs > 0.0).then(|| delta as f64 / secs)
 }
 
+/// The samples of a history, oldest first, their running totals summed up
+/// as they go.
+pub struct Samples<'a> {
+    base: Instant,
+    stored: std::collections::vec_deque::Iter<'a, Stored>,
+    /// The totals of the sample before the next; `None` before the first.
+    totals: Option<(i64, i64)>,
+    front: (i64, i64),
+}
+
+impl Iterator for Samples<'_> {
+    type Item = LagSample;
+
+    fn next(&mut self) -> Option<LagSample> {
+        let stored = *self.stored.next()?;
+        let (consumed, produced) = match self.totals {
+            None => self.front,
+            Some((c, p)) => (
+                c.saturating_add(i64::from(stored.consumed)),
+                p.saturating_add(i64::from(stored.produced)),
+            ),
+        };
+        self.totals = Some((consumed, produced));
+        Some(LagSample {
+            at: self.base + Duration::from_millis(u64::from(stored.after_base_ms)),
+            lag: stored.lag,
+            committed: consumed,
+            end: produced,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.stored.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Samples<'_> {}
+
 impl LagHistory {
     /// An empty history keeping at most `capacity` samples (at least 2);
     /// room is taken as samples arrive, not up front.
@@ -125,6 +173,7 @@ impl LagHistory {
         LagHistory {
             base: None,
             samples: VecDeque::new(),
+            front: (0, 0),
             capacity: capacity.max(2),
             last: Vec::new(),
         }
@@ -135,14 +184,21 @@ impl LagHistory {
     /// on, and one that leaves takes nothing with it. A refresh older than
     /// the newest sample is ignored.
     pub fn record(&mut self, at: Instant, lag: &GroupLag) {
-        if self.newest().is_some_and(|last| at < last.at) {
+        let Some(newest) = self.newest() else {
+            self.last = offsets_of(lag);
+            self.push(LagSample {
+                at,
+                lag: lag.totals.records,
+                committed: 0,
+                end: 0,
+            });
+            return;
+        };
+        if at < newest.at {
             return;
         }
         let now = offsets_of(lag);
-        let (mut consumed, mut produced) = self
-            .samples
-            .back()
-            .map_or((0, 0), |last| (last.committed, last.end));
+        let (mut consumed, mut produced) = (newest.committed, newest.end);
         let mut before = self.last.iter().peekable();
         for &(key, committed, end) in &now {
             while before.next_if(|(k, _, _)| *k < key).is_some() {}
@@ -166,14 +222,35 @@ impl LagHistory {
     /// Add a sample, dropping the oldest when full. A sample older than the
     /// newest (a stale answer landing late) is ignored.
     pub fn push(&mut self, sample: LagSample) {
-        if self.newest().is_some_and(|last| sample.at < last.at) {
+        let newest = self.newest();
+        if newest.is_some_and(|last| sample.at < last.at) {
             return;
         }
         let Some(after_base_ms) = self.after_base(sample.at) else {
             return;
         };
+        // What the totals grew by since the newest (after a rebase, which
+        // keeps the newest, the same).
+        let growth = newest.and_then(|last| {
+            let consumed = u32::try_from(sample.committed.checked_sub(last.committed)?).ok()?;
+            let produced = u32::try_from(sample.end.checked_sub(last.end)?).ok()?;
+            Some((consumed, produced))
+        });
+        let (consumed, produced) = growth.unwrap_or_else(|| {
+            // The first sample, or one the totals cannot reach from the
+            // newest: the history starts from it.
+            self.samples.clear();
+            self.front = (sample.committed, sample.end);
+            (0, 0)
+        });
         if self.samples.len() == self.capacity {
             self.samples.pop_front();
+            if let Some(next) = self.samples.front() {
+                self.front = (
+                    self.front.0.saturating_add(i64::from(next.consumed)),
+                    self.front.1.saturating_add(i64::from(next.produced)),
+                );
+            }
         }
         if self.samples.len() == self.samples.capacity() {
             // Room for 4 (a group polled rarely may keep no more for long),
@@ -190,9 +267,9 @@ impl LagHistory {
         }
         self.samples.push_back(Stored {
             lag: sample.lag,
-            committed: sample.committed,
-            end: sample.end,
             after_base_ms,
+            consumed,
+            produced,
         });
     }
 
@@ -207,44 +284,44 @@ impl LagHistory {
         if let Some(ms) = millis(base) {
             return Some(ms);
         }
-        let kept: Vec<LagSample> = self
-            .samples
-            .iter()
-            .map(|s| self.sample(*s))
-            .filter(|s| millis(s.at).is_some())
-            .collect();
+        let kept: Vec<LagSample> = self.samples().filter(|s| millis(s.at).is_some()).collect();
         let new_base = kept.first().map_or(at, |s| s.at);
         self.base = Some(new_base);
         self.samples.clear();
+        if let Some(first) = kept.first() {
+            self.front = (first.committed, first.end);
+        }
+        let mut before: Option<LagSample> = None;
         for sample in kept {
             let ms = u32::try_from(sample.at.duration_since(new_base).as_millis()).ok()?;
+            // Kept samples were within 2^32 of each other already.
+            let grew = |now: i64, was: i64| u32::try_from(now - was).unwrap_or(u32::MAX);
+            let (consumed, produced) = before.map_or((0, 0), |b| {
+                (grew(sample.committed, b.committed), grew(sample.end, b.end))
+            });
             self.samples.push_back(Stored {
                 lag: sample.lag,
-                committed: sample.committed,
-                end: sample.end,
                 after_base_ms: ms,
+                consumed,
+                produced,
             });
+            before = Some(sample);
         }
         millis(new_base)
     }
 
-    fn sample(&self, stored: Stored) -> LagSample {
-        let base = self.base.unwrap_or_else(Instant::now);
-        LagSample {
-            at: base + Duration::from_millis(u64::from(stored.after_base_ms)),
-            lag: stored.lag,
-            committed: stored.committed,
-            end: stored.end,
-        }
-    }
-
     fn newest(&self) -> Option<LagSample> {
-        self.samples.back().map(|s| self.sample(*s))
+        self.samples().last()
     }
 
     /// The samples, oldest first.
-    pub fn samples(&self) -> impl ExactSizeIterator<Item = LagSample> + '_ {
-        self.samples.iter().map(|s| self.sample(*s))
+    pub fn samples(&self) -> Samples<'_> {
+        Samples {
+            base: self.base.unwrap_or_else(Instant::now),
+            stored: self.samples.iter(),
+            totals: None,
+            front: self.front,
+        }
     }
 
     /// Lag values, oldest first (for a sparkline).
@@ -253,8 +330,8 @@ impl LagHistory {
     }
 
     fn ends(&self) -> Option<(LagSample, LagSample)> {
-        let first = self.sample(*self.samples.front()?);
-        let last = self.sample(*self.samples.back()?);
+        let first = self.samples().next()?;
+        let last = self.newest()?;
         (last.at > first.at).then_some((first, last))
     }
 
@@ -406,7 +483,39 @@ mod tests {
             );
         }
         assert_eq!(history.samples().len(), 40);
-        assert_eq!(std::mem::size_of::<Stored>(), 28);
+        assert_eq!(std::mem::size_of::<Stored>(), 20);
+    }
+
+    #[test]
+    fn running_totals_come_back_exactly_after_the_oldest_go() {
+        let t0 = Instant::now();
+        let mut history = LagHistory::new(4);
+        let big = 3_000_000_000_i64; // each step fits in 32 bits, the totals do not
+        for i in 0..10_i64 {
+            let secs = u64::try_from(i).unwrap_or(0);
+            history.push(sample(t0, secs, big * i, big * i + 7 * i));
+        }
+        let totals: Vec<(i64, i64)> = history.samples().map(|s| (s.committed, s.end)).collect();
+        let want: Vec<(i64, i64)> = (6..10).map(|i| (big * i, big * i + 7 * i)).collect();
+        assert_eq!(totals, want);
+        // 3 s from the oldest kept to the newest.
+        assert_eq!(history.consumption_rate(), Some(3e9));
+        assert_eq!(history.production_rate(), Some(3e9 + 7.0));
+    }
+
+    #[test]
+    fn a_total_that_falls_or_jumps_past_32_bits_starts_the_history_over() {
+        let t0 = Instant::now();
+        let mut history = LagHistory::new(10);
+        history.push(sample(t0, 0, 0, 100));
+        history.push(sample(t0, 1, 10, 200));
+        history.push(sample(t0, 2, 5, 300));
+        assert_eq!(history.samples().len(), 1, "the consumed total fell");
+        history.push(sample(t0, 3, 6, 301));
+        history.push(sample(t0, 4, 7, 301 + (1 << 32)));
+        assert_eq!(history.samples().len(), 1, "grew by 2^32");
+        let only = history.samples().next().map(|s| (s.committed, s.end));
+        assert_eq!(only, Some((7, 301 + (1 << 32))));
     }
 
     #[test]

@@ -30,6 +30,9 @@ const QUEUED: usize = 256;
 const RESOLVE_DEADLINE: Duration =
     crate::config::secret::COMMAND_TIMEOUT.saturating_add(Duration::from_secs(5));
 
+/// The least time between two trims for the groups screens' garbage.
+const GIVE_BACK_GAP: Duration = Duration::from_secs(3);
+
 /// What reaches the loop.
 pub enum Msg {
     /// For `update`.
@@ -64,6 +67,8 @@ pub(super) struct Session {
     /// The context's schema registry: its decoder (or why there is none),
     /// and an epoch that drops answers from a previous context's registry.
     pub(super) registry: (Option<Result<Decoder, String>>, u64),
+    /// When the groups screens' garbage was last given back.
+    pub(super) groups_given_back: Option<Instant>,
 }
 
 fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Theme) {
@@ -171,6 +176,7 @@ impl Session {
             snap: Arc::new(MetadataSnapshot::empty()),
             tx,
             registry: (None, 0),
+            groups_given_back: None,
         }
     }
 
@@ -271,7 +277,16 @@ impl Session {
         match effect {
             Effect::Quit => return true,
             Effect::GiveBackMemory => {
-                crate::memory::give_back_later("groups list dropped or replaced");
+                // A relisting lands every `lag_secs` (1 s at the least) and a
+                // trim walks the whole heap (milliseconds at 10k groups): at
+                // most one every few seconds; the next answer trims the rest.
+                if self
+                    .groups_given_back
+                    .is_none_or(|at| at.elapsed() >= GIVE_BACK_GAP)
+                {
+                    self.groups_given_back = Some(Instant::now());
+                    crate::memory::give_back_later("groups list replaced, relisted or dropped");
+                }
             }
             Effect::Refresh => match (&self.cluster, self.context.clone()) {
                 (Some(cluster), _) => cluster.invalidate(),
