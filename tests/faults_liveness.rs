@@ -135,7 +135,7 @@ fn a_frozen_broker_is_not_answering_everywhere_and_answers_again_when_thawed() {
     let home = tempfile::tempdir().expect("a home directory");
     let pane = tui(home.path(), env.bootstrap());
     pane.wait_for("the header with three brokers", |s| {
-        s.contains("brokers: 3/3 up")
+        s.contains("brokers: 3 registered, 3 answering")
     });
     pane.keys(&["-l", ":brokers"]);
     pane.keys(&["Enter"]);
@@ -155,6 +155,10 @@ fn a_frozen_broker_is_not_answering_everywhere_and_answers_again_when_thawed() {
     let screen = pane.wait_for("broker 2 not answering in the header", |s| {
         s.contains("NOT ANSWERING: broker 2")
     });
+    assert!(
+        screen.contains("brokers: 3 registered, 2 answering"),
+        "the header tells the cluster's claim from kscope's view:\n{screen}"
+    );
     let row: Vec<&str> = screen
         .lines()
         .map(str::trim_start)
@@ -168,7 +172,7 @@ fn a_frozen_broker_is_not_answering_everywhere_and_answers_again_when_thawed() {
     env.script(&["thaw", "2"]);
     watch.expect("broker_answering", Some(2));
     pane.wait_for("the header without a silent broker", |s| {
-        !s.contains("NOT ANSWERING") && s.contains("brokers: 3/3 up")
+        !s.contains("NOT ANSWERING") && s.contains("brokers: 3 registered, 3 answering")
     });
     assert!(pane.alive(), "the TUI is still running");
     pane.keys(&["q"]);

@@ -86,6 +86,21 @@ impl Notice {
     }
 }
 
+impl Notice {
+    /// Whether records that were asked for are not shown because of it (a
+    /// partition stopped, a batch skipped), as opposed to news about where
+    /// reading starts or what a transaction holds back.
+    pub fn loses_records(&self) -> bool {
+        matches!(
+            self,
+            Notice::OffsetOutOfRange { .. }
+                | Notice::BadBatch { .. }
+                | Notice::BatchTooLarge { .. }
+                | Notice::PartitionFailed { .. }
+        )
+    }
+}
+
 fn known(value: Option<i64>) -> String {
     value.map_or_else(|| "?".to_owned(), |v| v.to_string())
 }

@@ -7,12 +7,9 @@
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD as BASE64;
 use regex::bytes::Regex;
-use serde_json::Value;
 
-pub use crate::browse::json::json_record;
+use crate::browse::json::{Field, RecordJson};
 use crate::browse::{self, Browser, Event, Isolation, Options, Record, Start};
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
@@ -97,6 +94,9 @@ pub async fn run(
     while args.count.is_none_or(|n| printed < n) && (args.follow || !browser.finished()) {
         for event in browser.next_events().await? {
             match event {
+                Event::Notice(notice) if notice.loses_records() => {
+                    super::partial::missing(format_args!("topic '{}' {notice}", args.topic));
+                }
                 Event::Notice(notice) => eprintln!("kscope: topic '{}' {notice}", args.topic),
                 Event::Record(record) => {
                     if args.count.is_some_and(|n| printed >= n) {
@@ -215,13 +215,15 @@ fn write_record(
 ) -> Result<(), Error> {
     match output {
         OutputFormat::Json => {
-            let mut json = json_record(topic, record);
-            if let Some(decoded) = decoded {
-                add_decoding(&mut json, "key", record.key.as_deref(), &decoded.key);
-                add_decoding(&mut json, "value", record.value.as_deref(), &decoded.value);
-            }
-            serde_json::to_writer(&mut *out, &json)?;
-            writeln!(out)?;
+            let json = RecordJson {
+                key: decoded.map_or(Field::Bytes, |d| field(&d.key)),
+                value: decoded.map_or(Field::Bytes, |d| field(&d.value)),
+                ..RecordJson::plain(topic, record)
+            };
+            let mut line = Vec::with_capacity(256 + record.size);
+            json.write(&mut line);
+            line.push(b'\n');
+            out.write_all(&line)?;
         }
         OutputFormat::Raw => {
             out.write_all(record.value.as_deref().unwrap_or_default())?;
@@ -281,37 +283,32 @@ fn cell(decoding: &Decoding, bytes: Option<&[u8]>, max: usize) -> String {
     }
 }
 
-/// Put a field's decoding into its JSON object: `FIELD` becomes the decoded
-/// JSON, `FIELD_encoding` the format, `FIELD_schema_id` the id; a failure
-/// keeps the bytes (as base64) and adds `FIELD_schema_error`.
-pub fn add_decoding(json: &mut Value, field: &str, bytes: Option<&[u8]>, decoding: &Decoding) {
-    let Some(object) = json.as_object_mut() else {
-        return;
-    };
+/// How a key or value a schema decoded (or failed to) is written in JSON:
+/// the decoded value with its format and registry id (a local schema has
+/// id 0, left out), or the bytes as base64 with the id and the reason.
+fn field(decoding: &Decoding) -> Field<'_> {
     match decoding {
-        Decoding::NotFramed => {}
-        Decoding::Decoded(decoded) => {
-            object.insert(field.to_owned(), decoded.value.clone());
-            object.insert(format!("{field}_encoding"), decoded.format.name().into());
-            // 0: a local schema file (no registry id).
-            if decoded.schema_id != 0 {
-                object.insert(format!("{field}_schema_id"), decoded.schema_id.into());
-            }
-        }
-        Decoding::Failed { schema_id, reason } => {
-            let base64 = BASE64.encode(bytes.unwrap_or_default());
-            object.insert(field.to_owned(), base64.into());
-            object.insert(format!("{field}_encoding"), "base64".into());
-            object.insert(format!("{field}_schema_id"), (*schema_id).into());
-            object.insert(format!("{field}_schema_error"), reason.clone().into());
-        }
+        Decoding::NotFramed => Field::Bytes,
+        Decoding::Decoded(decoded) => Field::Decoded {
+            json: &decoded.value,
+            encoding: decoded.format.name(),
+            schema_id: (decoded.schema_id != 0).then_some(decoded.schema_id),
+        },
+        Decoding::Failed { schema_id, reason } => Field::Failed {
+            schema_id: *schema_id,
+            reason,
+        },
     }
 }
 
 /// Untrusted bytes as one safe line: control characters, escapes and bidi
 /// overrides escaped, invalid UTF-8 as `\xNN`, cut at `max` characters.
 pub fn escaped(bytes: &[u8], max: usize) -> String {
-    let mut out = String::new();
+    // Each character shown takes at most 4 bytes: what lies past the first
+    // max + 1 of them is never looked at (a 1 MiB value is not scanned whole
+    // for a 120-character cell).
+    let bytes = &bytes[..bytes.len().min(max.saturating_add(2).saturating_mul(4))];
+    let mut out = String::with_capacity(bytes.len().min(max.saturating_add(1)));
     let mut shown = 0;
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -332,6 +329,10 @@ pub fn escaped(bytes: &[u8], max: usize) -> String {
             shown += 1;
         }
         for b in chunk.invalid() {
+            if shown >= max {
+                out.push('…');
+                return out;
+            }
             let _ = write!(out, "\\x{b:02x}");
             shown += 1;
         }
@@ -348,8 +349,10 @@ impl From<browse::Error> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::browse::json::json_record;
     use crate::browse::{Codec, Header, TimestampType};
     use bytes::Bytes;
+    use serde_json::Value;
 
     #[test]
     fn terminal_escapes_and_bidi_overrides_never_reach_the_terminal() {
@@ -357,6 +360,11 @@ mod tests {
         assert_eq!(escaped(text, 100), "a\\u{1b}[31mred\\u{202e}x\\n");
         assert_eq!(escaped(&[0x66, 0xff, 0x67], 100), "f\\xffg");
         assert_eq!(escaped(b"abcdef", 3), "abc…");
+        assert_eq!(escaped(&[0xff; 10], 3), "\\xff\\xff\\xff…", "invalid bytes are cut too");
+        let wide = "中".repeat(400);
+        assert_eq!(escaped(wide.as_bytes(), 5), format!("{}…", "中".repeat(5)));
+        assert_eq!(escaped("🚀🚀🚀".as_bytes(), 3), "🚀🚀🚀", "exactly max: no cut");
+        assert_eq!(escaped("🚀🚀🚀🚀".as_bytes(), 3), "🚀🚀🚀…");
     }
 
     #[test]
@@ -395,3 +403,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "consume_golden_tests.rs"]
+mod golden_tests;

@@ -10,6 +10,7 @@ mod get;
 pub mod groups;
 mod inspect;
 mod output;
+pub mod partial;
 pub mod rows;
 mod schemas;
 pub mod table;
@@ -21,7 +22,8 @@ use std::process::ExitCode;
 pub use error::Error;
 
 use crate::conn::ConnectionConfig;
-use crate::meta::{Cluster, ClusterConfig};
+use crate::meta::{Cluster, ClusterConfig, PROBE_GRACE};
+use std::io::Write;
 use crate::schema::{Decoder, RegistryConfig};
 use args::{Command, DescribeWhat, GetCommand, IsolationArg, OutputFormat};
 
@@ -45,6 +47,7 @@ pub struct Invocation {
 /// Run a headless command to completion and report how it went.
 pub fn main(invocation: Invocation) -> ExitCode {
     match run(invocation) {
+        Ok(()) if partial::happened() => ExitCode::from(partial::PARTIAL_EXIT),
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
         Err(error) => {
@@ -89,7 +92,12 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             .build()
     }
     .map_err(Error::Runtime)?;
+    let extras = Extras {
+        schema_registry,
+        topic_schemas,
+    };
     runtime.block_on(async {
+        let started = tokio::time::Instant::now();
         let mut config = ClusterConfig {
             connection,
             ..ClusterConfig::default()
@@ -98,68 +106,102 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             config.refresh_interval = args::interval(*interval);
         }
         let cluster = Cluster::connect(bootstrap, config).await?;
-        if !matches!(command, Command::Watch { .. }) {
-            // Answer from what the brokers hold, but say when that is stale
-            // or partial (watch reports the same as events instead).
-            for warning in cluster.check_liveness().await.warnings() {
+        // Liveness is checked beside the command (watch reports it as events
+        // instead): the answer is printed from what the brokers hold, and
+        // stderr says afterwards when that is stale or partial.
+        let probe =
+            (!matches!(command, Command::Watch { .. })).then(|| cluster.probe_liveness(started));
+        let stdout = std::io::stdout().lock();
+        let done = if matches!(command, Command::Consume { .. }) {
+            // Records are many and small: one write per buffer, not per line.
+            let mut out = std::io::BufWriter::with_capacity(CONSUME_BUFFER, stdout);
+            let done = dispatch(&cluster, command, output, extras, &mut out).await;
+            done.and(out.flush().map_err(Error::from))
+        } else {
+            let mut out = stdout;
+            dispatch(&cluster, command, output, extras, &mut out).await
+        };
+        if let Some(probe) = probe {
+            for warning in probe.finish(PROBE_GRACE).await.warnings() {
                 eprintln!("kscope: warning: {warning}");
             }
         }
-        let mut out = std::io::stdout().lock();
-        match command {
-            Command::Get {
-                what: GetCommand::Groups,
-            } => {
-                let warnings = groups::get_groups(&cluster, output, &mut out).await?;
-                for warning in warnings {
-                    eprintln!("kscope: {}", escape(&warning));
-                }
-                Ok(())
+        done
+    })
+}
+
+/// `consume`'s stdout buffer: large enough that writes are few, small
+/// enough that a slow reader sees records soon (it is flushed after every
+/// batch of records handed out, too).
+const CONSUME_BUFFER: usize = 64 * 1024;
+
+/// What only some commands need from the invocation.
+struct Extras {
+    schema_registry: Option<RegistryConfig>,
+    topic_schemas: Vec<crate::schema::mapping::TopicSchema>,
+}
+
+/// Run `command` on `cluster`, printing to `out`.
+async fn dispatch(
+    cluster: &Cluster,
+    command: Command,
+    output: OutputFormat,
+    extras: Extras,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    match command {
+        Command::Get {
+            what: GetCommand::Groups,
+        } => {
+            let warnings = groups::get_groups(cluster, output, out).await?;
+            for warning in warnings {
+                partial::missing(escape(&warning));
             }
-            Command::Describe {
-                what: DescribeWhat::Group,
-                name,
-            } => Ok(groups::describe_group(&cluster, &name, output, &mut out).await?),
-            Command::Describe {
-                what: DescribeWhat::Topic,
-                name,
-            } => inspect::describe_topic::run(&cluster, &name, output, &mut out).await,
-            Command::Get { what } => match what.listing() {
-                Some((listing, topic)) => {
-                    get::run(&cluster, listing, topic, output, &mut out).await
-                }
-                None => inspect::run(&cluster, &what, output, &mut out).await,
-            },
-            Command::Consume {
+            Ok(())
+        }
+        Command::Describe {
+            what: DescribeWhat::Group,
+            name,
+        } => Ok(groups::describe_group(cluster, &name, output, out).await?),
+        Command::Describe {
+            what: DescribeWhat::Topic,
+            name,
+        } => inspect::describe_topic::run(cluster, &name, output, out).await,
+        Command::Get { what } => match what.listing() {
+            Some((listing, topic)) => get::run(cluster, listing, topic, output, out).await,
+            None => inspect::run(cluster, &what, output, out).await,
+        },
+        Command::Consume {
+            topic,
+            partition,
+            from,
+            count,
+            follow,
+            grep,
+            isolation,
+        } => {
+            let args = consume::ConsumeArgs {
                 topic,
                 partition,
                 from,
                 count,
                 follow,
                 grep,
-                isolation,
-            } => {
-                let args = consume::ConsumeArgs {
-                    topic,
-                    partition,
-                    from,
-                    count,
-                    follow,
-                    grep,
-                    isolation: match isolation {
-                        IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
-                        IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,
-                    },
-                    mappings: crate::schema::mapping::Mappings::new(topic_schemas),
-                };
-                let decoder = schema_registry.as_ref().map(Decoder::new).transpose()?;
-                consume::run(&cluster, args, decoder.as_ref(), output, &mut out).await
-            }
-            Command::Watch { topic, .. } => {
-                watch::run(&cluster, topic.as_deref(), output, &mut out).await
-            }
+                isolation: match isolation {
+                    IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
+                    IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,
+                },
+                mappings: crate::schema::mapping::Mappings::new(extras.topic_schemas),
+            };
+            let decoder = extras
+                .schema_registry
+                .as_ref()
+                .map(Decoder::new)
+                .transpose()?;
+            consume::run(cluster, args, decoder.as_ref(), output, out).await
         }
-    })
+        Command::Watch { topic, .. } => watch::run(cluster, topic.as_deref(), output, out).await,
+    }
 }
 
 /// `get schemas`: the registry only, no broker.

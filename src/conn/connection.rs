@@ -16,6 +16,7 @@ use super::ApiKey;
 use super::config::ConnectionConfig;
 use super::error::{Error, Result};
 use super::frame::{DecodeError, decode_response};
+use super::heard::HeardFrom;
 use super::peer::Peer;
 use super::pipeline::{OUTGOING_QUEUE, Table, read_responses, write_requests};
 use super::rpc::{Rpc, is_read_only_api, supported_versions};
@@ -44,6 +45,8 @@ pub(super) struct Shared {
     pub(super) table: Table,
     pub(super) outgoing: mpsc::Sender<Bytes>,
     pub(super) tasks: [AbortHandle; 2],
+    /// When the broker last answered a request on this connection.
+    pub(super) heard: HeardFrom,
 }
 
 impl Drop for Shared {
@@ -187,6 +190,7 @@ impl Connection {
                 table,
                 outgoing,
                 tasks: [read_task.abort_handle(), write_task.abort_handle()],
+                heard: HeardFrom::default(),
             }),
         }
     }
@@ -308,6 +312,12 @@ impl Connection {
     /// callers would otherwise each wait out the request timeout.
     pub fn abandon(&self, reason: &str) {
         self.inner.table.poison(&self.broken(reason.to_owned()));
+    }
+
+    /// Whether the broker answered a request on this connection at or after
+    /// `since`: proof that it is alive, so a liveness check need not ask it.
+    pub fn answered_since(&self, since: Instant) -> bool {
+        !self.is_broken() && self.inner.heard.since(since)
     }
 
     /// Whether the connection has failed and must be replaced.

@@ -24,6 +24,7 @@ mod connection;
 mod error;
 mod error_code;
 pub mod frame;
+mod heard;
 mod peer;
 mod pipeline;
 pub mod protocol;

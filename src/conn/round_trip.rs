@@ -44,7 +44,12 @@ impl Connection {
         let outcome = tokio::time::timeout(inner.request_timeout, reply).await;
         pending.settle();
         match outcome {
-            Ok(Ok(reply)) => reply,
+            Ok(Ok(reply)) => {
+                if reply.is_ok() {
+                    inner.heard.now();
+                }
+                reply
+            }
             Ok(Err(_)) => Err(self.broken(
                 inner
                     .table

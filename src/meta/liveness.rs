@@ -234,7 +234,7 @@ impl Liveness {
 
     /// The last outcome, when it came within [`QUORUM_REUSE`] and no check
     /// took it yet.
-    fn take_recent_quorum(&self) -> Option<Result<Option<Quorum>>> {
+    pub(super) fn take_recent_quorum(&self) -> Option<Result<Option<Quorum>>> {
         let (at, asked) = self.last_quorum.lock().ok()?.take()?;
         (at.elapsed() < QUORUM_REUSE).then_some(asked)
     }
@@ -278,18 +278,32 @@ impl Cluster {
                 answers.insert(id, answered);
             }
         }
-        for (&id, &answered) in &answers {
-            self.inner.pool.mark_answering(id, answered);
-        }
         let asked = match self.inner.liveness.take_recent_quorum() {
             Some(asked) => asked,
             None => self.ask_quorum_for_liveness().await,
         };
+        self.publish_liveness(Some(&asked), &answers)
+    }
+
+    /// Take in a check's findings: the quorum's outcome (`None`: it did not
+    /// answer in time, which says nothing yet) and each broker's answer.
+    /// Marks the brokers in the pool, logs the transitions as movement
+    /// events and publishes the health.
+    pub(super) fn publish_liveness(
+        &self,
+        asked: Option<&Result<Option<Quorum>>>,
+        answers: &BTreeMap<i32, bool>,
+    ) -> Arc<Health> {
+        for (&id, &answered) in answers {
+            self.inner.pool.mark_answering(id, answered);
+        }
         let now = SystemTime::now();
         let (events, health) = match self.inner.liveness.tracker.lock() {
             Ok(mut tracker) => {
-                let mut events = tracker.observe_quorum(QuorumSeen::from_asked(&asked), now);
-                events.extend(tracker.observe_brokers(&answers, now));
+                let mut events = asked.map_or_else(Vec::new, |asked| {
+                    tracker.observe_quorum(QuorumSeen::from_asked(asked), now)
+                });
+                events.extend(tracker.observe_brokers(answers, now));
                 (events, Arc::new(tracker.health().clone()))
             }
             Err(_) => (Vec::new(), Arc::new(Health::default())),
@@ -315,7 +329,7 @@ impl Cluster {
     /// broker answers one connection's requests in order, and a
     /// `DescribeQuorum` stuck on a lost quorum must not hold up a ping
     /// behind it (it is abandoned at its deadline).
-    async fn ask_quorum_for_liveness(&self) -> Result<Option<Quorum>> {
+    pub(super) async fn ask_quorum_for_liveness(&self) -> Result<Option<Quorum>> {
         match tokio::time::timeout(BROKER_DEADLINE, self.ask_quorum()).await {
             Ok(asked) => asked,
             Err(_) => Err(Error::Conn(crate::conn::Error::Timeout {
@@ -328,7 +342,7 @@ impl Cluster {
 
     /// Whether broker `id` answers a `Metadata` request for no topics within
     /// [`BROKER_DEADLINE`]; a connection that did not is abandoned.
-    async fn ping(&self, id: i32) -> bool {
+    pub(super) async fn ping(&self, id: i32) -> bool {
         let pool = &self.inner.pool;
         let Ok(Ok(connection)) = tokio::time::timeout(BROKER_DEADLINE, pool.get_checked(id)).await
         else {

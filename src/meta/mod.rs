@@ -21,6 +21,7 @@ mod error;
 #[cfg(test)]
 mod fixtures;
 pub mod liveness;
+pub mod liveness_probe;
 pub mod metadata_answer;
 mod metadata_request;
 pub mod movement;
@@ -43,6 +44,7 @@ mod watermarks;
 pub use cluster::{Cluster, ClusterConfig};
 pub use error::{Error, Result};
 pub use liveness::{Frozen, Health};
+pub use liveness_probe::{LivenessProbe, PROBE_GRACE, ProbeReport};
 pub use metadata_answer::MetadataAnswer;
 pub use metadata_request::MetadataAsk;
 pub use movement::{MovementEvent, MovementKind, diff};

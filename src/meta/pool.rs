@@ -261,6 +261,22 @@ impl BrokerPool {
             .is_ok_and(|silent| silent.contains(&node_id))
     }
 
+    /// Whether broker `node_id` answered a request at or after `since` on
+    /// the connection the pool holds for it (a connection being made, or
+    /// none, says nothing).
+    pub fn heard_from_since(&self, node_id: i32, since: tokio::time::Instant) -> bool {
+        let Some(address) = self
+            .addresses
+            .lock()
+            .ok()
+            .and_then(|map| map.get(&node_id).map(|(address, _)| address.clone()))
+        else {
+            return false;
+        };
+        self.held(&address)
+            .is_some_and(|connection| connection.answered_since(since))
+    }
+
     /// The addresses of the brokers that are not answering.
     fn silent_addresses(&self) -> HashSet<String> {
         let silent = self

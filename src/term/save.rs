@@ -14,7 +14,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
 use crate::browse::Record;
-use crate::browse::json::json_record;
+use crate::browse::json::RecordJson;
 use crate::browse::ring::DEFAULT_VALUE_CAP;
 
 /// `~/x` as the home directory's `x`; anything else as given.
@@ -44,9 +44,12 @@ pub fn save(path: &str, topic: &str, records: &[Record], force: bool) -> String 
         Err(error) => return format!("not saved: cannot create '{path}': {error}"),
     };
     let mut out = BufWriter::new(file);
+    let mut line = Vec::new();
     let written = records.iter().try_for_each(|record| {
-        serde_json::to_writer(&mut out, &json_record(topic, record))?;
-        out.write_all(b"\n")
+        line.clear();
+        RecordJson::plain(topic, record).write(&mut line);
+        line.push(b'\n');
+        out.write_all(&line)
     });
     if let Err(error) = written.and_then(|()| out.flush()) {
         return format!("saving to '{path}' failed: {error}");
@@ -131,7 +134,10 @@ mod tests {
             .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
             .collect();
         assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0], json_record("orders", &records[0]));
+        assert_eq!(
+            lines[0],
+            crate::browse::json::json_record("orders", &records[0])
+        );
         assert_eq!(lines[1]["value_encoding"], "base64");
 
         let refused = save(path_text, "orders", &records[..1], false);

@@ -104,7 +104,6 @@ fn draw_header(
     theme: &Theme,
 ) {
     let down: Vec<i32> = state.down_brokers.keys().copied().collect();
-    let total = snap.brokers().len() + down.len();
     let controller = snap
         .controller_id()
         .map_or_else(|| "-".to_owned(), |c| c.to_string());
@@ -121,9 +120,8 @@ fn draw_header(
     ]);
     let mut second = vec![Span::raw(if state.has_cluster() {
         format!(
-            "brokers: {}/{} up   controller: {controller}   topics: {}   partitions: {}",
-            snap.brokers().len(),
-            total,
+            "brokers: {}   controller: {controller}   topics: {}   partitions: {}",
+            broker_counts(snap, state.health.as_deref()),
             snap.topics().len(),
             state.partition_total
         )
@@ -141,6 +139,23 @@ fn draw_header(
         second.extend(health_spans(health, theme));
     }
     frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
+}
+
+/// The cluster's claim beside kscope's own view: how many brokers the
+/// metadata registers, and how many of those answered kscope's last liveness
+/// check (left out until the first check).
+fn broker_counts(snap: &MetadataSnapshot, health: Option<&crate::meta::Health>) -> String {
+    let registered = snap.brokers();
+    match health {
+        Some(health) => {
+            let answering = registered
+                .iter()
+                .filter(|b| !health.not_answering.contains_key(&b.node_id))
+                .count();
+            format!("{} registered, {answering} answering", registered.len())
+        }
+        None => format!("{} registered", registered.len()),
+    }
 }
 
 /// kscope's own reachability, apart from the cluster's registration: brokers

@@ -211,7 +211,10 @@ pub async fn run(
     let info = cluster_info::describe(cluster).await;
     let (json, problems) = json(&info);
     for problem in &problems {
-        eprintln!("kscope: warning: {}; it is null", escaped(problem.clone()));
+        crate::cli::partial::missing(format_args!(
+            "warning: {}; it is null",
+            escaped(problem.clone())
+        ));
     }
     match format {
         OutputFormat::Json => {

@@ -125,7 +125,7 @@ async fn describe(cluster: &Cluster, topic: &str) -> Result<TopicDescription, Er
                 .collect(),
         ),
         Ok(Some((_, Err(error)))) | Err(error) => {
-            eprintln!("kscope: configs of topic '{topic}': {error}");
+            crate::cli::partial::missing(format_args!("configs of topic '{topic}': {error}"));
             None
         }
         Ok(None) => None,
@@ -137,7 +137,7 @@ async fn describe(cluster: &Cluster, topic: &str) -> Result<TopicDescription, Er
     let groups = match overview {
         Ok(overview) => Some(consuming(&overview, topic)),
         Err(error) => {
-            eprintln!("kscope: consumer groups: {error}");
+            crate::cli::partial::missing(format_args!("consumer groups: {error}"));
             None
         }
     };

@@ -98,7 +98,7 @@ pub(super) async fn describe_all(cluster: &Cluster) -> Vec<BrokerLogDirs> {
     let answers = log_dirs::describe(cluster, &brokers).await;
     for (_, answer) in &answers {
         if let Err(error) = answer {
-            eprintln!("kscope: {error}; its sizes are null");
+            crate::cli::partial::missing(format_args!("{error}; its sizes are null"));
         }
     }
     answers

@@ -49,7 +49,7 @@ pub async fn transactions(
 ) -> Result<(), Error> {
     let (open, failed) = transactions::open_transactions(cluster).await;
     for error in &failed {
-        eprintln!("kscope: {error}");
+        crate::cli::partial::missing(error);
     }
     if open.is_empty()
         && let Some(error) = failed.into_iter().next()
