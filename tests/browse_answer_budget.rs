@@ -98,6 +98,7 @@ fn wait_with_peak(child: &Child) -> (i32, u64) {
 /// Run `kscope consume t --from beginning -o raw` (plus `extra`) against
 /// `peer`: the (length, CRC-32C) of each value printed, its peak RSS in
 /// KiB, and its stderr.
+#[allow(clippy::zombie_processes)] // reaped by `wait4` in `wait_with_peak`
 fn consume(peer: &FetchPeer, extra: &[&str]) -> (Vec<(usize, u32)>, u64, String) {
     let home = tempfile::tempdir().expect("home");
     let mut child = Command::new(env!("CARGO_BIN_EXE_kscope"))
@@ -126,15 +127,12 @@ fn consume(peer: &FetchPeer, extra: &[&str]) -> (Vec<(usize, u32)>, u64, String)
                 break;
             }
             for piece in chunk[..n].split_inclusive(|b| *b == b'\n') {
-                match piece.split_last() {
-                    Some((b'\n', line)) => {
-                        values.push((len + line.len(), crc32c::crc32c_append(crc, line)));
-                        (len, crc) = (0, 0);
-                    }
-                    _ => {
-                        len += piece.len();
-                        crc = crc32c::crc32c_append(crc, piece);
-                    }
+                if let Some((b'\n', line)) = piece.split_last() {
+                    values.push((len + line.len(), crc32c::crc32c_append(crc, line)));
+                    (len, crc) = (0, 0);
+                } else {
+                    len += piece.len();
+                    crc = crc32c::crc32c_append(crc, piece);
                 }
             }
         }

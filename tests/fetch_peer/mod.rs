@@ -45,8 +45,8 @@ pub struct FetchPeer {
 }
 
 impl FetchPeer {
-    /// Start a peer whose log ends at `end`, answering `Fetch` with `fetched`.
-    pub fn start(end: i64, fetched: impl Fn(i64) -> (i64, Bytes) + Send + Sync + 'static) -> Self {
+    /// Start a peer whose log ends at `end`, answering `Fetch` with `answer`.
+    pub fn start(end: i64, answer: impl Fn(i64) -> (i64, Bytes) + Send + Sync + 'static) -> Self {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         listener.set_nonblocking(true).expect("nonblocking");
         let address = listener.local_addr().expect("address").to_string();
@@ -55,7 +55,7 @@ impl FetchPeer {
         let peer = Arc::new(Served {
             port,
             end,
-            fetched: Arc::new(fetched),
+            fetched: Arc::new(answer),
             fetches: fetches.clone(),
         });
         std::thread::spawn(move || {
