@@ -139,12 +139,29 @@ pub fn items(bytes: &Bytes, partition: i32, inflate_cap: usize) -> Items {
 }
 
 /// Iterator over a response's batches; see [`items`].
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Items {
     bytes: Bytes,
     at: usize,
     partition: i32,
     inflate_cap: usize,
+}
+
+impl Items {
+    /// The bytes not iterated yet.
+    pub fn left(&self) -> usize {
+        self.bytes.len().saturating_sub(self.at)
+    }
+
+    /// Whether every item was iterated.
+    pub fn at_end(&self) -> bool {
+        self.left() == 0
+    }
+
+    /// Skip what is left: nothing more is iterated.
+    pub fn end(&mut self) {
+        self.at = self.bytes.len();
+    }
 }
 
 impl Iterator for Items {

@@ -4,6 +4,14 @@
 //! transactions and control batches hidden, and the position moved past
 //! every batch seen — so a record is never shown twice or skipped, whoever
 //! leads the partition next.
+//!
+//! An answer is decoded lazily: only as many batches as the caller has room
+//! for, the rest kept compressed with the cursor ([`Remainder`]) until the
+//! partition's buffered records run out. One answer of many batches that
+//! each inflate to tens of MB then never holds more than about one of them
+//! inflated at a time.
+
+use tokio::time::Instant;
 
 use crate::conn::ErrorCode;
 
@@ -67,6 +75,35 @@ pub struct Cursor {
     pub lso_said: Option<(i64, i64)>,
     /// Rounds in a row that failed.
     pub failures: u32,
+    /// The batches of the last answer not decoded yet (only while active:
+    /// the partition is not asked again before they are all decoded).
+    pub rest: Option<Remainder>,
+    /// Not asked again before this instant (a follow fetch came back empty
+    /// at once, as if the broker ignored its wait).
+    pub not_before: Option<Instant>,
+}
+
+/// The undecoded rest of a fetch answer: its batches still compressed, as
+/// the response holds them, and the `read_committed` state reached so far,
+/// so that the aborted transactions the answer listed are hidden across the
+/// split.
+#[derive(Clone)]
+pub struct Remainder {
+    items: batch::Items,
+    aborted: Aborted,
+    /// A batch was decoded (or skipped as bad) since the answer came.
+    progressed: bool,
+    /// The answer held no batches at all.
+    empty: bool,
+}
+
+impl std::fmt::Debug for Remainder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Remainder")
+            .field("bytes_left", &self.items.left())
+            .field("progressed", &self.progressed)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Cursor {
@@ -85,6 +122,8 @@ impl Cursor {
             bound: stop.unwrap_or(next),
             lso_said: None,
             failures: 0,
+            rest: None,
+            not_before: None,
         }
     }
 
@@ -94,11 +133,15 @@ impl Cursor {
         self.state == State::Active && (!follow || self.next < self.bound)
     }
 
-    /// Apply a fetch answer: records go to `out`, notices to `notices`.
+    /// Apply a fetch answer: its bounds and error at once, then its batches
+    /// in order until the records decoded weigh `room` bytes or more (see
+    /// [`Cursor::fill`]); the batches not decoded yet stay with the cursor
+    /// as its [`Remainder`]. Records go to `out`, notices to `notices`.
     pub fn apply(
         &mut self,
         answer: &Answer,
         limits: Limits,
+        room: usize,
         out: &mut Vec<Record>,
         notices: &mut Vec<Notice>,
     ) -> Outcome {
@@ -119,9 +162,34 @@ impl Cursor {
         }
         self.failures = 0;
         self.note_bounds(answer, limits.isolation, notices);
-        let mut aborted = Aborted::new(answer.aborted.clone());
-        let mut progressed = false;
-        for item in batch::items(&answer.records, self.partition, limits.inflate_cap) {
+        self.rest = Some(Remainder {
+            items: batch::items(&answer.records, self.partition, limits.inflate_cap),
+            aborted: Aborted::new(answer.aborted.clone()),
+            progressed: false,
+            empty: answer.records.is_empty(),
+        });
+        self.fill(limits, room, out, notices);
+        Outcome::Read
+    }
+
+    /// Decode the next batches of the answer kept undecoded, each whole, until
+    /// the records decoded by this call weigh `room` bytes or more
+    /// ([`Record::weight`]) or the answer ends; a call with a remainder and
+    /// any `room` decodes at least one batch. The position moves past every
+    /// batch decoded, so it always names the first offset not yet decoded.
+    pub fn fill(
+        &mut self,
+        limits: Limits,
+        room: usize,
+        out: &mut Vec<Record>,
+        notices: &mut Vec<Notice>,
+    ) {
+        let Some(mut rest) = self.rest.take() else {
+            return;
+        };
+        let (room, mut weighed) = (room.max(1), 0usize);
+        while weighed < room {
+            let Some(item) = rest.items.next() else { break };
             match item {
                 Item::Batch { header, records } => {
                     if header.next_offset() <= self.next {
@@ -129,18 +197,19 @@ impl Cursor {
                     }
                     if header.length + 12 > limits.max_batch {
                         self.too_large(header.base_offset, header.length + 12, limits, notices);
-                        return Outcome::Read;
+                        return;
                     }
-                    if !aborted.hides(&header, &records) {
+                    if !rest.aborted.hides(&header, &records) {
                         let (from, stop) = (self.next, self.stop.unwrap_or(i64::MAX));
-                        out.extend(
-                            records
-                                .into_iter()
-                                .filter(|r| r.offset >= from && r.offset < stop),
-                        );
+                        for record in records {
+                            if record.offset >= from && record.offset < stop {
+                                weighed = weighed.saturating_add(record.weight());
+                                out.push(record);
+                            }
+                        }
                     }
                     self.next = header.next_offset();
-                    progressed = true;
+                    rest.progressed = true;
                 }
                 Item::Bad {
                     base_offset,
@@ -156,29 +225,44 @@ impl Cursor {
                         error,
                     });
                     self.next = next_offset;
-                    progressed = true;
+                    rest.progressed = true;
                 }
                 Item::Partial { needed, .. } => {
-                    if !progressed {
+                    if !rest.progressed {
                         if needed == 0 || needed > limits.max_batch {
                             self.too_large(self.next, needed, limits, notices);
-                            return Outcome::Read;
+                            return;
                         }
                         self.wide = Some(needed);
                     }
+                    rest.items.end();
                     break;
                 }
             }
+            if self.stop.is_some_and(|stop| self.next >= stop) {
+                // Nothing past the stop is shown: the rest need not be inflated.
+                rest.items.end();
+                break;
+            }
         }
-        if progressed {
+        if rest.items.at_end() {
+            self.finish(&rest);
+        } else {
+            self.rest = Some(rest);
+        }
+    }
+
+    /// The answer is fully decoded: a partition that moved is no longer
+    /// asked wide, and one at its stop (or caught up, empty) is done.
+    fn finish(&mut self, rest: &Remainder) {
+        if rest.progressed {
             self.wide = None;
         }
-        let caught_up = !progressed && answer.records.is_empty() && self.next >= self.bound;
+        let caught_up = !rest.progressed && rest.empty && self.next >= self.bound;
         match self.stop {
             Some(stop) if self.next >= stop || caught_up => self.state = State::Done,
             _ => {}
         }
-        Outcome::Read
     }
 
     fn too_large(&mut self, offset: i64, size: usize, limits: Limits, notices: &mut Vec<Notice>) {

@@ -1,6 +1,9 @@
 //! The fetches a [`super::session::Browser`] has in flight, each decoded on
 //! its own task: while the caller prints or draws what it was handed, the
-//! next records are already on their way and being decoded.
+//! next records are already on their way and being decoded. Each partition's
+//! answer is decoded there only up to the room its queue had when it was
+//! asked; the rest comes back undecoded with the cursor
+//! ([`super::cursor::Remainder`]).
 //!
 //! At most one fetch per partition is in flight, and it owns a copy of the
 //! partition's cursor: nothing else moves a cursor while its fetch is out
@@ -10,6 +13,7 @@
 use std::collections::BTreeSet;
 
 use tokio::task::JoinSet;
+use tokio::time::Instant;
 
 use crate::conn::protocol::messages::FetchRequest;
 use crate::meta::{self, Cluster};
@@ -30,6 +34,8 @@ pub struct Decoded {
     pub records: Vec<Record>,
     /// What the answer said (open transactions, batches too large, …).
     pub notices: Vec<Notice>,
+    /// The answer held no record batches at all.
+    pub empty: bool,
 }
 
 /// A fetch that came back: what it asked, and each partition decoded or
@@ -39,8 +45,21 @@ pub struct Decoded {
 pub struct Landed {
     /// What was asked.
     pub asks: Vec<Ask>,
+    /// When it was sent.
+    pub sent: Instant,
     /// The partitions' answers, or the request's failure.
     pub decoded: Result<Vec<Decoded>, meta::Error>,
+}
+
+/// A copy of a partition's cursor going out with its fetch, and the room
+/// its queue had: the bytes of records to decode from the answer before
+/// the rest is kept undecoded (see [`Cursor::apply`]).
+#[derive(Debug)]
+pub struct Sent {
+    /// The cursor the answer moves.
+    pub cursor: Cursor,
+    /// Bytes of records to decode at most (a batch is decoded whole).
+    pub room: usize,
 }
 
 /// Fetches in flight, and the partitions they ask for.
@@ -62,24 +81,30 @@ impl InFlight {
     }
 
     /// Send `request` for `asks` to `leader` on its own task, decoding the
-    /// answer there with copies of the partitions' `cursors`.
+    /// answer there with copies of the partitions' cursors, each up to its
+    /// room.
     pub fn send(
         &mut self,
         cluster: &Cluster,
         leader: i32,
         request: FetchRequest,
         asks: Vec<Ask>,
-        cursors: Vec<Cursor>,
+        cursors: Vec<Sent>,
         limits: Limits,
     ) {
         self.asked.extend(asks.iter().map(|a| a.partition));
         let cluster = cluster.clone();
+        let sent = Instant::now();
         self.tasks.spawn(async move {
             let decoded = cluster
                 .send_to_node(leader, request)
                 .await
                 .map(|response| decode(&response, cursors, limits));
-            Landed { asks, decoded }
+            Landed {
+                asks,
+                sent,
+                decoded,
+            }
         });
     }
 
@@ -101,25 +126,29 @@ impl InFlight {
     }
 }
 
-/// Decode each partition's answer with its cursor.
+/// Decode each partition's answer with its cursor, up to its room.
 fn decode(
     response: &crate::conn::protocol::messages::FetchResponse,
-    mut cursors: Vec<Cursor>,
+    mut cursors: Vec<Sent>,
     limits: Limits,
 ) -> Vec<Decoded> {
     let mut decoded = Vec::new();
     for answer in fetch::read(response) {
-        let Some(at) = cursors.iter().position(|c| c.partition == answer.partition) else {
+        let Some(at) = cursors
+            .iter()
+            .position(|s| s.cursor.partition == answer.partition)
+        else {
             continue;
         };
-        let mut cursor = cursors.swap_remove(at);
+        let Sent { mut cursor, room } = cursors.swap_remove(at);
         let (mut records, mut notices) = (Vec::new(), Vec::new());
-        let outcome = cursor.apply(&answer, limits, &mut records, &mut notices);
+        let outcome = cursor.apply(&answer, limits, room, &mut records, &mut notices);
         decoded.push(Decoded {
             cursor,
             outcome,
             records,
             notices,
+            empty: answer.records.is_empty(),
         });
     }
     decoded

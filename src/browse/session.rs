@@ -9,9 +9,18 @@
 //! arrive while the caller prints or draws these. A stale leader
 //! (`NOT_LEADER_OR_FOLLOWER`, `FENCED_LEADER_EPOCH`, …) refreshes the topic
 //! and the partition is asked again from the same offset.
+//!
+//! Memory is bounded per answer, not only per batch: an answer is decoded
+//! batch by batch as records are needed ([`BUDGET`]), its other batches kept
+//! compressed with the partition's cursor, and a partition holding records
+//! or an undecoded rest is not asked again. A follow fetch that comes back
+//! empty at once (a broker or proxy ignoring `max_wait`) is not sent again
+//! before `follow_wait` has passed since it was sent (`pace.rs`).
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use crate::conn::ErrorCode;
 use crate::conn::protocol::messages::FetchRequest;
@@ -20,20 +29,31 @@ use crate::meta::Cluster;
 use super::cursor::{Cursor, Limits, Outcome, State};
 use super::error::{Error, Result};
 use super::fetch::{self, Ask, FETCH_BY_ID, TopicRef};
-use super::in_flight::{InFlight, Landed};
+use super::in_flight::{InFlight, Landed, Sent};
 use super::notice::Notice;
-use super::record::Record;
 use super::start::Start;
 use super::{Event, Isolation};
 
 mod failures;
+mod merge;
+mod pace;
 mod place;
+mod queue;
+
+use queue::Queue;
 
 /// Rounds in a row a partition may fail (with backoff) before it stops.
 const MAX_FAILURES: u32 = 30;
 /// A partition with fewer records buffered than this is asked for more
 /// before a call returns (at most one fetch per partition is out).
 const LOW_WATER: usize = 1000;
+/// What one partition's decoded records may weigh ([`crate::browse::Record::weight`])
+/// before no more of its answer is decoded and it is not asked for more;
+/// also what one call hands out at most before it stops decoding. A batch
+/// is always decoded whole, so a partition holds at most this plus one
+/// batch inflated (`inflate_cap`): an answer of 16 batches of one 32 MiB
+/// record each holds one of them at a time, not 512 MiB.
+const BUDGET: usize = 8 * 1024 * 1024;
 
 /// How to read.
 #[derive(Debug, Clone, Copy)]
@@ -75,7 +95,7 @@ pub struct Browser {
     topic: String,
     options: Options,
     cursors: BTreeMap<i32, Cursor>,
-    queues: BTreeMap<i32, VecDeque<Record>>,
+    queues: BTreeMap<i32, Queue>,
     notices: Vec<Notice>,
     /// Partitions fetched one per request (a response was over the frame cap).
     single: BTreeSet<i32>,
@@ -136,7 +156,7 @@ impl Browser {
     /// read was handed out.
     pub fn finished(&self) -> bool {
         self.notices.is_empty()
-            && self.queues.values().all(VecDeque::is_empty)
+            && self.queues.values().all(Queue::is_empty)
             && self.cursors.values().all(|c| c.state != State::Active)
             && self.in_flight.is_empty()
             && self.deferred.is_none()
@@ -152,11 +172,12 @@ impl Browser {
             return Err(error);
         }
         let mut events: Vec<Event> = self.notices.drain(..).map(Event::Notice).collect();
-        let ready = self.merge(&mut events);
+        let mut handed = 0;
+        let ready = self.merge(&mut events, &mut handed);
         if !ready || events.is_empty() {
             let round = self.round().await;
             events.extend(self.notices.drain(..).map(Event::Notice));
-            self.merge(&mut events);
+            self.merge(&mut events, &mut handed);
             if let Err(error) = round {
                 if events.is_empty() {
                     return Err(error);
@@ -173,30 +194,6 @@ impl Browser {
         Ok(events)
     }
 
-    /// Hand out records in timestamp order while no partition that may hold
-    /// an earlier one is waiting for a fetch; false when one is.
-    fn merge(&mut self, events: &mut Vec<Event>) -> bool {
-        let follow = self.options.follow;
-        loop {
-            let mut best: Option<(i64, i32)> = None;
-            for (p, queue) in &self.queues {
-                match queue.front() {
-                    Some(r) if best.is_none_or(|(ts, _)| r.timestamp < ts) => {
-                        best = Some((r.timestamp, *p));
-                    }
-                    None if self.cursors.get(p).is_some_and(|c| c.blocks_merge(follow)) => {
-                        return false;
-                    }
-                    Some(_) | None => {}
-                }
-            }
-            let Some((_, p)) = best else { return true };
-            if let Some(record) = self.queues.get_mut(&p).and_then(VecDeque::pop_front) {
-                events.push(Event::Record(record));
-            }
-        }
-    }
-
     fn limits(&self) -> Limits {
         Limits {
             isolation: self.options.isolation,
@@ -206,11 +203,27 @@ impl Browser {
     }
 
     /// Ask for the partitions that ran out, then take what lands: the first
-    /// fetch to come back and any others already back.
+    /// fetch to come back and any others already back. A partition held
+    /// back by [`Cursor::not_before`] is asked once its time comes, while
+    /// waiting for the others (or alone, when none is out).
     async fn round(&mut self) -> Result<()> {
-        let mut stale = self.send(1).await?;
+        let mut stale = false;
+        let landed = loop {
+            stale |= self.send(1).await?;
+            let Some(wake) = self.next_wake() else {
+                break self.in_flight.landed().await;
+            };
+            if self.in_flight.is_empty() {
+                tokio::time::sleep_until(wake).await;
+                continue;
+            }
+            tokio::select! {
+                landed = self.in_flight.landed() => break landed,
+                () = tokio::time::sleep_until(wake) => {}
+            }
+        };
         let mut out_of_range = Vec::new();
-        if let Some(landed) = self.in_flight.landed().await {
+        if let Some(landed) = landed {
             for landed in landed.map_err(|e| Error::Task(e.to_string()))? {
                 stale |= self.take(landed, &mut out_of_range)?;
             }
@@ -225,7 +238,8 @@ impl Browser {
     }
 
     /// One `Fetch` per leader (or per partition asked alone) for the active
-    /// partitions with fewer than `below` records buffered and no fetch out;
+    /// partitions with fewer than `below` records buffered, weighing less
+    /// than [`BUDGET`], no undecoded rest, no fetch out and not held back;
     /// true when one has no leader in the snapshot (refresh and ask again).
     async fn send(&mut self, below: usize) -> Result<bool> {
         let snapshot = self.cluster.snapshot();
@@ -234,12 +248,20 @@ impl Browser {
             Some(info) if by_id => TopicRef::Id(uuid::Uuid::from_bytes(*info.topic_id.as_bytes())),
             _ => TopicRef::Name(self.topic.clone()),
         };
-        // Per (leader, partition asked alone): the asks and their cursors.
-        let mut groups: BTreeMap<_, (Vec<Ask>, Vec<Cursor>)> = BTreeMap::new();
+        // Per (leader, partition asked alone): the asks, their cursors and
+        // the room each has for records decoded.
+        let mut groups: BTreeMap<_, (Vec<Ask>, Vec<Sent>)> = BTreeMap::new();
         let mut stale = false;
+        let now = Instant::now();
         for (p, cursor) in &self.cursors {
-            let buffered = self.queues.get(p).map_or(0, VecDeque::len);
-            if cursor.state != State::Active || buffered >= below || self.in_flight.asks(*p) {
+            let (buffered, weight) = self.queues.get(p).map_or((0, 0), |q| (q.len(), q.weight()));
+            if cursor.state != State::Active
+                || cursor.rest.is_some()
+                || buffered >= below
+                || weight >= BUDGET
+                || self.in_flight.asks(*p)
+                || cursor.not_before.is_some_and(|at| at > now)
+            {
                 continue;
             }
             let Some((leader, info)) = snapshot
@@ -251,7 +273,7 @@ impl Browser {
             };
             let wide = cursor.wide.map(|w| i32::try_from(w).unwrap_or(i32::MAX));
             let alone = (wide.is_some() || self.single.contains(p)).then_some(*p);
-            let (asks, cursors): &mut (Vec<Ask>, Vec<Cursor>) =
+            let (asks, cursors): &mut (Vec<Ask>, Vec<Sent>) =
                 groups.entry((leader, alone)).or_default();
             asks.push(Ask {
                 partition: *p,
@@ -259,7 +281,10 @@ impl Browser {
                 leader_epoch: info.leader_epoch,
                 max_bytes: wide.unwrap_or(self.options.partition_max_bytes),
             });
-            cursors.push(cursor.clone());
+            cursors.push(Sent {
+                cursor: cursor.clone(),
+                room: BUDGET - weight,
+            });
         }
         let wait = if self.options.follow {
             i32::try_from(self.options.follow_wait.as_millis()).unwrap_or(500)
@@ -294,6 +319,9 @@ impl Browser {
             Ok(decoded) => decoded,
             Err(error) => return self.request_failed(&landed.asks, error),
         };
+        let idle = decoded
+            .iter()
+            .all(|d| d.empty && d.outcome == Outcome::Read);
         let mut stale = false;
         for mut answer in decoded {
             let partition = answer.cursor.partition;
@@ -316,6 +344,9 @@ impl Browser {
                 queue.extend(answer.records);
             }
             self.cursors.insert(partition, answer.cursor);
+        }
+        if idle {
+            self.pace(&landed.asks, landed.sent);
         }
         Ok(stale)
     }

@@ -9,7 +9,7 @@ use super::batch::{BatchHeader, control_is_abort};
 use super::record::Record;
 
 /// The aborted transactions of one fetch answer, consumed in offset order.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Aborted {
     pending: VecDeque<(i64, i64)>,
     active: HashSet<i64>,

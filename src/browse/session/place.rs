@@ -4,9 +4,9 @@
 //! transaction holding the LSO back, or a time with no record after it is
 //! said as a notice.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
-use super::Browser;
+use super::{Browser, Queue};
 use crate::browse::Isolation;
 use crate::browse::cursor::{Cursor, State};
 use crate::browse::error::{Error, Result};
@@ -130,7 +130,7 @@ impl Browser {
                 cursor.lso_said = Some((*lso, *high));
             }
             self.cursors.insert(*p, cursor);
-            self.queues.insert(*p, VecDeque::new());
+            self.queues.insert(*p, Queue::default());
         }
     }
 }

@@ -1,0 +1,65 @@
+//! Handing records out: merged by timestamp across partitions, each
+//! partition's kept answer decoded further only when its queue runs out,
+//! and no more than about [`BUDGET`] bytes of records per call.
+
+use super::{BUDGET, Browser, Queue};
+use crate::browse::Event;
+
+impl Browser {
+    /// Hand out records in timestamp order while no partition that may hold
+    /// an earlier one is waiting for a fetch; false when one is. A partition
+    /// whose queue ran out decodes more of the answer it keeps, until the
+    /// records handed out by this call (`handed`, in bytes) reach [`BUDGET`]:
+    /// then this call stops there (true), and the next goes on.
+    pub(super) fn merge(&mut self, events: &mut Vec<Event>, handed: &mut usize) -> bool {
+        let follow = self.options.follow;
+        let partitions: Vec<i32> = self.queues.keys().copied().collect();
+        if !partitions.iter().all(|p| self.refill(*p, *handed, events)) {
+            return true;
+        }
+        loop {
+            let mut best: Option<(i64, i32)> = None;
+            for (p, queue) in &self.queues {
+                match queue.front() {
+                    Some(r) if best.is_none_or(|(ts, _)| r.timestamp < ts) => {
+                        best = Some((r.timestamp, *p));
+                    }
+                    None if self.cursors.get(p).is_some_and(|c| c.blocks_merge(follow)) => {
+                        return false;
+                    }
+                    Some(_) | None => {}
+                }
+            }
+            let Some((_, p)) = best else { return true };
+            if let Some(record) = self.queues.get_mut(&p).and_then(Queue::pop) {
+                *handed = handed.saturating_add(record.weight());
+                events.push(Event::Record(record));
+            }
+            if !self.refill(p, *handed, events) {
+                return true;
+            }
+        }
+    }
+
+    /// Decode more of the answer kept for partition `p` if its queue ran out
+    /// (up to [`BUDGET`]); false when it has to wait for the next call,
+    /// because this one already handed out `handed` >= [`BUDGET`] bytes.
+    fn refill(&mut self, p: i32, handed: usize, events: &mut Vec<Event>) -> bool {
+        let limits = self.limits();
+        let (Some(cursor), Some(queue)) = (self.cursors.get_mut(&p), self.queues.get_mut(&p))
+        else {
+            return true;
+        };
+        if cursor.rest.is_none() || !queue.is_empty() {
+            return true;
+        }
+        if handed >= BUDGET {
+            return false;
+        }
+        let (mut records, mut notices) = (Vec::new(), Vec::new());
+        cursor.fill(limits, BUDGET, &mut records, &mut notices);
+        queue.extend(records);
+        events.extend(notices.into_iter().map(Event::Notice));
+        true
+    }
+}
