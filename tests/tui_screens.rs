@@ -361,3 +361,49 @@ fn stale_watermark_answers_are_dropped() {
     );
     assert_eq!(s.watermarks.topic_totals.get("lost"), Some(&5));
 }
+
+/// The header keeps the cluster's claim (brokers registered) apart from
+/// kscope's own view (brokers answering it): never "2/2 up" while kscope
+/// cannot reach one of them, and the silent broker named before the counts
+/// a narrow terminal may cut.
+#[test]
+fn header_tells_brokers_registered_from_brokers_answering() {
+    let snap = cluster();
+    let mut s = state(&snap, 80, 16);
+    let header = |s: &AppState| {
+        render(s, &snap)
+            .lines()
+            .find(|l| l.contains("brokers: "))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(
+        header(&s).contains("brokers: 2 registered "),
+        "no liveness check yet: only the claim\n{}",
+        header(&s)
+    );
+    let mut health = kscope::meta::Health::default();
+    health.not_answering.insert(1, SystemTime::UNIX_EPOCH);
+    update(
+        &mut s,
+        Action::Health(Some(std::sync::Arc::new(health))),
+        &snap,
+    );
+    let line = header(&s);
+    assert!(
+        line.starts_with("\"brokers: 2 registered, 1 answering   ")
+            && line.contains("NOT ANSWERING: broker 1"),
+        "{line}"
+    );
+    assert!(!line.contains(" up "), "{line}");
+    update(
+        &mut s,
+        Action::Health(Some(std::sync::Arc::new(kscope::meta::Health::default()))),
+        &snap,
+    );
+    assert!(
+        header(&s).contains("brokers: 2 registered, 2 answering"),
+        "{}",
+        header(&s)
+    );
+}

@@ -360,10 +360,18 @@ mod tests {
         assert_eq!(escaped(text, 100), "a\\u{1b}[31mred\\u{202e}x\\n");
         assert_eq!(escaped(&[0x66, 0xff, 0x67], 100), "f\\xffg");
         assert_eq!(escaped(b"abcdef", 3), "abc…");
-        assert_eq!(escaped(&[0xff; 10], 3), "\\xff\\xff\\xff…", "invalid bytes are cut too");
+        assert_eq!(
+            escaped(&[0xff; 10], 3),
+            "\\xff\\xff\\xff…",
+            "invalid bytes are cut too"
+        );
         let wide = "中".repeat(400);
         assert_eq!(escaped(wide.as_bytes(), 5), format!("{}…", "中".repeat(5)));
-        assert_eq!(escaped("🚀🚀🚀".as_bytes(), 3), "🚀🚀🚀", "exactly max: no cut");
+        assert_eq!(
+            escaped("🚀🚀🚀".as_bytes(), 3),
+            "🚀🚀🚀",
+            "exactly max: no cut"
+        );
         assert_eq!(escaped("🚀🚀🚀🚀".as_bytes(), 3), "🚀🚀🚀…");
     }
 

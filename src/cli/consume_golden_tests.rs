@@ -161,7 +161,11 @@ fn check(name: &str, output: OutputFormat) {
         for (n, (g, w)) in got.lines().zip(want.lines()).enumerate() {
             assert_eq!(g, w, "{name} line {}", n + 1);
         }
-        assert_eq!(got.lines().count(), want.lines().count(), "{name} line count");
+        assert_eq!(
+            got.lines().count(),
+            want.lines().count(),
+            "{name} line count"
+        );
     }
 }
 

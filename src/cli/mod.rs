@@ -23,9 +23,9 @@ pub use error::Error;
 
 use crate::conn::ConnectionConfig;
 use crate::meta::{Cluster, ClusterConfig, PROBE_GRACE};
-use std::io::Write;
 use crate::schema::{Decoder, RegistryConfig};
 use args::{Command, DescribeWhat, GetCommand, IsolationArg, OutputFormat};
+use std::io::Write;
 
 /// A headless command with everything needed to reach its cluster.
 #[derive(Debug)]

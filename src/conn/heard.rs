@@ -29,7 +29,8 @@ impl HeardFrom {
     /// An answer arrived now.
     pub(super) fn now(&self) {
         let after = u64::try_from(self.base.elapsed().as_nanos()).unwrap_or(u64::MAX - 1);
-        self.last.fetch_max(after.saturating_add(1), Ordering::Relaxed);
+        self.last
+            .fetch_max(after.saturating_add(1), Ordering::Relaxed);
     }
 
     /// Whether an answer arrived at or after `since`.

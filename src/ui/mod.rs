@@ -118,16 +118,17 @@ fn draw_header(
             snap.cluster_id().unwrap_or("-")
         ))),
     ]);
-    let mut second = vec![Span::raw(if state.has_cluster() {
-        format!(
-            "brokers: {}   controller: {controller}   topics: {}   partitions: {}",
-            broker_counts(snap, state.health.as_deref()),
-            snap.topics().len(),
-            state.partition_total
-        )
-    } else {
-        "not connected".to_owned()
-    })];
+    if !state.has_cluster() {
+        let second = Line::raw("not connected");
+        frame.render_widget(Paragraph::new(vec![first, second]), area);
+        return;
+    }
+    // Problems right after the broker count, so a narrow terminal cuts the
+    // counts of topics and partitions rather than which broker is down.
+    let mut second = vec![Span::raw(format!(
+        "brokers: {}",
+        broker_counts(snap, state.health.as_deref())
+    ))];
     if !down.is_empty() {
         let ids: Vec<String> = down.iter().map(ToString::to_string).collect();
         second.push(Span::styled(
@@ -135,9 +136,14 @@ fn draw_header(
             theme.problem,
         ));
     }
-    if let Some(health) = state.health.as_deref().filter(|_| state.has_cluster()) {
+    if let Some(health) = state.health.as_deref() {
         second.extend(health_spans(health, theme));
     }
+    second.push(Span::raw(format!(
+        "   controller: {controller}   topics: {}   partitions: {}",
+        snap.topics().len(),
+        state.partition_total
+    )));
     frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
 }
 
