@@ -11,6 +11,7 @@ use serde_json::json;
 
 use super::*;
 use crate::browse::{Codec, Header, TimestampType};
+use crate::cli::consume::RecordDecoding;
 use crate::schema::{Decoded, Format};
 
 fn bytes(b: &[u8]) -> Option<Bytes> {
@@ -135,12 +136,15 @@ fn decodings(n: usize) -> Option<RecordDecoding> {
 
 fn render(output: OutputFormat) -> Vec<u8> {
     let mut out = Vec::new();
+    let mut printer = Printer::default();
     for (n, record) in records().iter().enumerate() {
         let decoding = match output {
             OutputFormat::Raw => None,
             _ => decodings(n),
         };
-        write_record("orders", record, decoding.as_ref(), output, &mut out).expect("written");
+        printer
+            .write("orders", record, decoding.as_ref(), output, &mut out)
+            .expect("written");
     }
     out
 }

@@ -10,9 +10,16 @@ use crate::meta::MovementEvent;
 
 /// RFC 3339 in UTC, e.g. `2026-12-02T14:03:07.123456789Z`.
 pub fn rfc3339(time: std::time::SystemTime) -> String {
-    OffsetDateTime::from(time)
-        .format(&Rfc3339)
-        .unwrap_or_else(|_| "unknown".to_owned())
+    // Not `OffsetDateTime::from`: it panics past year 9999, and a record's
+    // timestamp is whatever its producer wrote (i64::MAX ms included).
+    let nanos = match time.duration_since(std::time::UNIX_EPOCH) {
+        Ok(after) => i128::try_from(after.as_nanos()).unwrap_or(i128::MAX),
+        Err(before) => -i128::try_from(before.duration().as_nanos()).unwrap_or(i128::MAX),
+    };
+    OffsetDateTime::from_unix_timestamp_nanos(nanos)
+        .ok()
+        .and_then(|t| t.format(&Rfc3339).ok())
+        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// The event as one JSON object: `time`, `kind`, `topic`, `partition`, and

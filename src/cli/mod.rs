@@ -4,6 +4,7 @@
 
 pub mod args;
 mod consume;
+mod consume_output;
 mod error;
 pub mod event;
 mod get;
