@@ -5,7 +5,7 @@
 //! [`RecordJson::write`] writes straight into a byte buffer, field by field,
 //! with no map built per record and strings escaped in one pass (`consume`
 //! prints millions of these; serde's writer spends most of its time in small
-//! writes between escapes). The output is exactly serde_json's compact form.
+//! writes between escapes). The output is exactly `serde_json`'s compact form.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -195,7 +195,7 @@ fn number(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-/// What a byte becomes inside a JSON string, as serde_json writes it: 0 as
+/// What a byte becomes inside a JSON string, as `serde_json` writes it: 0 as
 /// it is, `u` as `\u00XX`, any other as a backslash and that character.
 static ESCAPE: [u8; 256] = {
     let mut table = [0_u8; 256];

@@ -91,7 +91,7 @@ pub async fn run(
         )?;
     }
     let mut printed: u64 = 0;
-    let mut printer = Printer::default();
+    let mut writer = Printer::default();
     while args.count.is_none_or(|n| printed < n) && (args.follow || !browser.finished()) {
         for event in browser.next_events().await? {
             match event {
@@ -118,7 +118,7 @@ pub async fn run(
                         }
                         OutputFormat::Raw => decoding,
                     };
-                    printer.write(&args.topic, &record, decoding.as_ref(), output, out)?;
+                    writer.write(&args.topic, &record, decoding.as_ref(), output, out)?;
                     printed += 1;
                 }
             }

@@ -14,6 +14,7 @@ use crate::browse::{Codec, Header, TimestampType};
 use crate::cli::consume::RecordDecoding;
 use crate::schema::{Decoded, Format};
 
+#[allow(clippy::unnecessary_wraps)] // reads as the record's Option fields
 fn bytes(b: &[u8]) -> Option<Bytes> {
     Some(Bytes::copy_from_slice(b))
 }

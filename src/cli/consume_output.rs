@@ -169,7 +169,7 @@ pub fn escaped(bytes: &[u8], max: usize) -> String {
     let mut shown = 0;
     let mut left = bytes;
     while !left.is_empty() {
-        // from_utf8 validates a whole run at once (Utf8Chunks goes byte by byte).
+        // from_utf8 validates a whole run at once (`Utf8Chunks` goes byte by byte).
         let (valid, invalid) = match std::str::from_utf8(left) {
             Ok(text) => (text, &left[left.len()..]),
             Err(error) => {
@@ -234,7 +234,7 @@ mod tests {
     use serde_json::Value;
 
     /// The cell as it was written before the fast paths (every character
-    /// looked at, Utf8Chunks over the whole input), with invalid bytes past
+    /// looked at, `Utf8Chunks` over the whole input), with invalid bytes past
     /// `max` cut like characters.
     fn reference(bytes: &[u8], max: usize) -> String {
         let mut out = String::new();

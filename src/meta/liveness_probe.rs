@@ -100,14 +100,13 @@ impl Cluster {
             let cluster = self.clone();
             pings.spawn(async move { (id, cluster.ping(id).await) });
         }
-        let quorum = match self.inner.liveness.take_recent_quorum() {
-            Some(asked) => Quorumed::Known(asked),
-            None => {
-                let cluster = self.clone();
-                Quorumed::Asking(tokio::spawn(async move {
-                    cluster.ask_quorum_for_liveness().await
-                }))
-            }
+        let quorum = if let Some(asked) = self.inner.liveness.take_recent_quorum() {
+            Quorumed::Known(asked)
+        } else {
+            let cluster = self.clone();
+            Quorumed::Asking(tokio::spawn(async move {
+                cluster.ask_quorum_for_liveness().await
+            }))
         };
         LivenessProbe {
             cluster: self.clone(),
