@@ -87,16 +87,14 @@ impl Notice {
 }
 
 impl Notice {
-    /// Whether records that were asked for are not shown because of it (a
-    /// partition stopped, a batch skipped), as opposed to news about where
-    /// reading starts or what a transaction holds back.
+    /// Whether records that are in the log are not shown because of it (a
+    /// partition stopped by a failure, a batch skipped), as opposed to news
+    /// about where reading starts (an offset out of range is the start asked
+    /// for not being in the log) or what a transaction holds back.
     pub fn loses_records(&self) -> bool {
         matches!(
             self,
-            Notice::OffsetOutOfRange { .. }
-                | Notice::BadBatch { .. }
-                | Notice::BatchTooLarge { .. }
-                | Notice::PartitionFailed { .. }
+            Notice::BadBatch { .. } | Notice::BatchTooLarge { .. } | Notice::PartitionFailed { .. }
         )
     }
 }

@@ -65,20 +65,28 @@ impl Health {
     pub fn warnings(&self) -> Vec<String> {
         let mut lines = Vec::new();
         if let Some(frozen) = &self.frozen {
-            lines.push(format!(
-                "metadata may be stale: {} (what is shown is the last metadata the brokers hold)",
-                frozen.reason
-            ));
+            lines.push(stale_line(&frozen.reason));
         }
         if !self.not_answering.is_empty() {
-            let ids: Vec<String> = self.not_answering.keys().map(ToString::to_string).collect();
-            lines.push(format!(
-                "broker {} not answering (still listed in the cluster metadata)",
-                ids.join(", ")
-            ));
+            lines.push(silent_line(self.not_answering.keys(), ""));
         }
         lines
     }
+}
+
+/// The stderr line for metadata that may be stale, and why.
+pub(super) fn stale_line(reason: &str) -> String {
+    format!("metadata may be stale: {reason} (what is shown is the last metadata the brokers hold)")
+}
+
+/// The stderr line for brokers that did not answer (`yet`: " (yet)" when
+/// their answer may still come).
+pub(super) fn silent_line<'a>(ids: impl Iterator<Item = &'a i32>, yet: &str) -> String {
+    let ids: Vec<String> = ids.map(ToString::to_string).collect();
+    format!(
+        "broker {} not answering{yet} (still listed in the cluster metadata)",
+        ids.join(", ")
+    )
 }
 
 /// What one `DescribeQuorum` said, for the tracker.

@@ -24,7 +24,7 @@ use tokio::time::Instant;
 
 use super::cluster::Cluster;
 use super::error::Result;
-use super::liveness::Health;
+use super::liveness::{Health, silent_line, stale_line};
 use super::quorum::Quorum;
 
 /// How long past the command's own work the probe may wait for brokers and
@@ -66,17 +66,10 @@ impl ProbeReport {
     pub fn warnings(&self) -> Vec<String> {
         let mut lines = self.health.warnings();
         if self.quorum_pending {
-            lines.push(
-                "metadata may be stale: the KRaft quorum has not answered (yet) (what is shown is the last metadata the brokers hold)"
-                    .to_owned(),
-            );
+            lines.push(stale_line("the KRaft quorum has not answered (yet)"));
         }
         if !self.pending.is_empty() {
-            let ids: Vec<String> = self.pending.iter().map(ToString::to_string).collect();
-            lines.push(format!(
-                "broker {} not answering (yet) (still listed in the cluster metadata)",
-                ids.join(", ")
-            ));
+            lines.push(silent_line(self.pending.iter(), " (yet)"));
         }
         lines
     }
@@ -164,5 +157,36 @@ impl LivenessProbe {
             pending,
             quorum_pending,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::SystemTime;
+
+    #[test]
+    fn what_had_not_answered_by_the_deadline_is_said_as_not_yet() {
+        let mut health = Health::default();
+        health.not_answering.insert(3, SystemTime::UNIX_EPOCH);
+        let report = ProbeReport {
+            health: Arc::new(health),
+            pending: vec![1, 2],
+            quorum_pending: true,
+        };
+        assert_eq!(
+            report.warnings(),
+            [
+                "broker 3 not answering (still listed in the cluster metadata)",
+                "metadata may be stale: the KRaft quorum has not answered (yet) (what is shown is the last metadata the brokers hold)",
+                "broker 1, 2 not answering (yet) (still listed in the cluster metadata)",
+            ]
+        );
+        let quiet = ProbeReport {
+            health: Arc::new(Health::default()),
+            pending: Vec::new(),
+            quorum_pending: false,
+        };
+        assert!(quiet.warnings().is_empty());
     }
 }
