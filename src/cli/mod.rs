@@ -101,10 +101,12 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         let started = tokio::time::Instant::now();
         let mut config = ClusterConfig {
             connection,
+            quorum_deadline: HEADLESS_QUORUM_DEADLINE,
             ..ClusterConfig::default()
         };
         if let Command::Watch { interval, .. } = &command {
             config.refresh_interval = args::interval(*interval);
+            config.quorum_deadline = crate::meta::QUORUM_DEADLINE;
         }
         let cluster = Cluster::connect(bootstrap, config).await?;
         // Liveness is checked beside the command (watch reports it as events
@@ -130,6 +132,12 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         done
     })
 }
+
+/// How long a headless command's connect waits for `DescribeQuorum` (the
+/// TUI waits a second): a healthy quorum answers in milliseconds, and a hung
+/// controller must not hold a `get` back; past it, stderr says the quorum
+/// does not answer.
+const HEADLESS_QUORUM_DEADLINE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// `consume`'s stdout buffer: large enough that writes are few, small
 /// enough that a slow reader sees records soon (it is flushed after every

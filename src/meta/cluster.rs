@@ -52,6 +52,11 @@ pub struct ClusterConfig {
     /// becomes the least spacing and `max_staleness` the most. For the TUI
     /// idling on a large cluster; off where an interval was asked for.
     pub pace_full_refresh: bool,
+    /// How long a full refresh (and a liveness check) waits for the quorum's
+    /// `DescribeQuorum` before counting it silent. A headless command, which
+    /// must not hold its answer back for a hung controller, waits less than
+    /// the TUI.
+    pub quorum_deadline: Duration,
 }
 
 impl Default for ClusterConfig {
@@ -64,6 +69,7 @@ impl Default for ClusterConfig {
             watched_refresh_interval: Duration::from_secs(2),
             movement_log_capacity: DEFAULT_CAPACITY,
             pace_full_refresh: false,
+            quorum_deadline: super::quorum::QUORUM_DEADLINE,
         }
     }
 }

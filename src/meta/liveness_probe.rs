@@ -15,7 +15,7 @@
 //!   not answered by then is said as "not answering (yet)", the quorum as
 //!   "has not answered (yet)". Neither holds the output back any longer.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,6 +38,8 @@ pub struct LivenessProbe {
     since: Instant,
     brokers: Vec<i32>,
     pings: JoinSet<(i32, bool)>,
+    /// The brokers whose pings are still out.
+    out: BTreeSet<i32>,
     quorum: Quorumed,
 }
 
@@ -86,12 +88,14 @@ impl Cluster {
             .map(|b| b.node_id)
             .collect();
         let mut pings = JoinSet::new();
+        let mut out = BTreeSet::new();
         for &id in &brokers {
             if self.pool().heard_from_since(id, since) {
                 continue;
             }
             let cluster = self.clone();
             pings.spawn(async move { (id, cluster.ping(id).await) });
+            out.insert(id);
         }
         let quorum = if let Some(asked) = self.inner.liveness.take_recent_quorum() {
             Quorumed::Known(asked)
@@ -106,6 +110,7 @@ impl Cluster {
             since,
             brokers,
             pings,
+            out,
             quorum,
         }
     }
@@ -114,15 +119,27 @@ impl Cluster {
 impl LivenessProbe {
     /// Wait at most `grace` for the pings and the quorum still out, then
     /// report. A broker counts as answering when its ping came back or the
-    /// command heard from it meanwhile.
+    /// command heard from it meanwhile. A broker that lost the connect race
+    /// (its handshake did not answer within the stagger) is not waited for:
+    /// unless its ping is already back, it is "not answering (yet)".
     pub async fn finish(mut self, grace: Duration) -> ProbeReport {
         let deadline = Instant::now() + grace;
+        let pool = self.cluster.pool();
         let mut pinged: BTreeMap<i32, bool> = BTreeMap::new();
-        while let Ok(Some(joined)) = tokio::time::timeout_at(deadline, self.pings.join_next()).await
-        {
+        while self.out.iter().any(|&id| {
+            !pool.lost_race_since(id, self.since) && !pool.heard_from_since(id, self.since)
+        }) {
+            let Ok(Some(joined)) = tokio::time::timeout_at(deadline, self.pings.join_next()).await
+            else {
+                break;
+            };
             if let Ok((id, answered)) = joined {
+                self.out.remove(&id);
                 pinged.insert(id, answered);
             }
+        }
+        while let Some(Ok((id, answered))) = self.pings.try_join_next() {
+            pinged.insert(id, answered);
         }
         self.pings.abort_all();
         let asked = match self.quorum {
@@ -138,7 +155,6 @@ impl LivenessProbe {
                 }
             }
         };
-        let pool = self.cluster.pool();
         let mut answers = BTreeMap::new();
         let mut pending = Vec::new();
         for &id in &self.brokers {

@@ -51,7 +51,7 @@ pub use movement::{MovementEvent, MovementKind, diff};
 pub use movement_log::MovementLog;
 pub use offsets::{TopicPartition, Watermarks};
 pub use pool::BrokerPool;
-pub use quorum::quorum_request;
+pub use quorum::{QUORUM_DEADLINE, quorum_request};
 pub use refresher::RefresherProbe;
 pub use retry::{Disposition, RetryPolicy, drive, drive_pending};
 pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};

@@ -47,6 +47,10 @@ pub struct BrokerPool {
     race_turn: AsyncMutex<Option<Error>>,
     /// Races finished, so a waiter can tell that one ended while it waited.
     races: AtomicU64,
+    /// Addresses tried before a race's winner that had not answered by the
+    /// time it won (hung, or refused), and when: evidence a liveness check
+    /// beside a command takes instead of waiting for their pings.
+    lost_races: Mutex<HashMap<String, tokio::time::Instant>>,
 }
 
 /// What one racer brings: a live pooled connection, or a new one that
@@ -72,6 +76,7 @@ impl BrokerPool {
             not_answering: Mutex::new(HashSet::new()),
             race_turn: AsyncMutex::new(None),
             races: AtomicU64::new(0),
+            lost_races: Mutex::new(HashMap::new()),
         }
     }
 
@@ -135,6 +140,7 @@ impl BrokerPool {
         }
         // Brokers that are not answering go last (stable: the order is kept otherwise).
         candidates.sort_by_key(|(_, address)| silent.contains(address));
+        let order: Vec<String> = candidates.iter().map(|(_, a)| a.clone()).collect();
         let raced = race::staggered(
             candidates,
             CONNECT_STAGGER,
@@ -151,7 +157,13 @@ impl BrokerPool {
             Error::needs_user_action,
         )
         .await;
-        match raced.map_err(|last| last.unwrap_or(Error::NoBootstrap))? {
+        let raced = raced.map_err(|last| last.unwrap_or(Error::NoBootstrap))?;
+        let winner = match &raced {
+            Racer::Live(connection) => connection.address(),
+            Racer::Opened(opened) => opened.address(),
+        };
+        self.note_lost(&order, winner);
+        match raced {
             Racer::Live(connection) => Ok(connection),
             Racer::Opened(opened) => {
                 let address = opened.address().to_owned();
@@ -165,6 +177,34 @@ impl BrokerPool {
                 Ok(connection)
             }
         }
+    }
+
+    /// Every address tried before `winner` lost the race to it.
+    fn note_lost(&self, order: &[String], winner: &str) {
+        let Ok(mut lost) = self.lost_races.lock() else {
+            return;
+        };
+        let now = tokio::time::Instant::now();
+        for address in order.iter().take_while(|a| a.as_str() != winner) {
+            lost.insert(address.clone(), now);
+        }
+        lost.remove(winner);
+    }
+
+    /// Whether broker `node_id` lost a connect race at or after `since`
+    /// (its handshake did not answer within the stagger, or was refused).
+    pub fn lost_race_since(&self, node_id: i32, since: tokio::time::Instant) -> bool {
+        let Some(address) = self
+            .addresses
+            .lock()
+            .ok()
+            .and_then(|map| map.get(&node_id).map(|(address, _)| address.clone()))
+        else {
+            return false;
+        };
+        self.lost_races
+            .lock()
+            .is_ok_and(|lost| lost.get(&address).is_some_and(|at| *at >= since))
     }
 
     /// The live connection in `address`'s slot, if it has one and it is free.

@@ -22,7 +22,7 @@ use super::cluster::Cluster;
 
 /// How long the quorum has to answer: a healthy quorum answers in
 /// milliseconds (the request is forwarded to the active controller once).
-pub(super) const QUORUM_DEADLINE: Duration = Duration::from_secs(1);
+pub const QUORUM_DEADLINE: Duration = Duration::from_secs(1);
 
 /// The Raft topic whose leader is the active controller.
 const METADATA_TOPIC: &str = "__cluster_metadata";
@@ -131,7 +131,8 @@ impl Cluster {
 
     async fn ask_quorum_once(&self) -> Result<Option<Quorum>> {
         let connection = self.inner.pool.any().await?;
-        let sent = tokio::time::timeout(QUORUM_DEADLINE, connection.send(quorum_request()));
+        let deadline = self.config().quorum_deadline;
+        let sent = tokio::time::timeout(deadline, connection.send(quorum_request()));
         if let Ok(response) = sent.await {
             return read_quorum(&response?);
         }
@@ -141,7 +142,7 @@ impl Cluster {
         Err(Error::Conn(conn::Error::Timeout {
             broker: connection.describe(),
             what: "DescribeQuorum".to_owned(),
-            after: QUORUM_DEADLINE,
+            after: deadline,
         }))
     }
 
