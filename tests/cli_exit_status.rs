@@ -28,9 +28,7 @@ fn kscope(peer: &Peer, args: &[&str]) -> Output {
 
 fn encode<T: Encodable + Message>(value: &T) -> Bytes {
     let mut body = bytes::BytesMut::new();
-    value
-        .encode(&mut body, T::VERSIONS.max)
-        .expect("encodable");
+    value.encode(&mut body, T::VERSIONS.max).expect("encodable");
     body.freeze()
 }
 
