@@ -114,14 +114,15 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         // stderr says afterwards when that is stale or partial.
         let probe =
             (!matches!(command, Command::Watch { .. })).then(|| cluster.probe_liveness(started));
-        let stdout = std::io::stdout().lock();
         let done = if matches!(command, Command::Consume { .. }) {
-            // Records are many and small: one write per buffer, not per line.
-            let mut out = std::io::BufWriter::with_capacity(CONSUME_BUFFER, stdout);
+            // Records are many: one write per buffer, not per line, and not
+            // through std's line-buffered stdout, which scans every write
+            // for its last newline (a 100 KiB value included).
+            let mut out = std::io::BufWriter::with_capacity(CONSUME_BUFFER, unbuffered_stdout());
             let done = dispatch(&cluster, command, output, extras, &mut out).await;
             done.and(out.flush().map_err(Error::from))
         } else {
-            let mut out = stdout;
+            let mut out = std::io::stdout().lock();
             dispatch(&cluster, command, output, extras, &mut out).await
         };
         if let Some(probe) = probe {
@@ -143,6 +144,16 @@ const HEADLESS_QUORUM_DEADLINE: std::time::Duration = std::time::Duration::from_
 /// enough that a slow reader sees records soon (it is flushed after every
 /// batch of records handed out, too).
 const CONSUME_BUFFER: usize = 64 * 1024;
+
+/// Standard output without std's line buffering: a duplicate of its file
+/// descriptor (std's handle is used only if that cannot be made).
+fn unbuffered_stdout() -> Box<dyn Write> {
+    use std::os::fd::AsFd as _;
+    match std::io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => Box::new(std::fs::File::from(fd)),
+        Err(_) => Box::new(std::io::stdout()),
+    }
+}
 
 /// What only some commands need from the invocation.
 struct Extras {
