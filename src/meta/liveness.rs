@@ -269,12 +269,7 @@ impl Cluster {
     /// quorum outcome from the last second (the full refresh beside which
     /// `Cluster::connect` asked) is used instead of asking again.
     pub async fn check_liveness(&self) -> Arc<Health> {
-        let brokers: Vec<i32> = self
-            .snapshot()
-            .brokers()
-            .iter()
-            .map(|b| b.node_id)
-            .collect();
+        let brokers = self.listed_brokers();
         let mut pings = JoinSet::new();
         for id in brokers {
             let cluster = self.clone();
@@ -291,6 +286,15 @@ impl Cluster {
             None => self.ask_quorum_for_liveness().await,
         };
         self.publish_liveness(Some(&asked), &answers)
+    }
+
+    /// The node ids the snapshot lists: the brokers a check asks.
+    pub(super) fn listed_brokers(&self) -> Vec<i32> {
+        self.snapshot()
+            .brokers()
+            .iter()
+            .map(|b| b.node_id)
+            .collect()
     }
 
     /// Take in a check's findings: the quorum's outcome (`None`: it did not

@@ -81,12 +81,7 @@ impl Cluster {
     /// Start a liveness check beside a command that started at `since`:
     /// brokers heard from since then are not asked.
     pub fn probe_liveness(&self, since: Instant) -> LivenessProbe {
-        let brokers: Vec<i32> = self
-            .snapshot()
-            .brokers()
-            .iter()
-            .map(|b| b.node_id)
-            .collect();
+        let brokers = self.listed_brokers();
         let mut pings = JoinSet::new();
         let mut out = BTreeSet::new();
         for &id in &brokers {

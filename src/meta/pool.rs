@@ -194,17 +194,18 @@ impl BrokerPool {
     /// Whether broker `node_id` lost a connect race at or after `since`
     /// (its handshake did not answer within the stagger, or was refused).
     pub fn lost_race_since(&self, node_id: i32, since: tokio::time::Instant) -> bool {
-        let Some(address) = self
-            .addresses
-            .lock()
-            .ok()
-            .and_then(|map| map.get(&node_id).map(|(address, _)| address.clone()))
-        else {
+        let Some(address) = self.address_of(node_id) else {
             return false;
         };
         self.lost_races
             .lock()
             .is_ok_and(|lost| lost.get(&address).is_some_and(|at| *at >= since))
+    }
+
+    /// Where broker `node_id` is, if the metadata ever named it.
+    fn address_of(&self, node_id: i32) -> Option<String> {
+        let map = self.addresses.lock().ok()?;
+        map.get(&node_id).map(|(address, _)| address.clone())
     }
 
     /// The live connection in `address`'s slot, if it has one and it is free.
@@ -227,10 +228,7 @@ impl BrokerPool {
     /// the liveness check itself.
     pub(super) async fn get_checked(&self, node_id: i32) -> Result<Connection> {
         let address = self
-            .addresses
-            .lock()
-            .ok()
-            .and_then(|map| map.get(&node_id).map(|(address, _)| address.clone()))
+            .address_of(node_id)
             .ok_or(Error::UnknownBroker(node_id))?;
         self.connect(&address, Some(node_id)).await
     }
@@ -305,12 +303,7 @@ impl BrokerPool {
     /// the connection the pool holds for it (a connection being made, or
     /// none, says nothing).
     pub fn heard_from_since(&self, node_id: i32, since: tokio::time::Instant) -> bool {
-        let Some(address) = self
-            .addresses
-            .lock()
-            .ok()
-            .and_then(|map| map.get(&node_id).map(|(address, _)| address.clone()))
-        else {
+        let Some(address) = self.address_of(node_id) else {
             return false;
         };
         self.held(&address)
