@@ -28,7 +28,7 @@ use kscope::conn::protocol::messages::offset_fetch_response::{
 use kscope::conn::protocol::messages::{GroupId, OffsetFetchResponse, TopicName};
 use kscope::conn::protocol::{Encodable, StrBytes};
 use kscope::groups::offset_fetch::{DEFAULT_BATCH, batched_request, batches, read_batched};
-use kscope::groups::{GroupLag, GroupsClient, PartitionLag};
+use kscope::groups::{GroupLag, GroupRef, GroupsClient, PartitionLag};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -69,13 +69,19 @@ async fn real(groups: usize) {
         .filter(|g| g.group.starts_with(&prefix))
         .map(|g| (g.group.clone(), g.coordinator))
         .collect();
+    let refs: Vec<GroupRef> = listed
+        .groups
+        .iter()
+        .filter(|g| g.group.starts_with(&prefix))
+        .map(GroupRef::from)
+        .collect();
     let mut times = Vec::new();
     let mut counts = None;
     for _ in 0..runs {
         let before = client.counts();
         let started = Instant::now();
         let lags = client
-            .lag(mine.clone(), &BTreeMap::new())
+            .lag(refs.clone(), &BTreeMap::new())
             .await
             .expect("lag");
         times.push(started.elapsed());
@@ -224,6 +230,7 @@ fn synthetic(groups: usize) {
                         committed: Some(*c),
                         end: Some(150),
                         start: None,
+                        reported: None,
                     })
                     .collect(),
             );

@@ -79,6 +79,7 @@ fn overview(groups: usize, round: i64) -> Arc<Overview> {
                         committed: Some(1_000),
                         end: Some(1_000 + i64::try_from(i % 97).unwrap_or(0) * round),
                         start: None,
+                        reported: None,
                     })
                     .collect(),
             );

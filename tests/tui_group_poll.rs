@@ -35,6 +35,7 @@ fn lag(i: usize, behind: i64) -> GroupLag {
         committed: Some(1000),
         end: Some(end),
         start: Some(0),
+        reported: None,
     }])
 }
 

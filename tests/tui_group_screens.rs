@@ -28,6 +28,7 @@ fn lag(topic: &str, partitions: &[(i32, Option<i64>, i64)]) -> GroupLag {
                 committed,
                 end: Some(end),
                 start: None,
+                reported: None,
             })
             .collect(),
     )
@@ -119,6 +120,7 @@ fn detail(behind: i64) -> GroupDetail {
             assignor: "uniform".to_owned(),
             group_epoch: Some(12),
             assignment_epoch: Some(12),
+            topology: None,
             members: vec![
                 member("m-a", "inventory-1", &[0], &[0]),
                 member("m-b", "inventory-2", &[1, 2], &[1]),

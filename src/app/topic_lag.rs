@@ -94,6 +94,7 @@ mod tests {
                     committed: Some(committed),
                     end: Some(end),
                     start: Some(0),
+                    reported: None,
                 })
                 .collect(),
         );

@@ -11,6 +11,7 @@ pub fn part(committed: Option<i64>, end: Option<i64>) -> PartitionLag {
         committed,
         end,
         start: None,
+        reported: None,
     }
 }
 

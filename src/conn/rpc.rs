@@ -13,6 +13,7 @@ use kafka_protocol::messages::{
     DescribeConfigsRequest, DescribeConfigsResponse, DescribeGroupsRequest, DescribeGroupsResponse,
     DescribeLogDirsRequest, DescribeLogDirsResponse, DescribeProducersRequest,
     DescribeProducersResponse, DescribeQuorumRequest, DescribeQuorumResponse,
+    DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsResponse,
     DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, DescribeTransactionsRequest,
     DescribeTransactionsResponse, DescribeUserScramCredentialsRequest,
     DescribeUserScramCredentialsResponse, ElectLeadersRequest, ElectLeadersResponse, FetchRequest,
@@ -24,6 +25,8 @@ use kafka_protocol::messages::{
     OffsetFetchRequest, OffsetFetchResponse, OffsetForLeaderEpochRequest,
     OffsetForLeaderEpochResponse, ProduceRequest, ProduceResponse, SaslAuthenticateRequest,
     SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
+    ShareGroupDescribeRequest, ShareGroupDescribeResponse, StreamsGroupDescribeRequest,
+    StreamsGroupDescribeResponse,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Message, VersionRange};
 
@@ -93,6 +96,9 @@ rpcs! {
     ListGroupsRequest => ListGroupsResponse, ListGroups;
     DescribeGroupsRequest => DescribeGroupsResponse, DescribeGroups;
     ConsumerGroupDescribeRequest => ConsumerGroupDescribeResponse, ConsumerGroupDescribe;
+    ShareGroupDescribeRequest => ShareGroupDescribeResponse, ShareGroupDescribe;
+    DescribeShareGroupOffsetsRequest => DescribeShareGroupOffsetsResponse, DescribeShareGroupOffsets;
+    StreamsGroupDescribeRequest => StreamsGroupDescribeResponse, StreamsGroupDescribe;
     OffsetFetchRequest => OffsetFetchResponse, OffsetFetch;
     DescribeConfigsRequest => DescribeConfigsResponse, DescribeConfigs;
     DescribeLogDirsRequest => DescribeLogDirsResponse, DescribeLogDirs;
@@ -177,6 +183,8 @@ pub fn is_read_only_api(key: ApiKey) -> bool {
             | ApiKey::DescribeGroups
             | ApiKey::ConsumerGroupDescribe
             | ApiKey::ShareGroupDescribe
+            | ApiKey::DescribeShareGroupOffsets
+            | ApiKey::StreamsGroupDescribe
             | ApiKey::OffsetFetch
             | ApiKey::DescribeConfigs
             | ApiKey::DescribeLogDirs

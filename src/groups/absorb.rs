@@ -183,6 +183,7 @@ mod tests {
                     committed: Some(0),
                     end: Some(*end),
                     start: Some(0),
+                    reported: None,
                 })
                 .collect(),
         );

@@ -1,5 +1,6 @@
 //! Describing groups: `DescribeGroups` for classic groups, and the KIP-848
-//! `ConsumerGroupDescribe` for `consumer` groups (epochs, target assignment).
+//! `ConsumerGroupDescribe` for `consumer` groups (epochs, target assignment);
+//! share and streams groups have their own APIs (`share.rs`, `streams.rs`).
 //! Both take many groups per request; both carry an error code *per group*
 //! inside a successful response, which the caller re-asks on.
 
@@ -15,6 +16,7 @@ use crate::conn::protocol::messages::{
 
 use super::kind::{GroupState, GroupType};
 use super::member::{Assignment, Member, decode_classic_assignment, decode_classic_subscription};
+use super::streams::Topology;
 
 /// A described group.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,9 +41,12 @@ pub struct GroupDescription {
     pub assignment_epoch: Option<i32>,
     /// The members, sorted by member id.
     pub members: Vec<Member>,
+    /// Streams groups: the application's topology (which topics each task
+    /// reads); `None` for the other types.
+    pub topology: Option<Topology>,
 }
 
-fn group_ids(groups: &[String]) -> Vec<GroupId> {
+pub(super) fn group_ids(groups: &[String]) -> Vec<GroupId> {
     groups
         .iter()
         .map(|g| GroupId(StrBytes::from_string(g.clone())))
@@ -105,6 +110,7 @@ pub fn read_classic(coordinator: i32, response: &DescribeGroupsResponse) -> Vec<
                 group_epoch: None,
                 assignment_epoch: None,
                 members,
+                topology: None,
             };
             (name, Ok(description))
         })
@@ -137,6 +143,7 @@ fn consumer_member(m: &cgd::Member) -> Member {
         subscribed_regex: m.subscribed_topic_regex.as_ref().map(ToString::to_string),
         assignment: assignment(&m.assignment),
         target_assignment: Some(assignment(&m.target_assignment)),
+        ..Member::default()
     }
 }
 
@@ -165,6 +172,7 @@ pub fn read_consumer(coordinator: i32, response: &ConsumerGroupDescribeResponse)
                 group_epoch: Some(group.group_epoch),
                 assignment_epoch: Some(group.assignment_epoch),
                 members,
+                topology: None,
             };
             (name, Ok(description))
         })

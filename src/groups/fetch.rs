@@ -1,17 +1,24 @@
-//! Describing groups and fetching their committed offsets, batched per
-//! coordinator through the re-ask driver.
+//! Describing groups of every type and fetching their committed offsets
+//! (share groups: start offsets), batched per coordinator through the
+//! re-ask driver.
 
 use std::collections::BTreeMap;
 
 use crate::conn::ErrorCode;
-use crate::conn::protocol::messages::{ConsumerGroupDescribeRequest, OffsetFetchRequest};
+use crate::conn::protocol::messages::{
+    ConsumerGroupDescribeRequest, DescribeGroupsRequest, DescribeShareGroupOffsetsRequest,
+    OffsetFetchRequest, ShareGroupDescribeRequest, StreamsGroupDescribeRequest,
+};
 
 use super::client::GroupsClient;
 use super::description::{self, GroupDescription};
 use super::error::{Error, Result};
 use super::kind::GroupType;
+use super::listing::GroupListing;
 use super::offset_fetch::{self, BATCHED_VERSION, Committed};
 use super::reask::Answers;
+use super::share::{self, ShareOffsets};
+use super::streams;
 
 /// A group to ask about: its name, coordinator and (as far as known) type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,13 +27,23 @@ pub struct GroupRef {
     pub group: String,
     /// Its coordinator (from `ListGroups`, or a lookup).
     pub coordinator: i32,
-    /// Its type; `Unknown` asks `ConsumerGroupDescribe` first.
+    /// Its type; `Unknown` tries every describe API in turn.
     pub group_type: GroupType,
 }
 
-/// Whether a `ConsumerGroupDescribe` failure means "ask `DescribeGroups`":
-/// a classic group (`GROUP_ID_NOT_FOUND`, "not a consumer group") or a
-/// broker without the API.
+impl From<&GroupListing> for GroupRef {
+    fn from(listing: &GroupListing) -> GroupRef {
+        GroupRef {
+            group: listing.group.clone(),
+            coordinator: listing.coordinator,
+            group_type: listing.group_type.clone(),
+        }
+    }
+}
+
+/// Whether a describe failure means "ask the next API in the chain": a
+/// group of another type (`GROUP_ID_NOT_FOUND`, "not a consumer group") or
+/// a broker without the API.
 fn falls_back(error: &Error) -> bool {
     matches!(
         error.code(),
@@ -34,66 +51,185 @@ fn falls_back(error: &Error) -> bool {
     ) || matches!(error, Error::GroupRequest { source, .. } if source.is_unsupported_version())
 }
 
+/// The describe APIs, in the order a group of unknown type is tried: each
+/// answers `GROUP_ID_NOT_FOUND` for a group of another type, and the classic
+/// `DescribeGroups` comes last because it answers for *every* group — a
+/// share or streams group asked that way comes back `Dead`, the misreading
+/// that made other browsers show KIP-848 groups as dead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DescribeApi {
+    Consumer,
+    Share,
+    Streams,
+    Classic,
+}
+
+const STAGES: [DescribeApi; 4] = [
+    DescribeApi::Consumer,
+    DescribeApi::Share,
+    DescribeApi::Streams,
+    DescribeApi::Classic,
+];
+
+/// The APIs to try for a group of this type, in [`STAGES`] order.
+fn chain(group_type: &GroupType) -> &'static [DescribeApi] {
+    use DescribeApi::{Classic, Consumer, Share, Streams};
+    match group_type {
+        GroupType::Classic => &[Classic],
+        GroupType::Consumer => &[Consumer, Classic],
+        GroupType::Share => &[Share],
+        GroupType::Streams => &[Streams],
+        GroupType::Unknown(_) => &[Consumer, Share, Streams, Classic],
+    }
+}
+
 impl GroupsClient {
-    /// Describe groups: `ConsumerGroupDescribe` for `consumer` (and unknown)
-    /// groups where the broker has it, `DescribeGroups` for the rest and as
-    /// the fallback. Many groups per request, per coordinator.
-    pub async fn describe(
+    /// Whether the broker negotiated the API (`Err` with why when not).
+    async fn has_api(&self, api: DescribeApi) -> std::result::Result<(), crate::meta::Error> {
+        let cluster = self.cluster();
+        match api {
+            DescribeApi::Consumer => cluster
+                .negotiated_for::<ConsumerGroupDescribeRequest>()
+                .await
+                .map(drop),
+            DescribeApi::Share => cluster
+                .negotiated_for::<ShareGroupDescribeRequest>()
+                .await
+                .map(drop),
+            DescribeApi::Streams => cluster
+                .negotiated_for::<StreamsGroupDescribeRequest>()
+                .await
+                .map(drop),
+            DescribeApi::Classic => cluster
+                .negotiated_for::<DescribeGroupsRequest>()
+                .await
+                .map(drop),
+        }
+    }
+
+    /// One round of one describe API over `asked`, batched per coordinator.
+    async fn describe_with(
         &self,
-        groups: &[GroupRef],
+        api: DescribeApi,
+        asked: Vec<(String, i32)>,
     ) -> BTreeMap<String, Result<GroupDescription>> {
-        let kip848 = self
-            .cluster()
-            .negotiated_for::<ConsumerGroupDescribeRequest>()
-            .await
-            .is_ok();
-        let (modern, mut classic): (Vec<&GroupRef>, Vec<&GroupRef>) =
-            groups.iter().partition(|g| {
-                kip848 && matches!(g.group_type, GroupType::Consumer | GroupType::Unknown(_))
-            });
-        let mut results = BTreeMap::new();
-        if !modern.is_empty() {
-            let asked = modern
-                .iter()
-                .map(|g| (g.group.clone(), g.coordinator))
-                .collect();
-            let answers = self
-                .per_coordinator(asked, |client, node, batch| async move {
+        match api {
+            DescribeApi::Consumer => {
+                self.per_coordinator(asked, |client, node, batch| async move {
                     let response = client
                         .send_to_node(node, description::consumer_request(&batch))
                         .await?;
                     Ok(description::read_consumer(node, &response))
                 })
-                .await;
-            for (group, answer) in answers {
-                match answer {
-                    Err(error) if falls_back(&error) => {
-                        if let Some(g) = modern.iter().find(|g| g.group == group) {
-                            classic.push(g);
-                        }
-                    }
-                    answer => {
-                        results.insert(group, answer);
-                    }
-                }
+                .await
             }
-        }
-        if !classic.is_empty() {
-            let asked = classic
-                .iter()
-                .map(|g| (g.group.clone(), g.coordinator))
-                .collect();
-            let answers = self
-                .per_coordinator(asked, |client, node, batch| async move {
+            DescribeApi::Share => {
+                self.per_coordinator(asked, |client, node, batch| async move {
+                    let response = client
+                        .send_to_node(node, share::describe_request(&batch))
+                        .await?;
+                    Ok(share::read_describe(node, &response))
+                })
+                .await
+            }
+            DescribeApi::Streams => {
+                self.per_coordinator(asked, |client, node, batch| async move {
+                    let response = client.send_to_node(node, streams::request(&batch)).await?;
+                    Ok(streams::read(node, &response))
+                })
+                .await
+            }
+            DescribeApi::Classic => {
+                self.per_coordinator(asked, |client, node, batch| async move {
                     let response = client
                         .send_to_node(node, description::classic_request(&batch))
                         .await?;
                     Ok(description::read_classic(node, &response))
                 })
-                .await;
-            results.extend(answers);
+                .await
+            }
+        }
+    }
+
+    /// Describe groups of every type, many per request and coordinator:
+    /// `ConsumerGroupDescribe`, `ShareGroupDescribe`, `StreamsGroupDescribe`
+    /// or `DescribeGroups` by the group's listed type; a group of unknown
+    /// type is tried with each in turn (see [`DescribeApi`]). An API the
+    /// broker lacks is skipped; a group whose last API is missing gets the
+    /// negotiation error ("… needs Kafka 4.1+").
+    pub async fn describe(
+        &self,
+        groups: &[GroupRef],
+    ) -> BTreeMap<String, Result<GroupDescription>> {
+        let mut results = BTreeMap::new();
+        // Each group with the APIs still to try.
+        let mut pending: Vec<(&GroupRef, &[DescribeApi])> =
+            groups.iter().map(|g| (g, chain(&g.group_type))).collect();
+        for stage in STAGES {
+            let (now, later): (Vec<_>, Vec<_>) = pending
+                .into_iter()
+                .partition(|(_, apis)| apis.first() == Some(&stage));
+            pending = later;
+            if now.is_empty() {
+                continue;
+            }
+            if let Err(missing) = self.has_api(stage).await {
+                for (group, apis) in now {
+                    if apis.len() > 1 {
+                        pending.push((group, &apis[1..]));
+                    } else {
+                        let failure = Error::for_group(&group.group, missing.clone());
+                        results.insert(group.group.clone(), Err(failure));
+                    }
+                }
+                continue;
+            }
+            let asked = now
+                .iter()
+                .map(|(g, _)| (g.group.clone(), g.coordinator))
+                .collect();
+            let answers = self.describe_with(stage, asked).await;
+            for (group, apis) in now {
+                match answers.get(&group.group) {
+                    Some(Err(error)) if falls_back(error) && apis.len() > 1 => {
+                        pending.push((group, &apis[1..]));
+                    }
+                    Some(answer) => {
+                        results.insert(group.group.clone(), answer.clone());
+                    }
+                    None => {}
+                }
+            }
         }
         results
+    }
+
+    /// Share groups' start offsets and broker-reported lag
+    /// (`DescribeShareGroupOffsets`, batched per coordinator).
+    pub async fn share_offsets(
+        &self,
+        groups: Vec<(String, i32)>,
+    ) -> BTreeMap<String, Result<ShareOffsets>> {
+        if let Err(error) = self
+            .cluster()
+            .negotiated_for::<DescribeShareGroupOffsetsRequest>()
+            .await
+        {
+            return groups
+                .into_iter()
+                .map(|(group, _)| {
+                    let failure = Error::for_group(&group, error.clone());
+                    (group, Err(failure))
+                })
+                .collect();
+        }
+        self.per_coordinator(groups, |client, node, batch| async move {
+            let response = client
+                .send_to_node(node, share::offsets_request(&batch))
+                .await?;
+            Ok(share::read_offsets(&response))
+        })
+        .await
     }
 
     /// Committed offsets of `groups` (`(group, coordinator)`): one

@@ -538,6 +538,7 @@ mod tests {
             committed: Some(committed),
             end: Some(end),
             start: None,
+            reported: None,
         }
     }
 
@@ -578,6 +579,7 @@ mod tests {
                     committed: Some(committed),
                     end: Some(50),
                     start: None,
+                    reported: None,
                 },
                 PartitionLag {
                     topic: "t".into(),
@@ -585,6 +587,7 @@ mod tests {
                     committed: None,
                     end: Some(50),
                     start: None,
+                    reported: None,
                 },
             ])
         };

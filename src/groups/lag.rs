@@ -24,6 +24,10 @@ pub struct PartitionLag {
     /// The partition's log start offset (records below it were deleted by
     /// retention); `None`: not read.
     pub start: Option<i64>,
+    /// The lag the broker itself reports, where it does (share groups from
+    /// Kafka 4.2: records above the start offset already acknowledged are
+    /// not lag, so it can be less than `end − committed`).
+    pub reported: Option<i64>,
 }
 
 /// What a partition's lag is.
@@ -56,6 +60,9 @@ impl std::fmt::Display for Lag {
 impl PartitionLag {
     /// The partition's lag.
     pub fn lag(&self) -> Lag {
+        if let (Some(_), Some(reported)) = (self.committed, self.reported) {
+            return Lag::Records(reported.max(0));
+        }
         match (self.committed, self.end) {
             (None, _) => Lag::NoCommit,
             (Some(_), None) => Lag::UnknownEnd,
@@ -240,6 +247,7 @@ mod tests {
             committed,
             end,
             start: None,
+            reported: None,
         }
     }
 
@@ -283,6 +291,7 @@ mod tests {
     fn records_deleted_by_retention_are_counted_apart() {
         let with_start = |committed, end, start| PartitionLag {
             start: Some(start),
+            reported: None,
             ..part("t", 0, Some(committed), Some(end))
         };
         // Committed at 0, log starts at 700, ends at 1000: CGC's lag is

@@ -1,4 +1,4 @@
-//! A group member and its assignment, for both protocols.
+//! A group member and its assignment, for every group type.
 
 use std::collections::BTreeMap;
 
@@ -7,6 +7,8 @@ use bytes::{Buf, Bytes};
 use crate::conn::budget::within_budget;
 use crate::conn::protocol::Decodable;
 use crate::conn::protocol::messages::{ConsumerProtocolAssignment, ConsumerProtocolSubscription};
+
+use super::streams::StreamsTasks;
 
 /// Partitions per topic, sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -83,6 +85,14 @@ pub struct Member {
     /// What the coordinator wants it to own (KIP-848 only; classic groups
     /// have no separate target).
     pub target_assignment: Option<Assignment>,
+    /// Streams: the application instance (one process may run several
+    /// members, one per stream thread).
+    pub process_id: Option<String>,
+    /// Streams: the tasks it has (active, standby, warm-up); `assignment`
+    /// holds the partitions its active tasks read.
+    pub tasks: Option<StreamsTasks>,
+    /// Streams: the tasks the coordinator wants it to have.
+    pub target_tasks: Option<StreamsTasks>,
 }
 
 impl Member {

@@ -1,7 +1,9 @@
-//! Consumer groups: listing (every broker), describing (classic
-//! `DescribeGroups` and KIP-848 `ConsumerGroupDescribe`), committed offsets
-//! (batched `OffsetFetch` per coordinator), end offsets (one `ListOffsets`
-//! per leader), lag, and lag over time.
+//! Groups of every type: listing (every broker), describing (classic
+//! `DescribeGroups`, KIP-848 `ConsumerGroupDescribe`, KIP-932
+//! `ShareGroupDescribe`, KIP-1071 `StreamsGroupDescribe`), committed offsets
+//! (batched `OffsetFetch` per coordinator; share groups' start offsets from
+//! `DescribeShareGroupOffsets`), end offsets (one `ListOffsets` per leader),
+//! lag, and lag over time.
 //!
 //! Requests per lag refresh grow with brokers and coordinators, not with
 //! groups or partitions; [`GroupsClient::counts`] counts them. Browsing only
@@ -26,6 +28,8 @@ mod reask;
 mod record_age;
 mod refresh;
 mod relist;
+mod share;
+mod streams;
 mod topic_names;
 
 pub use client::GroupsClient;
@@ -43,4 +47,6 @@ pub use offset_fetch::{BATCHED_VERSION, Committed, DEFAULT_BATCH};
 pub use record_age::{HEADER_BYTES, MAX_AGE_PARTITIONS, batch_timestamp};
 pub use refresh::{GroupDetail, GroupSummary, Overview};
 pub use relist::Relisted;
+pub use share::{ShareOffsets, SharePartition};
+pub use streams::{StreamsTasks, Subtopology, TaskMap, Topology};
 pub use topic_names::TopicNames;

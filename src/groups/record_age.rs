@@ -264,6 +264,7 @@ mod tests {
             committed: Some(committed),
             end: Some(end),
             start: Some(start),
+            reported: None,
         }
     }
 

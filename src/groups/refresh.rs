@@ -95,6 +95,9 @@ fn assigned_topics(description: &GroupDescription) -> BTreeSet<String> {
         }
         topics.extend(member.subscribed_topics.iter().cloned());
     }
+    if let Some(topology) = &description.topology {
+        topics.extend(topology.input_topics());
+    }
     topics
 }
 
@@ -128,18 +131,44 @@ impl GroupsClient {
         out
     }
 
-    /// The lag of `groups` (`(group, coordinator)`): one batched
-    /// `OffsetFetch` per coordinator and batch, then one `ListOffsets` per
-    /// leader for every partition involved (and one for their log start
-    /// offsets, in parallel). Every partition of a topic the
+    /// The lag of `groups`: one batched `OffsetFetch` per coordinator and
+    /// batch (share groups: `DescribeShareGroupOffsets`, whose start offsets
+    /// stand for commits and whose reported lag wins), then one
+    /// `ListOffsets` per leader for every partition involved (and one for
+    /// their log start offsets, in parallel). Every partition of a topic the
     /// group committed to (or is assigned, via `extra_topics`) is listed, so
     /// partitions it never committed to show as such.
     pub async fn lag(
         &self,
-        groups: Vec<(String, i32)>,
+        groups: Vec<GroupRef>,
         extra_topics: &BTreeMap<String, BTreeSet<String>>,
     ) -> Result<BTreeMap<String, Result<GroupLag>>> {
-        let committed = self.committed(groups).await;
+        let (share, other): (Vec<GroupRef>, Vec<GroupRef>) = groups
+            .into_iter()
+            .partition(|g| g.group_type == GroupType::Share);
+        let pairs = |refs: Vec<GroupRef>| -> Vec<(String, i32)> {
+            refs.into_iter().map(|g| (g.group, g.coordinator)).collect()
+        };
+        let (mut committed, share_offsets) = tokio::join!(
+            self.committed(pairs(other)),
+            self.share_offsets(pairs(share))
+        );
+        let mut reported: BTreeMap<String, BTreeMap<(String, i32), i64>> = BTreeMap::new();
+        for (group, answer) in share_offsets {
+            let answer = answer.map(|offsets| {
+                let lags = reported.entry(group.clone()).or_default();
+                offsets
+                    .into_iter()
+                    .map(|(tp, p)| {
+                        if let Some(lag) = p.lag {
+                            lags.insert(tp.clone(), lag);
+                        }
+                        (tp, p.start_offset)
+                    })
+                    .collect::<Committed>()
+            });
+            committed.insert(group, answer);
+        }
         let mut wanted: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (group, answer) in &committed {
             if let Ok(offsets) = answer {
@@ -179,6 +208,7 @@ impl GroupsClient {
             .map(|(group, answer)| {
                 let lag = answer.map(|offsets| {
                     let tps = per_group.get(&group).map(Vec::as_slice).unwrap_or_default();
+                    let lags = reported.get(&group);
                     GroupLag::new(
                         tps.iter()
                             .map(|tp| PartitionLag {
@@ -187,6 +217,9 @@ impl GroupsClient {
                                 committed: offsets.get(&(tp.topic.clone(), tp.partition)).copied(),
                                 end: ends.offsets.get(tp).copied(),
                                 start: starts.offsets.get(tp).copied(),
+                                reported: lags
+                                    .and_then(|l| l.get(&(tp.topic.clone(), tp.partition)))
+                                    .copied(),
                             })
                             .collect(),
                     )
@@ -237,9 +270,16 @@ impl GroupsClient {
                     .extend(assigned_topics(description));
             }
         }
-        let asked = listings
-            .iter()
-            .map(|g| (g.group.clone(), g.coordinator))
+        // The described type where there is one: a group listed without a
+        // type (old brokers) is asked for its offsets by what it turned out to be.
+        let asked = refs
+            .into_iter()
+            .map(|mut g| {
+                if let Some(Ok(d)) = described.get(&g.group) {
+                    g.group_type = d.group_type.clone();
+                }
+                g
+            })
             .collect();
         let mut lags = self.lag(asked, &extra).await?;
         let mut names = self.topic_names().lock();
@@ -274,8 +314,13 @@ impl GroupsClient {
             return Err(Error::NotFound(group.to_owned()));
         }
         let extra = BTreeMap::from([(group.to_owned(), assigned_topics(&description))]);
+        let asked = GroupRef {
+            group: group.to_owned(),
+            coordinator: description.coordinator,
+            group_type: description.group_type.clone(),
+        };
         let lag = self
-            .lag(vec![(group.to_owned(), description.coordinator)], &extra)
+            .lag(vec![asked], &extra)
             .await?
             .remove(group)
             .unwrap_or_else(|| Err(Error::NotFound(group.to_owned())))?;

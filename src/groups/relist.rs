@@ -140,6 +140,7 @@ mod tests {
                 committed: Some(0),
                 end: Some(behind),
                 start: Some(0),
+                reported: None,
             }])),
             topics: vec!["t".into()],
             error: None,

@@ -80,6 +80,7 @@ pub fn routing(key: ApiKey) -> Routing {
         | ApiKey::ConsumerGroupDescribe
         | ApiKey::ShareGroupHeartbeat
         | ApiKey::ShareGroupDescribe
+        | ApiKey::StreamsGroupDescribe
         | ApiKey::DescribeShareGroupOffsets
         | ApiKey::AlterShareGroupOffsets
         | ApiKey::DeleteShareGroupOffsets => Routing::Coordinator(Group),

@@ -4,7 +4,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::groups::{Assignment, GroupDetail, GroupSummary, Lag, Member, PartitionLag};
+use crate::groups::{
+    Assignment, GroupDetail, GroupSummary, Lag, Member, PartitionLag, StreamsTasks, TaskMap,
+    Topology,
+};
 
 /// One row of `get groups -o json`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -65,8 +68,72 @@ pub struct MemberJson {
     member_epoch: Option<i32>,
     subscribed_topics: Vec<String>,
     subscribed_regex: Option<String>,
+    /// Streams groups: the partitions the member's active tasks read.
     assignment: BTreeMap<String, Vec<i32>>,
     target_assignment: Option<BTreeMap<String, Vec<i32>>>,
+    /// Streams groups: the application instance the member runs in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    process_id: Option<String>,
+    /// Streams groups: tasks per kind, subtopology id → partitions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tasks: Option<TasksJson>,
+    /// Streams groups: the tasks the coordinator wants the member to have.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target_tasks: Option<TasksJson>,
+}
+
+/// A streams member's tasks in `describe group -o json`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TasksJson {
+    active: TaskMap,
+    standby: TaskMap,
+    warmup: TaskMap,
+}
+
+impl From<&StreamsTasks> for TasksJson {
+    fn from(t: &StreamsTasks) -> Self {
+        TasksJson {
+            active: t.active.clone(),
+            standby: t.standby.clone(),
+            warmup: t.warmup.clone(),
+        }
+    }
+}
+
+/// One subtopology of a streams group in `describe group -o json`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SubtopologyJson {
+    id: String,
+    source_topics: Vec<String>,
+    repartition_source_topics: Vec<String>,
+    repartition_sink_topics: Vec<String>,
+    changelog_topics: Vec<String>,
+}
+
+/// A streams group's topology in `describe group -o json`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TopologyJson {
+    epoch: i32,
+    subtopologies: Vec<SubtopologyJson>,
+}
+
+impl From<&Topology> for TopologyJson {
+    fn from(t: &Topology) -> Self {
+        TopologyJson {
+            epoch: t.epoch,
+            subtopologies: t
+                .subtopologies
+                .iter()
+                .map(|s| SubtopologyJson {
+                    id: s.id.clone(),
+                    source_topics: s.source_topics.clone(),
+                    repartition_source_topics: s.repartition_source_topics.clone(),
+                    repartition_sink_topics: s.repartition_sink_topics.clone(),
+                    changelog_topics: s.changelog_topics.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl From<&Member> for MemberJson {
@@ -85,6 +152,9 @@ impl From<&Member> for MemberJson {
                 .target_assignment
                 .as_ref()
                 .map(|a: &Assignment| a.0.clone()),
+            process_id: m.process_id.clone(),
+            tasks: m.tasks.as_ref().map(TasksJson::from),
+            target_tasks: m.target_tasks.as_ref().map(TasksJson::from),
         }
     }
 }
@@ -94,7 +164,8 @@ impl From<&Member> for MemberJson {
 pub struct OffsetJson {
     topic: String,
     partition: i32,
-    /// Null: the group never committed here.
+    /// Null: the group never committed here. Share groups: the
+    /// share-partition start offset (null: no state for it yet).
     committed: Option<i64>,
     /// Null: the end offset could not be read.
     end: Option<i64>,
@@ -105,6 +176,11 @@ pub struct OffsetJson {
     /// Set when the committed offset is past the end: by how many offsets.
     #[serde(skip_serializing_if = "Option::is_none")]
     past_end_by: Option<i64>,
+    /// True when `lag` is the broker's own number (share groups on Kafka
+    /// 4.2+), which leaves out records above the start offset already
+    /// acknowledged.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    lag_from_broker: bool,
     /// Of `lag`, records already deleted by retention (below the log start
     /// offset); null when the log start offset was not read.
     deleted_by_retention: Option<i64>,
@@ -129,6 +205,7 @@ impl OffsetJson {
                 Lag::PastEnd(n) => Some(n),
                 _ => None,
             },
+            lag_from_broker: p.committed.is_some() && p.reported.is_some(),
             deleted_by_retention: p.deleted(),
             oldest_unconsumed_age_ms: age_ms,
         }
@@ -167,6 +244,9 @@ pub struct GroupDetailJson {
     #[serde(skip_serializing_if = "is_zero")]
     oldest_unconsumed_left_out: usize,
     members: Vec<MemberJson>,
+    /// Streams groups only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    topology: Option<TopologyJson>,
     offsets: Vec<OffsetJson>,
 }
 
@@ -188,6 +268,7 @@ impl From<&GroupDetail> for GroupDetailJson {
             past_end_partitions: detail.lag.totals.past_end,
             oldest_unconsumed_left_out: detail.oldest_unconsumed_left_out,
             members: d.members.iter().map(MemberJson::from).collect(),
+            topology: d.topology.as_ref().map(TopologyJson::from),
             offsets: {
                 let now = now_ms();
                 detail

@@ -169,6 +169,7 @@ mod tests {
                 assignor: "uniform".to_owned(),
                 group_epoch: Some(3),
                 assignment_epoch: Some(3),
+                topology: None,
                 members: vec![Member {
                     member_id: "m1".to_owned(),
                     client_id: "c1".to_owned(),
@@ -186,6 +187,7 @@ mod tests {
                     committed: Some(4),
                     end: Some(10),
                     start: None,
+                    reported: None,
                 },
                 PartitionLag {
                     topic: "orders".into(),
@@ -193,6 +195,7 @@ mod tests {
                     committed: None,
                     end: Some(7),
                     start: None,
+                    reported: None,
                 },
             ]),
             oldest_unconsumed: std::collections::BTreeMap::from([(

@@ -304,6 +304,8 @@ pub use delete_share_group_state_request::DeleteShareGroupStateRequest;
 pub mod read_share_group_state_summary_request;
 pub use read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest;
 
+pub mod streams_group_describe_request;
+pub use streams_group_describe_request::StreamsGroupDescribeRequest;
 pub mod describe_share_group_offsets_request;
 pub use describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest;
 
@@ -565,6 +567,8 @@ pub use delete_share_group_state_response::DeleteShareGroupStateResponse;
 pub mod read_share_group_state_summary_response;
 pub use read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse;
 
+pub mod streams_group_describe_response;
+pub use streams_group_describe_response::StreamsGroupDescribeResponse;
 pub mod describe_share_group_offsets_response;
 pub use describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse;
 
@@ -1079,6 +1083,11 @@ impl Request for ReadShareGroupStateSummaryRequest {
 }
 
 #[cfg(all(feature = "client", feature = "broker"))]
+impl Request for StreamsGroupDescribeRequest {
+    const KEY: i16 = 89;
+    type Response = StreamsGroupDescribeResponse;
+}
+#[cfg(all(feature = "client", feature = "broker"))]
 impl Request for DescribeShareGroupOffsetsRequest {
     const KEY: i16 = 90;
     type Response = DescribeShareGroupOffsetsResponse;
@@ -1267,6 +1276,8 @@ pub enum ApiKey {
     DeleteShareGroupState = 86,
     /// API key for request ReadShareGroupStateSummaryRequest
     ReadShareGroupStateSummary = 87,
+    /// API key for request StreamsGroupDescribeRequest
+    StreamsGroupDescribe = 89,
     /// API key for request DescribeShareGroupOffsetsRequest
     DescribeShareGroupOffsets = 90,
     /// API key for request AlterShareGroupOffsetsRequest
@@ -1386,6 +1397,9 @@ impl ApiKey {
             ApiKey::DeleteShareGroupState => DeleteShareGroupStateRequest::header_version(version),
             ApiKey::ReadShareGroupStateSummary => {
                 ReadShareGroupStateSummaryRequest::header_version(version)
+            }
+            ApiKey::StreamsGroupDescribe => {
+                StreamsGroupDescribeRequest::header_version(version)
             }
             ApiKey::DescribeShareGroupOffsets => {
                 DescribeShareGroupOffsetsRequest::header_version(version)
@@ -1509,6 +1523,9 @@ impl ApiKey {
             ApiKey::ReadShareGroupStateSummary => {
                 ReadShareGroupStateSummaryResponse::header_version(version)
             }
+            ApiKey::StreamsGroupDescribe => {
+                StreamsGroupDescribeResponse::header_version(version)
+            }
             ApiKey::DescribeShareGroupOffsets => {
                 DescribeShareGroupOffsetsResponse::header_version(version)
             }
@@ -1607,7 +1624,8 @@ impl ApiKey {
             ApiKey::WriteShareGroupState => VersionRange { min: 0, max: 0 },
             ApiKey::DeleteShareGroupState => VersionRange { min: 0, max: 0 },
             ApiKey::ReadShareGroupStateSummary => VersionRange { min: 0, max: 0 },
-            ApiKey::DescribeShareGroupOffsets => VersionRange { min: 0, max: 0 },
+            ApiKey::StreamsGroupDescribe => VersionRange { min: 0, max: 1 },
+            ApiKey::DescribeShareGroupOffsets => VersionRange { min: 0, max: 1 },
             ApiKey::AlterShareGroupOffsets => VersionRange { min: 0, max: 0 },
             ApiKey::DeleteShareGroupOffsets => VersionRange { min: 0, max: 0 },
         }
@@ -1728,6 +1746,9 @@ impl TryFrom<i16> for ApiKey {
             x if x == ApiKey::DeleteShareGroupState as i16 => Ok(ApiKey::DeleteShareGroupState),
             x if x == ApiKey::ReadShareGroupStateSummary as i16 => {
                 Ok(ApiKey::ReadShareGroupStateSummary)
+            }
+            x if x == ApiKey::StreamsGroupDescribe as i16 => {
+                Ok(ApiKey::StreamsGroupDescribe)
             }
             x if x == ApiKey::DescribeShareGroupOffsets as i16 => {
                 Ok(ApiKey::DescribeShareGroupOffsets)
@@ -1912,6 +1933,8 @@ pub enum RequestKind {
     DeleteShareGroupState(DeleteShareGroupStateRequest),
     /// ReadShareGroupStateSummaryRequest,
     ReadShareGroupStateSummary(ReadShareGroupStateSummaryRequest),
+    /// StreamsGroupDescribeRequest,
+    StreamsGroupDescribe(StreamsGroupDescribeRequest),
     /// DescribeShareGroupOffsetsRequest,
     DescribeShareGroupOffsets(DescribeShareGroupOffsetsRequest),
     /// AlterShareGroupOffsetsRequest,
@@ -2010,6 +2033,7 @@ impl RequestKind {
             RequestKind::WriteShareGroupState(x) => encode(x, bytes, version),
             RequestKind::DeleteShareGroupState(x) => encode(x, bytes, version),
             RequestKind::ReadShareGroupStateSummary(x) => encode(x, bytes, version),
+            RequestKind::StreamsGroupDescribe(x) => encode(x, bytes, version),
             RequestKind::DescribeShareGroupOffsets(x) => encode(x, bytes, version),
             RequestKind::AlterShareGroupOffsets(x) => encode(x, bytes, version),
             RequestKind::DeleteShareGroupOffsets(x) => encode(x, bytes, version),
@@ -2169,6 +2193,9 @@ impl RequestKind {
                 Ok(RequestKind::DeleteShareGroupState(decode(bytes, version)?))
             }
             ApiKey::ReadShareGroupStateSummary => Ok(RequestKind::ReadShareGroupStateSummary(
+                decode(bytes, version)?,
+            )),
+            ApiKey::StreamsGroupDescribe => Ok(RequestKind::StreamsGroupDescribe(
                 decode(bytes, version)?,
             )),
             ApiKey::DescribeShareGroupOffsets => Ok(RequestKind::DescribeShareGroupOffsets(
@@ -2772,6 +2799,12 @@ impl From<ReadShareGroupStateSummaryRequest> for RequestKind {
 }
 
 #[cfg(feature = "messages_enums")]
+impl From<StreamsGroupDescribeRequest> for RequestKind {
+    fn from(value: StreamsGroupDescribeRequest) -> RequestKind {
+        RequestKind::StreamsGroupDescribe(value)
+    }
+}
+#[cfg(feature = "messages_enums")]
 impl From<DescribeShareGroupOffsetsRequest> for RequestKind {
     fn from(value: DescribeShareGroupOffsetsRequest) -> RequestKind {
         RequestKind::DescribeShareGroupOffsets(value)
@@ -2989,6 +3022,8 @@ pub enum ResponseKind {
     DeleteShareGroupState(DeleteShareGroupStateResponse),
     /// ReadShareGroupStateSummaryResponse,
     ReadShareGroupStateSummary(ReadShareGroupStateSummaryResponse),
+    /// StreamsGroupDescribeResponse,
+    StreamsGroupDescribe(StreamsGroupDescribeResponse),
     /// DescribeShareGroupOffsetsResponse,
     DescribeShareGroupOffsets(DescribeShareGroupOffsetsResponse),
     /// AlterShareGroupOffsetsResponse,
@@ -3087,6 +3122,7 @@ impl ResponseKind {
             ResponseKind::WriteShareGroupState(x) => encode(x, bytes, version),
             ResponseKind::DeleteShareGroupState(x) => encode(x, bytes, version),
             ResponseKind::ReadShareGroupStateSummary(x) => encode(x, bytes, version),
+            ResponseKind::StreamsGroupDescribe(x) => encode(x, bytes, version),
             ResponseKind::DescribeShareGroupOffsets(x) => encode(x, bytes, version),
             ResponseKind::AlterShareGroupOffsets(x) => encode(x, bytes, version),
             ResponseKind::DeleteShareGroupOffsets(x) => encode(x, bytes, version),
@@ -3246,6 +3282,9 @@ impl ResponseKind {
                 Ok(ResponseKind::DeleteShareGroupState(decode(bytes, version)?))
             }
             ApiKey::ReadShareGroupStateSummary => Ok(ResponseKind::ReadShareGroupStateSummary(
+                decode(bytes, version)?,
+            )),
+            ApiKey::StreamsGroupDescribe => Ok(ResponseKind::StreamsGroupDescribe(
                 decode(bytes, version)?,
             )),
             ApiKey::DescribeShareGroupOffsets => Ok(ResponseKind::DescribeShareGroupOffsets(
@@ -3409,6 +3448,9 @@ impl ResponseKind {
             }
             ResponseKind::ReadShareGroupStateSummary(_) => {
                 ReadShareGroupStateSummaryResponse::header_version(version)
+            }
+            ResponseKind::StreamsGroupDescribe(_) => {
+                StreamsGroupDescribeResponse::header_version(version)
             }
             ResponseKind::DescribeShareGroupOffsets(_) => {
                 DescribeShareGroupOffsetsResponse::header_version(version)
@@ -4011,6 +4053,12 @@ impl From<ReadShareGroupStateSummaryResponse> for ResponseKind {
     }
 }
 
+#[cfg(feature = "messages_enums")]
+impl From<StreamsGroupDescribeResponse> for ResponseKind {
+    fn from(value: StreamsGroupDescribeResponse) -> ResponseKind {
+        ResponseKind::StreamsGroupDescribe(value)
+    }
+}
 #[cfg(feature = "messages_enums")]
 impl From<DescribeShareGroupOffsetsResponse> for ResponseKind {
     fn from(value: DescribeShareGroupOffsetsResponse) -> ResponseKind {
