@@ -73,3 +73,58 @@ pub fn xerial_snappy(data: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+/// The inflate cap the `decompress_*` targets decode under (as
+/// `record_batch`: browse passes 1 MiB, a small cap reaches the same paths).
+pub const DECOMPRESS_CAP: usize = 64 << 10;
+
+/// The snappy-java stream header (magic, version 1, compatible version 1).
+pub const XERIAL_HEADER: &[u8; 16] = b"\x82SNAPPY\x00\x00\x00\x00\x01\x00\x00\x00\x01";
+
+/// For the `decompress_*` targets: `data` is `[control][compressed...]`,
+/// and the compressed bytes go unchanged into the records section of a v2
+/// batch whose attributes say `codec` (1 gzip, 2 snappy, 3 lz4, 4 zstd),
+/// sealed with a valid length and CRC-32C, so what a hostile broker could
+/// send reaches the decompressor. The control byte's low six bits are the
+/// claimed record count; with `xerial` (snappy) its top bit prepends the
+/// snappy-java stream header. The batch is decoded as browse does
+/// (`browse::batch::items`).
+pub fn decode_compressed(codec: i16, xerial: bool, data: &[u8]) {
+    use kscope::browse::batch::{BatchError, Item, items};
+
+    let Some((&control, compressed)) = data.split_first() else {
+        return;
+    };
+    let count = i32::from(control & 0x3f);
+    let batch = if xerial && control & 0x80 != 0 {
+        let mut framed = XERIAL_HEADER.to_vec();
+        framed.extend_from_slice(compressed);
+        sealed_batch(codec, count, &framed)
+    } else {
+        sealed_batch(codec, count, compressed)
+    };
+    let mut seen = 0;
+    for item in items(&Bytes::from(batch), 0, DECOMPRESS_CAP) {
+        seen += 1;
+        match item {
+            Item::Batch { records, .. } => {
+                for record in &records {
+                    assert!(
+                        record
+                            .value
+                            .as_ref()
+                            .is_none_or(|v| v.len() <= DECOMPRESS_CAP)
+                    );
+                }
+            }
+            // The harness seals every batch: a CRC or framing refusal would
+            // mean the decompressor never ran.
+            Item::Bad { error, .. } => assert!(
+                !matches!(error, BatchError::Crc { .. } | BatchError::UnknownCodec(_)),
+                "the sealed batch was refused before inflating: {error}"
+            ),
+            Item::Partial { .. } => panic!("the sealed batch read as partial"),
+        }
+    }
+    assert_eq!(seen, 1, "one sealed batch, one item");
+}
