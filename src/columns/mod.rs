@@ -21,6 +21,7 @@ pub mod producers;
 pub mod quorum;
 pub mod schemas;
 pub mod security;
+pub mod streams_tasks;
 pub mod topics;
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::cli::table::write_columns;
-use crate::columns::{group_offsets, groups as group_columns, members};
+use crate::columns::{group_offsets, groups as group_columns, members, streams_tasks};
 use crate::groups::{self, GroupDetail, GroupsClient, Overview};
 use crate::meta::Cluster;
 use crate::untrusted::escape;
@@ -74,6 +74,40 @@ fn lag_cell(total: Option<i64>) -> String {
     total.map_or_else(|| "-".to_owned(), |n| n.to_string())
 }
 
+/// A streams group's topology, one line per subtopology: what its tasks
+/// read and write.
+fn write_topology(out: &mut impl Write, topology: &groups::Topology) -> io::Result<()> {
+    let list = |topics: &[String]| -> String {
+        topics
+            .iter()
+            .map(|t| escape(t).into_owned())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    writeln!(out, "topology:     epoch {}", topology.epoch)?;
+    if topology.subtopologies.is_empty() {
+        writeln!(out, "              (not known to the broker yet)")?;
+    }
+    for s in &topology.subtopologies {
+        let mut parts = Vec::new();
+        let reads: Vec<String> = s.input_topics().cloned().collect();
+        if !reads.is_empty() {
+            parts.push(format!("reads {}", list(&reads)));
+        }
+        if !s.repartition_sink_topics.is_empty() {
+            parts.push(format!(
+                "repartitions to {}",
+                list(&s.repartition_sink_topics)
+            ));
+        }
+        if !s.changelog_topics.is_empty() {
+            parts.push(format!("changelogs {}", list(&s.changelog_topics)));
+        }
+        writeln!(out, "  subtopology {}: {}", escape(&s.id), parts.join("; "))?;
+    }
+    Ok(())
+}
+
 /// Render the group list.
 pub fn render_groups(
     overview: &Overview,
@@ -130,10 +164,17 @@ pub fn render_group(
         }
     )?;
     writeln!(out, "lag:          {}", lag_cell(detail.lag.totals.total()))?;
+    if let Some(topology) = &d.topology {
+        write_topology(out, topology)?;
+    }
     writeln!(out)?;
     let members: Vec<&groups::Member> = d.members.iter().collect();
     write_columns(out, &members::table(), &members)?;
     writeln!(out)?;
+    if d.topology.is_some() {
+        write_columns(out, &streams_tasks::table(), &members)?;
+        writeln!(out)?;
+    }
     let now = json::now_ms();
     let offsets: Vec<group_offsets::Row> = detail
         .lag
