@@ -319,6 +319,16 @@ public final class DemoTraffic {
         // A slow consumer: one record per poll with a pause, so its lag grows.
         pool.submit(() -> liveConsumer(bootstrap, "clickstream-archiver", "consumer", "clickstream", 1, 1000));
         pool.submit(() -> produceForever(bootstrap));
+        // A share group and a streams group where the broker and jars have them (4.2+).
+        try {
+            Class.forName("DemoNewGroups")
+                .getMethod("start", String.class, ExecutorService.class)
+                .invoke(null, bootstrap, pool);
+        } catch (ClassNotFoundException e) {
+            log("share and streams groups off: they need Kafka 4.2+ jars");
+        } catch (Exception e) {
+            log("share and streams groups off: " + e);
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> running = false));
         moveLeadersForever(bootstrap);
     }

@@ -48,7 +48,8 @@ pub enum Parsed {
     Schemas,
     /// `:acls [TOPIC]`, `:users`, `:quotas`.
     Security(super::security::Security),
-    /// `:config topic NAME`, `:config broker ID`, `:config defaults`.
+    /// `:config topic NAME`, `:config broker ID`, `:config group NAME`,
+    /// `:config defaults`.
     Config(crate::inspect::ConfigResource),
     Help,
     Quit,
@@ -192,7 +193,7 @@ fn save(word: &str, line: &str) -> Option<Result<Parsed, String>> {
     }))
 }
 
-const CONFIG_USAGE: &str = "usage: :config topic NAME | broker ID | defaults";
+const CONFIG_USAGE: &str = "usage: :config topic NAME | broker ID | group NAME | defaults";
 
 /// The resource of `:config KIND [NAME]`.
 fn config(
@@ -207,6 +208,7 @@ fn config(
             .map(ConfigResource::Broker)
             .map_err(|_| format!("broker id '{id}' is not a number ({CONFIG_USAGE})")),
         (Some("defaults" | "broker-defaults"), None) => Ok(ConfigResource::BrokerDefaults),
+        (Some("group" | "g"), Some(name)) => Ok(ConfigResource::Group(name.to_owned())),
         _ => Err(CONFIG_USAGE.to_owned()),
     }
 }
@@ -262,8 +264,9 @@ pub fn complete(line: &str, candidates: Candidates<'_>) -> String {
                 Some("group") => extend(argument, groups),
                 Some("config") => match argument.split_once(' ') {
                     Some(("topic", name)) => format!("topic {}", extend(name.trim_start(), topics)),
+                    Some(("group", name)) => format!("group {}", extend(name.trim_start(), groups)),
                     Some(_) => argument.to_owned(),
-                    None => extend(argument, &["topic", "broker", "defaults"]),
+                    None => extend(argument, &["topic", "broker", "group", "defaults"]),
                 },
                 _ => argument.to_owned(),
             };

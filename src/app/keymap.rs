@@ -87,7 +87,12 @@ impl Scope {
             ),
             Scope::HasConfigs => matches!(
                 screen,
-                Screen::Topics | Screen::Partitions { .. } | Screen::Brokers
+                Screen::Topics
+                    | Screen::Partitions { .. }
+                    | Screen::Brokers
+                    | Screen::Groups { .. }
+                    | Screen::Group { .. }
+                    | Screen::Members { .. }
             ),
             Scope::Partitions => matches!(screen, Screen::Partitions { .. }),
             Scope::TopicsOrPartitions => {

@@ -137,7 +137,7 @@ impl Default for Keymap {
                 C::Configs,
                 Some("configs"),
                 &[c('C')],
-                "configs of this topic or broker",
+                "configs of this topic, broker or group",
                 Scope::HasConfigs,
             ),
             bind(

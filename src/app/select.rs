@@ -43,6 +43,19 @@ pub(super) fn current_topic(state: &AppState, snap: &MetadataSnapshot) -> Option
 /// Whose configs the configs key opens: the topic on screen or selected,
 /// or the selected broker.
 pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option<ConfigResource> {
+    // A group's own configs (session timeouts, share and streams settings).
+    match &state.view().screen {
+        Screen::Group { group } | Screen::Members { group } => {
+            return Some(ConfigResource::Group(group.clone()));
+        }
+        Screen::Groups { .. } => {
+            let view = state.view();
+            let index = *view.rows.get(view.selected)?;
+            return super::group_rows::identity(&state.groups, &view.screen, index)
+                .map(ConfigResource::Group);
+        }
+        _ => {}
+    }
     if let Some(topic) = current_topic(state, snap) {
         return Some(ConfigResource::Topic(topic));
     }

@@ -165,6 +165,12 @@ pub enum ConfigOf {
     },
     /// The cluster-wide dynamic broker defaults.
     BrokerDefaults,
+    /// One group's configs (Kafka 4.0+: session and heartbeat timeouts,
+    /// share and streams settings).
+    Group {
+        /// The group id.
+        name: String,
+    },
 }
 
 impl GetCommand {

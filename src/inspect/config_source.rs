@@ -128,21 +128,26 @@ pub enum ConfigResource {
     /// The cluster-wide dynamic broker defaults (the broker resource with an
     /// empty name).
     BrokerDefaults,
+    /// A group's own configs (KIP-848 / KIP-932 / KIP-1071, Kafka 4.0+:
+    /// `consumer.session.timeout.ms`, `share.auto.offset.reset`,
+    /// `streams.num.standby.replicas`, …); older brokers refuse the resource.
+    Group(String),
 }
 
 impl ConfigResource {
-    /// `resource_type` on the wire (`TOPIC` 2, `BROKER` 4).
+    /// `resource_type` on the wire (`TOPIC` 2, `BROKER` 4, `GROUP` 32).
     pub fn wire_type(&self) -> i8 {
         match self {
             ConfigResource::Topic(_) => 2,
             ConfigResource::Broker(_) | ConfigResource::BrokerDefaults => 4,
+            ConfigResource::Group(_) => 32,
         }
     }
 
     /// `resource_name` on the wire.
     pub fn wire_name(&self) -> String {
         match self {
-            ConfigResource::Topic(name) => name.clone(),
+            ConfigResource::Topic(name) | ConfigResource::Group(name) => name.clone(),
             ConfigResource::Broker(id) => id.to_string(),
             ConfigResource::BrokerDefaults => String::new(),
         }
@@ -152,7 +157,9 @@ impl ConfigResource {
     pub fn node(&self) -> Option<i32> {
         match self {
             ConfigResource::Broker(id) => Some(*id),
-            ConfigResource::Topic(_) | ConfigResource::BrokerDefaults => None,
+            ConfigResource::Topic(_)
+            | ConfigResource::BrokerDefaults
+            | ConfigResource::Group(_) => None,
         }
     }
 }
@@ -163,6 +170,7 @@ impl std::fmt::Display for ConfigResource {
             ConfigResource::Topic(name) => write!(f, "topic '{name}'"),
             ConfigResource::Broker(id) => write!(f, "broker {id}"),
             ConfigResource::BrokerDefaults => f.write_str("the cluster-wide broker defaults"),
+            ConfigResource::Group(name) => write!(f, "group '{name}'"),
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::app::{AppState, Screen, table_rows};
 use crate::columns::format::age;
 use crate::columns::group_format as cells;
 use crate::columns::{group_offsets, groups, members};
-use crate::groups::{GroupDetail, GroupState, Lag, Trend};
+use crate::groups::{GroupDetail, GroupState, GroupType, Lag, StreamsTasks, Trend};
 
 use crate::untrusted::escaped;
 
@@ -183,6 +183,26 @@ fn summary<'a>(
     }
     if !d.assignor.is_empty() {
         let _ = write!(first, " · assignor {}", d.assignor);
+    }
+    match (&d.group_type, &d.topology) {
+        // A share group has no commits: what the column shows is where the
+        // group's acknowledged records end.
+        (GroupType::Share, _) => first.push_str(" · COMMITTED is the share-partition start offset"),
+        (_, Some(topology)) => {
+            let tasks: usize = d
+                .members
+                .iter()
+                .filter_map(|m| m.tasks.as_ref())
+                .map(StreamsTasks::len)
+                .sum();
+            let _ = write!(
+                first,
+                " · topology epoch {}, {} subtopologies, {tasks} tasks",
+                topology.epoch,
+                topology.subtopologies.len()
+            );
+        }
+        _ => {}
     }
     let mut second = vec![Span::raw(lag_words(&detail.lag.totals))];
     if let Some(history) = state.groups.histories.get(&d.group) {

@@ -99,6 +99,7 @@ pub async fn run(
         ConfigOf::Topic { name } => ConfigResource::Topic(name.clone()),
         ConfigOf::Broker { id } => ConfigResource::Broker(*id),
         ConfigOf::BrokerDefaults => ConfigResource::BrokerDefaults,
+        ConfigOf::Group { name } => ConfigResource::Group(name.clone()),
     };
     let mut described = configs::describe(cluster, std::slice::from_ref(&resource)).await?;
     let Some((_, entries)) = described.pop() else {
