@@ -6,6 +6,7 @@ pub mod action;
 pub mod cluster;
 pub mod command;
 pub mod configs;
+pub mod decoded_cells;
 pub mod filter;
 pub mod group_poll;
 pub mod group_rows;

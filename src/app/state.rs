@@ -149,6 +149,9 @@ pub struct AppState {
     pub topic_lag: super::topic_lag::TopicLag,
     /// Schemas of the framed records met, from the registry.
     pub schemas: super::schema_cache::SchemaCache,
+    /// The decoded cells of the Messages rows on screen (made in `update`,
+    /// read by the view).
+    pub decoded: super::decoded_cells::DecodedCells,
     /// The `:schemas` screen's data.
     pub registry: super::schemas::RegistryStore,
     /// `q` was pressed.
@@ -212,6 +215,7 @@ impl AppState {
             security: super::security::SecurityStore::default(),
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
+            decoded: super::decoded_cells::DecodedCells::default(),
             producers: super::producers::ProducersStore::default(),
             registry: super::schemas::RegistryStore::default(),
             quit: false,
@@ -260,6 +264,7 @@ impl AppState {
         self.security.reset();
         self.topic_lag.reset();
         self.schemas.reset();
+        self.decoded = super::decoded_cells::DecodedCells::default();
         self.producers.reset();
         self.registry.reset();
         self.link = Link::Connecting {

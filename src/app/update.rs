@@ -113,6 +113,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     super::cluster::plan(state, &mut effects);
     super::security::plan(state, &mut effects);
     super::schema_cache::plan(state, &mut effects);
+    super::decoded_cells::refresh(state);
     super::producers::plan(state, &mut effects);
     super::schemas::plan(state, &mut effects);
     effects

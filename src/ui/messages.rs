@@ -1,6 +1,6 @@
 //! The Messages screen's rows and the record detail: only the visible
-//! window is formatted (the detail's lines were laid out when the record
-//! was opened; here they only get colours).
+//! window is formatted (schema-decoded cells were made in `update`, the
+//! detail's lines when the record was opened; here they only get colours).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -27,21 +27,22 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
         .iter()
         .skip(view.offset)
         .take(page)
-        .filter_map(|&seq| m.record(seq))
-        .map(|record| {
+        .filter_map(|&seq| Some((seq, m.record(seq)?)))
+        .map(|(seq, record)| {
             let style = if record.value.is_none() {
                 theme.dim
             } else {
                 Style::new()
             };
+            // Decoded in `update` (app/decoded_cells.rs): nothing is decoded
+            // or locked while drawing.
+            let cells = state.decoded.get(seq);
             let row = messages::Row {
                 record,
                 format: m.format,
                 utc_offset: m.utc_offset,
-                key: state.schemas.cell(record.key.as_deref(), m.format),
-                value: state
-                    .schemas
-                    .value_cell(&m.topic, record.value.as_deref(), m.format),
+                key: cells.and_then(|c| c.key.clone()),
+                value: cells.and_then(|c| c.value.clone()),
             };
             (row, style)
         });

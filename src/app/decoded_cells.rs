@@ -1,0 +1,112 @@
+//! The decoded key and value cells of the Messages rows on screen, made in
+//! `update` so that drawing a frame neither decodes Avro / Protobuf / JSON
+//! Schema nor takes the topic mapping's lock: the view only reads these
+//! strings. Cells are kept by record sequence for the rows on screen (a
+//! page), and all of them are dropped when what they were made under
+//! changes — another session, another `:format`, a schema or mapping answer.
+
+use std::collections::HashMap;
+
+use crate::browse::Format;
+
+use super::screen::Screen;
+use super::state::AppState;
+
+/// What the cells were made under.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Stamp {
+    session: u64,
+    format: Option<Format>,
+    answers: u64,
+}
+
+/// One row's cells: `None` where the key or value shows as bytes, as usual.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cells {
+    /// The key's cell.
+    pub key: Option<String>,
+    /// The value's cell.
+    pub value: Option<String>,
+}
+
+/// The cells of the rows on screen.
+#[derive(Debug, Default)]
+pub struct DecodedCells {
+    stamp: Stamp,
+    cells: HashMap<usize, Cells>,
+    /// Cells made since the session started (each row is decoded once while
+    /// it stays on screen, not once per frame).
+    pub made: u64,
+}
+
+impl DecodedCells {
+    /// The cells of the record with sequence `seq`, if it was on screen at
+    /// the last update; `None` shows its bytes as usual.
+    pub fn get(&self, seq: usize) -> Option<&Cells> {
+        self.cells.get(&seq)
+    }
+
+    /// How many rows have cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether no row has cells.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+}
+
+/// Make the cells of the Messages rows on screen that have none yet, and
+/// forget the rest.
+pub fn refresh(state: &mut AppState) {
+    if !matches!(state.view().screen, Screen::Messages { .. }) {
+        if !state.decoded.cells.is_empty() {
+            state.decoded.cells = HashMap::new();
+        }
+        return;
+    }
+    let stamp = Stamp {
+        session: state.messages.session,
+        format: Some(state.messages.format),
+        answers: state.schemas.answers,
+    };
+    if stamp != state.decoded.stamp {
+        state.decoded.cells.clear();
+        state.decoded.stamp = stamp;
+    }
+    let page = state.page();
+    let view = state.view();
+    let visible: Vec<usize> = view
+        .rows
+        .iter()
+        .skip(view.offset)
+        .take(page)
+        .copied()
+        .collect();
+    let m = &state.messages;
+    let mut fresh = Vec::new();
+    for &seq in &visible {
+        if state.decoded.cells.contains_key(&seq) {
+            continue;
+        }
+        let Some(record) = m.record(seq) else {
+            continue;
+        };
+        fresh.push((
+            seq,
+            Cells {
+                key: state.schemas.cell(record.key.as_deref(), m.format),
+                value: state
+                    .schemas
+                    .value_cell(&m.topic, record.value.as_deref(), m.format),
+            },
+        ));
+    }
+    let decoded = &mut state.decoded;
+    decoded.made += fresh.len() as u64;
+    decoded.cells.extend(fresh);
+    if decoded.cells.len() > visible.len() {
+        decoded.cells.retain(|seq, _| visible.contains(seq));
+    }
+}
