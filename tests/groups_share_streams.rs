@@ -62,6 +62,16 @@ fn produce(env: &ClusterEnv, topic: &str, lines: &str) {
     assert!(child.wait().unwrap().success(), "ConsoleProducer failed");
 }
 
+/// `count` lines made by `line`, each ending in a newline.
+fn numbered(count: usize, line: impl Fn(usize) -> String) -> String {
+    let mut text = String::new();
+    for i in 0..count {
+        text.push_str(&line(i));
+        text.push('\n');
+    }
+    text
+}
+
 fn describe_json(env: &ClusterEnv, group: &str) -> Option<Value> {
     let out = kscope(env, &["describe", "group", group, "-o", "json"]);
     if !out.status.success() {
@@ -121,17 +131,13 @@ fn a_share_group_is_described_with_its_members_start_offsets_and_the_brokers_lag
         Stdio::null(),
     );
     // The member joins and is assigned every partition.
-    let joined = wait_until(
-        Duration::from_secs(60),
-        "the share consumer to join",
-        || {
-            let json = describe_json(&env, &group)?;
-            let assigned = json["members"].as_array()?.first()?["assignment"][&topic]
-                .as_array()?
-                .len();
-            (assigned == 3).then_some(json)
-        },
-    );
+    let joined = wait_until(Duration::from_mins(1), "the share consumer to join", || {
+        let json = describe_json(&env, &group)?;
+        let assigned = json["members"].as_array()?.first()?["assignment"][&topic]
+            .as_array()?
+            .len();
+        (assigned == 3).then_some(json)
+    });
     assert_eq!(joined["type"], "share");
     assert_eq!(joined["protocol_type"], "share");
     assert_ne!(joined["state"], "Dead", "described with the classic API");
@@ -140,7 +146,7 @@ fn a_share_group_is_described_with_its_members_start_offsets_and_the_brokers_lag
     assert_eq!(member["client_id"], "console-share-consumer");
     assert_eq!(member["subscribed_topics"], serde_json::json!([topic]));
 
-    let lines: String = (0..300).map(|i| format!("job-{i}\n")).collect();
+    let lines = numbered(300, |i| format!("job-{i}"));
     produce(&env, &topic, &lines);
 
     // kscope and Kafka's own tool agree on every partition's start offset
@@ -227,13 +233,13 @@ fn a_streams_group_shows_its_topology_tasks_and_the_lag_kafka_prints() {
         ],
         Stdio::null(),
     );
-    let words: String = (0..50)
-        .map(|i| format!("the quick brown fox {i} jumps over the lazy dog\n"))
-        .collect();
+    let words = numbered(50, |i| {
+        format!("the quick brown fox {i} jumps over the lazy dog")
+    });
     produce(&env, input, &words);
 
     let described = wait_until(
-        Duration::from_secs(120),
+        Duration::from_mins(2),
         "the streams group to be stable with its tasks",
         || {
             let json = describe_json(&env, group)?;
@@ -269,11 +275,18 @@ fn a_streams_group_shows_its_topology_tasks_and_the_lag_kafka_prints() {
 
     // Lag per input partition equals Kafka's own StreamsGroupCommand where
     // kscope has a number (kscope says "no commit" where Kafka prints 0).
+    lag_agrees_with_kafka(&env, group, input);
+    drop(app);
+}
+
+/// Wait until kscope's lag per partition of the streams `group` equals what
+/// Kafka's `StreamsGroupCommand --offsets` prints, with a commit on `input`.
+fn lag_agrees_with_kafka(env: &ClusterEnv, group: &str, input: &str) {
     wait_until(
         Duration::from_secs(90),
         "kscope and StreamsGroupCommand to agree on the lag",
         || {
-            let json = describe_json(&env, group)?;
+            let json = describe_json(env, group)?;
             let ours: BTreeMap<(String, i64), i64> = json["offsets"]
                 .as_array()?
                 .iter()
@@ -304,5 +317,4 @@ fn a_streams_group_shows_its_topology_tasks_and_the_lag_kafka_prints() {
                 .then_some(())
         },
     );
-    drop(app);
 }

@@ -2,6 +2,9 @@
 
 use std::io::Write;
 
+use std::collections::BTreeMap;
+
+use crate::inspect::elr;
 use crate::meta::{Cluster, MetadataSnapshot, TopicInfo, TopicPartition};
 
 use super::args::{GetWhat, OutputFormat};
@@ -47,7 +50,15 @@ pub async fn run(
                 })
                 .collect();
             let marks = cluster.watermarks(&led).await?;
-            let rows: Vec<rows::PartitionRow> = topics
+            // ELR for a named topic only: one paged request per topic.
+            let elr = match topic {
+                Some(name) => elr::describe(cluster, name).await.unwrap_or_else(|error| {
+                    tracing::debug!(%error, "eligible leader replicas unavailable");
+                    BTreeMap::new()
+                }),
+                None => BTreeMap::new(),
+            };
+            let mut rows: Vec<rows::PartitionRow> = topics
                 .iter()
                 .flat_map(|t| {
                     let marks = &marks;
@@ -57,7 +68,20 @@ pub async fn run(
                     })
                 })
                 .collect();
-            emit(out, format, &rows, &rows::PartitionRow::table())
+            // Shown only where there is something to show: a healthy topic
+            // (every ELR empty) prints as it always did.
+            if elr
+                .values()
+                .all(|e| e.eligible.is_empty() && e.last_known.is_empty())
+            {
+                return emit(out, format, &rows, &rows::PartitionRow::table());
+            }
+            for row in &mut rows {
+                let found = elr.get(&row.partition).cloned().unwrap_or_default();
+                row.eligible_leader_replicas = Some(found.eligible);
+                row.last_known_elr = Some(found.last_known);
+            }
+            emit(out, format, &rows, &rows::PartitionRow::table_with_elr())
         }
     }
 }

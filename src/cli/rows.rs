@@ -67,6 +67,14 @@ pub struct PartitionRow {
     pub low_watermark: Option<i64>,
     /// High watermark, null when it could not be read (offline).
     pub high_watermark: Option<i64>,
+    /// Eligible leader replicas (KIP-966), for a named topic on a broker
+    /// that reports them, when any partition of it has some (or a last known
+    /// one); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eligible_leader_replicas: Option<Vec<i32>>,
+    /// The last known eligible leader replicas, beside the ELR.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_known_elr: Option<Vec<i32>>,
 }
 
 /// Every broker of the snapshot.
@@ -121,6 +129,8 @@ pub fn partition(topic: &str, p: &PartitionInfo, watermarks: Option<&Watermarks>
         preferred_leader: p.is_preferred_leader(),
         low_watermark: watermarks.map(|w| w.low),
         high_watermark: watermarks.map(|w| w.high),
+        eligible_leader_replicas: None,
+        last_known_elr: None,
     }
 }
 
@@ -195,5 +205,21 @@ impl PartitionRow {
             number("LOW", |r| opt(r.low_watermark)),
             number("HIGH", |r| opt(r.high_watermark)),
         ]
+    }
+
+    /// The table with the ELR columns, for rows where the broker reported them.
+    pub fn table_with_elr() -> Vec<Column<PartitionRow>> {
+        let mut columns: Vec<Column<PartitionRow>> = Self::table().into_iter().collect();
+        columns.push(text("ELR", |r| {
+            r.eligible_leader_replicas
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), list)
+        }));
+        columns.push(text("LAST-KNOWN-ELR", |r| {
+            r.last_known_elr
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), list)
+        }));
+        columns
     }
 }

@@ -15,6 +15,9 @@ pub struct RequestCounter {
     list_groups: AtomicU64,
     describe_groups: AtomicU64,
     consumer_group_describe: AtomicU64,
+    share_group_describe: AtomicU64,
+    streams_group_describe: AtomicU64,
+    share_group_offsets: AtomicU64,
     offset_fetch: AtomicU64,
     list_offsets: AtomicU64,
     find_coordinator: AtomicU64,
@@ -30,6 +33,12 @@ pub struct RequestCounts {
     pub describe_groups: u64,
     /// `ConsumerGroupDescribe` (KIP-848).
     pub consumer_group_describe: u64,
+    /// `ShareGroupDescribe` (KIP-932).
+    pub share_group_describe: u64,
+    /// `StreamsGroupDescribe` (KIP-1071).
+    pub streams_group_describe: u64,
+    /// `DescribeShareGroupOffsets` (share groups' start offsets).
+    pub share_group_offsets: u64,
     /// `OffsetFetch` (committed offsets).
     pub offset_fetch: u64,
     /// `ListOffsets` (end offsets).
@@ -46,6 +55,9 @@ impl RequestCounts {
         self.list_groups
             + self.describe_groups
             + self.consumer_group_describe
+            + self.share_group_describe
+            + self.streams_group_describe
+            + self.share_group_offsets
             + self.offset_fetch
             + self.list_offsets
             + self.find_coordinator
@@ -59,6 +71,9 @@ impl RequestCounts {
             list_groups: self.list_groups - earlier.list_groups,
             describe_groups: self.describe_groups - earlier.describe_groups,
             consumer_group_describe: self.consumer_group_describe - earlier.consumer_group_describe,
+            share_group_describe: self.share_group_describe - earlier.share_group_describe,
+            streams_group_describe: self.streams_group_describe - earlier.streams_group_describe,
+            share_group_offsets: self.share_group_offsets - earlier.share_group_offsets,
             offset_fetch: self.offset_fetch - earlier.offset_fetch,
             list_offsets: self.list_offsets - earlier.list_offsets,
             find_coordinator: self.find_coordinator - earlier.find_coordinator,
@@ -74,6 +89,9 @@ impl RequestCounter {
             ApiKey::ListGroups => &self.list_groups,
             ApiKey::DescribeGroups => &self.describe_groups,
             ApiKey::ConsumerGroupDescribe => &self.consumer_group_describe,
+            ApiKey::ShareGroupDescribe => &self.share_group_describe,
+            ApiKey::StreamsGroupDescribe => &self.streams_group_describe,
+            ApiKey::DescribeShareGroupOffsets => &self.share_group_offsets,
             ApiKey::OffsetFetch => &self.offset_fetch,
             ApiKey::ListOffsets => &self.list_offsets,
             ApiKey::FindCoordinator => &self.find_coordinator,
@@ -89,6 +107,9 @@ impl RequestCounter {
             list_groups: load(&self.list_groups),
             describe_groups: load(&self.describe_groups),
             consumer_group_describe: load(&self.consumer_group_describe),
+            share_group_describe: load(&self.share_group_describe),
+            streams_group_describe: load(&self.streams_group_describe),
+            share_group_offsets: load(&self.share_group_offsets),
             offset_fetch: load(&self.offset_fetch),
             list_offsets: load(&self.list_offsets),
             find_coordinator: load(&self.find_coordinator),

@@ -13,7 +13,7 @@ use crate::conn::protocol::messages::{
 use super::client::GroupsClient;
 use super::description::{self, GroupDescription};
 use super::error::{Error, Result};
-use super::kind::GroupType;
+use super::kind::{GroupState, GroupType};
 use super::listing::GroupListing;
 use super::offset_fetch::{self, BATCHED_VERSION, Committed};
 use super::reask::Answers;
@@ -51,11 +51,13 @@ fn falls_back(error: &Error) -> bool {
     ) || matches!(error, Error::GroupRequest { source, .. } if source.is_unsupported_version())
 }
 
-/// The describe APIs, in the order a group of unknown type is tried: each
-/// answers `GROUP_ID_NOT_FOUND` for a group of another type, and the classic
-/// `DescribeGroups` comes last because it answers for *every* group — a
-/// share or streams group asked that way comes back `Dead`, the misreading
-/// that made other browsers show KIP-848 groups as dead.
+/// The describe APIs, in the order a group of unknown type is tried:
+/// `ConsumerGroupDescribe` answers `GROUP_ID_NOT_FOUND` for a group of
+/// another type; the classic `DescribeGroups` answers for *every* group, and
+/// a share or streams group asked that way comes back `Dead` with no members
+/// (the misreading that made other browsers show KIP-848 groups as dead), so
+/// such an answer is not taken while the share and streams APIs remain.
+/// Classic groups, the common case, cost what they did before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum DescribeApi {
     Consumer,
@@ -66,9 +68,9 @@ enum DescribeApi {
 
 const STAGES: [DescribeApi; 4] = [
     DescribeApi::Consumer,
+    DescribeApi::Classic,
     DescribeApi::Share,
     DescribeApi::Streams,
-    DescribeApi::Classic,
 ];
 
 /// The APIs to try for a group of this type, in [`STAGES`] order.
@@ -79,8 +81,14 @@ fn chain(group_type: &GroupType) -> &'static [DescribeApi] {
         GroupType::Consumer => &[Consumer, Classic],
         GroupType::Share => &[Share],
         GroupType::Streams => &[Streams],
-        GroupType::Unknown(_) => &[Consumer, Share, Streams, Classic],
+        GroupType::Unknown(_) => &[Consumer, Classic, Share, Streams],
     }
+}
+
+/// A classic answer that means "no classic group by this name": `Dead`,
+/// no members, no protocol.
+fn looks_absent(d: &GroupDescription) -> bool {
+    d.state == GroupState::Dead && d.members.is_empty() && d.protocol_type.is_empty()
 }
 
 impl GroupsClient {
@@ -178,8 +186,10 @@ impl GroupsClient {
                     if apis.len() > 1 {
                         pending.push((group, &apis[1..]));
                     } else {
-                        let failure = Error::for_group(&group.group, missing.clone());
-                        results.insert(group.group.clone(), Err(failure));
+                        // A classic "absent" answer kept earlier stands.
+                        results.entry(group.group.clone()).or_insert_with(|| {
+                            Err(Error::for_group(&group.group, missing.clone()))
+                        });
                     }
                 }
                 continue;
@@ -191,7 +201,21 @@ impl GroupsClient {
             let answers = self.describe_with(stage, asked).await;
             for (group, apis) in now {
                 match answers.get(&group.group) {
-                    Some(Err(error)) if falls_back(error) && apis.len() > 1 => {
+                    Some(Err(error)) if falls_back(error) => {
+                        if apis.len() > 1 {
+                            pending.push((group, &apis[1..]));
+                        } else {
+                            results
+                                .entry(group.group.clone())
+                                .or_insert_with(|| Err(error.clone()));
+                        }
+                    }
+                    Some(Ok(d))
+                        if stage == DescribeApi::Classic && apis.len() > 1 && looks_absent(d) =>
+                    {
+                        // Keep the classic answer in case no other API knows
+                        // the group either (it is then really gone).
+                        results.insert(group.group.clone(), Ok(d.clone()));
                         pending.push((group, &apis[1..]));
                     }
                     Some(answer) => {

@@ -339,14 +339,21 @@ impl GroupsClient {
 }
 
 fn summarise(
-    listing: GroupListing,
+    mut listing: GroupListing,
     description: Option<Result<GroupDescription>>,
     lag: Option<Result<GroupLag>>,
     names: &mut Interner<'_>,
 ) -> GroupSummary {
     let mut errors = Vec::new();
     let (members, state, mut topics) = match description {
-        Some(Ok(d)) => (Some(d.members.len()), d.state.clone(), assigned_topics(&d)),
+        Some(Ok(d)) => {
+            // `ListGroups` below v5 gives no type; the describe API that
+            // answered tells it (a classic group on a 3.x broker).
+            if matches!(listing.group_type, GroupType::Unknown(_)) {
+                listing.group_type = d.group_type.clone();
+            }
+            (Some(d.members.len()), d.state.clone(), assigned_topics(&d))
+        }
         Some(Err(e)) => {
             errors.push(e.to_string());
             (None, listing.state.clone(), BTreeSet::new())

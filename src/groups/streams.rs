@@ -103,7 +103,7 @@ impl Topology {
             self.subtopologies
                 .iter()
                 .filter(move |s| s.id == *sub)
-                .flat_map(|s| s.input_topics())
+                .flat_map(Subtopology::input_topics)
                 .map(move |topic| (topic.clone(), partitions.clone()))
         }))
     }

@@ -167,8 +167,10 @@ pub async fn describe(cluster: &Cluster) -> ClusterInfo {
         read_features(&response)
     });
     let reassignments = bounded("list partition reassignments", async {
+        // The controller answers (a ZooKeeper-mode broker that is not the
+        // controller says NOT_CONTROLLER; KRaft brokers forward it).
         let response = cluster
-            .send_any(reassignments_request())
+            .send_to_controller(reassignments_request())
             .await
             .map_err(|e| Error::request("list partition reassignments", e))?;
         read_reassignments(&response)

@@ -49,6 +49,14 @@ pub enum Error {
         after: Duration,
     },
 
+    /// The cluster has no `KRaft` quorum to describe: its brokers do not offer
+    /// `DescribeQuorum` (`ZooKeeper` mode, or Kafka before 3.3). A fact about
+    /// the cluster, not a failure.
+    #[error(
+        "no KRaft quorum: the brokers do not offer DescribeQuorum, so this cluster runs in ZooKeeper mode (or is older than Kafka 3.3)"
+    )]
+    NoKraftQuorum,
+
     /// A concurrent request's task failed to finish.
     #[error("{what} task failed: {message}")]
     Task {

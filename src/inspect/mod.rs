@@ -13,6 +13,7 @@
 pub mod cluster_info;
 pub mod config_source;
 pub mod configs;
+pub mod elr;
 mod error;
 pub mod log_dirs;
 pub mod quorum;

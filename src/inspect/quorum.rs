@@ -97,8 +97,14 @@ pub fn read(response: &DescribeQuorumResponse) -> Result<Quorum> {
     })
 }
 
-/// Ask any broker for the quorum.
+/// Ask any broker for the quorum; [`Error::NoKraftQuorum`] when the brokers
+/// have no such thing to describe.
 pub async fn describe(cluster: &Cluster) -> Result<Quorum> {
+    if let Err(error) = cluster.negotiated_for::<DescribeQuorumRequest>().await
+        && error.is_unsupported_version()
+    {
+        return Err(Error::NoKraftQuorum);
+    }
     let response = cluster
         .send_any(request())
         .await

@@ -160,6 +160,29 @@ pub fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, group: &str, 
     frame.render_widget(spark, chart);
 }
 
+/// What a share or streams group adds to the summary's first line.
+fn type_note(d: &crate::groups::GroupDescription) -> String {
+    match (&d.group_type, &d.topology) {
+        // A share group has no commits: what the column shows is where the
+        // group's acknowledged records end.
+        (GroupType::Share, _) => " · COMMITTED is the share-partition start offset".to_owned(),
+        (_, Some(topology)) => {
+            let tasks: usize = d
+                .members
+                .iter()
+                .filter_map(|m| m.tasks.as_ref())
+                .map(StreamsTasks::len)
+                .sum();
+            format!(
+                " · topology epoch {}, {} subtopologies, {tasks} tasks",
+                topology.epoch,
+                topology.subtopologies.len()
+            )
+        }
+        _ => String::new(),
+    }
+}
+
 fn summary<'a>(
     state: &AppState,
     view: &DetailView,
@@ -184,26 +207,7 @@ fn summary<'a>(
     if !d.assignor.is_empty() {
         let _ = write!(first, " · assignor {}", d.assignor);
     }
-    match (&d.group_type, &d.topology) {
-        // A share group has no commits: what the column shows is where the
-        // group's acknowledged records end.
-        (GroupType::Share, _) => first.push_str(" · COMMITTED is the share-partition start offset"),
-        (_, Some(topology)) => {
-            let tasks: usize = d
-                .members
-                .iter()
-                .filter_map(|m| m.tasks.as_ref())
-                .map(StreamsTasks::len)
-                .sum();
-            let _ = write!(
-                first,
-                " · topology epoch {}, {} subtopologies, {tasks} tasks",
-                topology.epoch,
-                topology.subtopologies.len()
-            );
-        }
-        _ => {}
-    }
+    first.push_str(&type_note(d));
     let mut second = vec![Span::raw(lag_words(&detail.lag.totals))];
     if let Some(history) = state.groups.histories.get(&d.group) {
         let trend = history.trend();

@@ -68,7 +68,9 @@ pub struct ClusterJson {
     pub cluster_id: Option<String>,
     /// The controller the metadata names.
     pub controller_id: Option<i32>,
-    /// The quorum; null when it could not be read.
+    /// `kraft`, or `zookeeper` when the brokers offer no `DescribeQuorum`.
+    pub metadata_mode: &'static str,
+    /// The quorum; null when it could not be read (or in `ZooKeeper` mode).
     pub quorum: Option<QuorumJson>,
     /// The features; null when they could not be read.
     pub features: Option<Vec<FeatureJson>>,
@@ -124,7 +126,10 @@ pub fn json(info: &ClusterInfo) -> (ClusterJson, Vec<String>) {
         .reassignments
         .as_ref()
         .map(|r| r.iter().map(reassignment).collect());
-    if let Err(e) = &quorum_json {
+    let zookeeper = matches!(&quorum_json, Err(crate::inspect::Error::NoKraftQuorum));
+    if let Err(e) = &quorum_json
+        && !zookeeper
+    {
         keep("quorum", e);
     }
     if let Err(e) = &features {
@@ -136,6 +141,7 @@ pub fn json(info: &ClusterInfo) -> (ClusterJson, Vec<String>) {
     let json = ClusterJson {
         cluster_id: info.cluster_id.clone(),
         controller_id: info.controller_id,
+        metadata_mode: if zookeeper { "zookeeper" } else { "kraft" },
         quorum: quorum_json.ok(),
         features: features.ok(),
         finalized_features_epoch: info.finalized_epoch,
@@ -178,6 +184,9 @@ fn reassignment_table() -> [Column<ReassignmentJson>; 5] {
 fn write_table(out: &mut impl Write, c: &ClusterJson) -> std::io::Result<()> {
     writeln!(out, "cluster id: {}", escaped(opt(c.cluster_id.as_deref())))?;
     writeln!(out, "controller: {}", opt(c.controller_id))?;
+    if c.metadata_mode == "zookeeper" {
+        writeln!(out, "quorum: none (ZooKeeper mode: no KRaft quorum)")?;
+    }
     if let Some(q) = &c.quorum {
         writeln!(
             out,

@@ -56,7 +56,14 @@ pub async fn run(
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let quorum = quorum::describe(cluster).await?;
+    let quorum = match quorum::describe(cluster).await {
+        Err(crate::inspect::Error::NoKraftQuorum) => {
+            // Not a failure: a ZooKeeper-mode cluster has no quorum to list.
+            eprintln!("kscope: {}", crate::inspect::Error::NoKraftQuorum);
+            return emit(out, format, &[], &QuorumRow::table());
+        }
+        answer => answer?,
+    };
     let rows: Vec<QuorumRow> = quorum
         .replicas
         .iter()
