@@ -14,6 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
+use support::tmux::{self, Tmux, kscope_command};
 use support::{ClusterEnv, kscope, shared_cluster, unique, wait_until};
 
 /// A Kafka client started with `scripts/kafka-cluster tool`, its whole
@@ -195,7 +196,58 @@ fn a_share_group_is_described_with_its_members_start_offsets_and_the_brokers_lag
     assert_eq!(row["type"], "share");
     assert_eq!(row["members"], 1);
     assert!(row.get("error").is_none(), "{row}");
+
+    // The TUI: the list says share, Enter opens the group, m its member, C
+    // the group's own configs.
+    walk_into(&env, &group, "share", &format!("{topic}:0,1,2"), |s| {
+        s.contains("share · Stable") && s.contains("COMMITTED is the share-partition start offset")
+    });
     drop(consumer);
+}
+
+/// Walk the TUI into `group` of type `kind`: the list row, the group's
+/// screen (`screen` true on it), its members (one shows `assigned`), its
+/// configs, and out.
+fn walk_into(
+    env: &ClusterEnv,
+    group: &str,
+    kind: &str,
+    assigned: &str,
+    screen: impl Fn(&str) -> bool,
+) {
+    let home = tempfile::tempdir().expect("temp home");
+    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
+    let tmux = Tmux::start(&tmux::unique_name(&format!("kscope-{kind}")), &command);
+    tmux.wait_for("the topics screen", |s| s.contains("topics ["));
+    tmux.keys(&[":"]);
+    tmux.keys(&["-l", "groups"]);
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", group]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the group's row with its type", |s| {
+        s.lines().any(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            cells.first() == Some(&group)
+                && cells.get(1) == Some(&kind)
+                && cells.get(2) != Some(&"Dead")
+        })
+    });
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the group's screen", &screen);
+    tmux.keys(&["m"]);
+    tmux.wait_for("the member and its assignment", |s| {
+        s.contains(&format!("members of group '{group}'")) && s.contains(assigned)
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the group again", &screen);
+    tmux.keys(&["C"]);
+    let setting = format!("{kind}.session.timeout.ms");
+    tmux.wait_for("the group's configs", |s| {
+        s.contains(&format!("configs of group '{group}'")) && s.contains(&setting)
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
 }
 
 #[test]
@@ -276,6 +328,9 @@ fn a_streams_group_shows_its_topology_tasks_and_the_lag_kafka_prints() {
     // Lag per input partition equals Kafka's own StreamsGroupCommand where
     // kscope has a number (kscope says "no commit" where Kafka prints 0).
     lag_agrees_with_kafka(&env, group, input);
+    walk_into(&env, group, "streams", &format!("{input}:0,1,2"), |s| {
+        s.contains("streams · Stable") && s.contains("2 subtopologies")
+    });
     drop(app);
 }
 
