@@ -66,6 +66,12 @@ fn groups(
         .iter()
         .enumerate()
         .filter(|(_, g)| !(store.hide_inactive && g.state.is_inactive()))
+        .filter(|(_, g)| {
+            store
+                .only_type
+                .as_ref()
+                .is_none_or(|t| g.listing.group_type == *t)
+        })
         .filter(|(_, g)| topic.is_none_or(|t| g.topics.iter().any(|x| **x == *t)))
         .filter(|(_, g)| keep(&g.listing.group))
         .map(|(i, _)| i)

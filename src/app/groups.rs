@@ -124,6 +124,8 @@ pub struct GroupsStore {
     pub interval: Duration,
     /// Empty and Dead groups are hidden from the list.
     pub hide_inactive: bool,
+    /// Only groups of this type are listed (`K` cycles it).
+    pub only_type: Option<crate::groups::GroupType>,
     /// Answers received (rows depend on them).
     pub answers: u64,
     /// Request ids handed out.
@@ -142,6 +144,7 @@ impl Default for GroupsStore {
             histories: BTreeMap::new(),
             interval: DEFAULT_INTERVAL,
             hide_inactive: false,
+            only_type: None,
             answers: 0,
             next_id: 0,
         }
@@ -154,6 +157,7 @@ impl GroupsStore {
         *self = GroupsStore {
             interval: self.interval,
             hide_inactive: self.hide_inactive,
+            only_type: self.only_type.clone(),
             next_id: self.next_id,
             ..GroupsStore::default()
         };

@@ -32,6 +32,9 @@ pub enum Command {
     Members,
     /// Show or hide Empty and Dead groups.
     ToggleInactive,
+    /// Show only groups of one type, the next in turn (classic, consumer,
+    /// share, streams, then all again).
+    CycleGroupType,
     /// The configs of the selected topic or broker.
     Configs,
     /// The records of the selected topic or partition.

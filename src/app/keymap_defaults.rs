@@ -197,6 +197,13 @@ impl Default for Keymap {
                 Scope::Records,
             ),
             bind(
+                C::CycleGroupType,
+                Some("type"),
+                &[c('K')],
+                "only classic, consumer, share or streams groups, in turn",
+                Scope::Groups,
+            ),
+            bind(
                 C::ToggleInactive,
                 Some("inactive"),
                 &[c('e')],

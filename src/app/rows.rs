@@ -59,6 +59,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         producers: state.producers.answers,
         registry: state.registry.answers,
         inactive: state.groups.hide_inactive,
+        group_type: state.groups.only_type.clone(),
     };
     if state.view().built_for.as_ref() != Some(&key) {
         let view = state.view();

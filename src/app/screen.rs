@@ -236,6 +236,8 @@ pub struct RowsKey {
     pub registry: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
+    /// The group type the list is narrowed to.
+    pub group_type: Option<crate::groups::GroupType>,
 }
 
 impl View {

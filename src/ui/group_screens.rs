@@ -109,6 +109,9 @@ pub fn list_status(state: &AppState) -> String {
     if store.hide_inactive {
         out.push_str(" · Empty/Dead hidden");
     }
+    if let Some(only) = &store.only_type {
+        let _ = write!(out, " · type {only} only");
+    }
     escaped(out)
 }
 
