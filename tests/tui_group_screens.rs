@@ -560,3 +560,30 @@ fn hostile_group_ids_are_shown_escaped_with_columns_aligned() {
         );
     }
 }
+
+#[test]
+fn k_narrows_the_list_to_one_group_type_in_turn() {
+    let snap = cluster();
+    let mut s = state(&snap, 150, 30);
+    open_groups(&mut s, &snap, 1);
+    let listed = |s: &AppState| -> Vec<String> {
+        let overview = s.groups.overview.as_ref().expect("the list");
+        s.view()
+            .rows
+            .iter()
+            .map(|&i| overview.groups[i].listing.group.clone())
+            .collect()
+    };
+    assert_eq!(listed(&s).len(), 4);
+    press(&mut s, &snap, Code::Char('K'));
+    assert_eq!(listed(&s), ["billing", "old-reports"], "classic only");
+    assert!(render(&s, &snap).contains("type classic only"));
+    press(&mut s, &snap, Code::Char('K'));
+    assert_eq!(listed(&s), ["analytics", "inventory-sync"], "consumer only");
+    press(&mut s, &snap, Code::Char('K'));
+    assert!(listed(&s).is_empty(), "no share group here");
+    press(&mut s, &snap, Code::Char('K'));
+    press(&mut s, &snap, Code::Char('K'));
+    assert_eq!(listed(&s).len(), 4, "every type again");
+    assert!(!render(&s, &snap).contains("only"));
+}

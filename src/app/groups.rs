@@ -361,3 +361,21 @@ pub(super) fn unlisted(failed: &[(i32, String)]) -> Option<String> {
         "groups on broker {broker} could not be listed: {error}"
     ))
 }
+
+/// Narrow the list to the next group type in turn (classic, consumer,
+/// share, streams, then every type again), and say so.
+pub fn cycle_type(state: &mut AppState) {
+    use crate::groups::GroupType;
+    let next = match &state.groups.only_type {
+        None => Some(GroupType::Classic),
+        Some(GroupType::Classic) => Some(GroupType::Consumer),
+        Some(GroupType::Consumer) => Some(GroupType::Share),
+        Some(GroupType::Share) => Some(GroupType::Streams),
+        Some(_) => None,
+    };
+    state.notice = Some(match &next {
+        Some(t) => format!("only {t} groups"),
+        None => "groups of every type".to_owned(),
+    });
+    state.groups.only_type = next;
+}

@@ -179,21 +179,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             };
             state.notice = Some(format!("Empty and Dead groups {hidden}"));
         }
-        Command::CycleGroupType => {
-            use crate::groups::GroupType;
-            let next = match &state.groups.only_type {
-                None => Some(GroupType::Classic),
-                Some(GroupType::Classic) => Some(GroupType::Consumer),
-                Some(GroupType::Consumer) => Some(GroupType::Share),
-                Some(GroupType::Share) => Some(GroupType::Streams),
-                Some(_) => None,
-            };
-            state.notice = Some(match &next {
-                Some(t) => format!("only {t} groups"),
-                None => "groups of every type".to_owned(),
-            });
-            state.groups.only_type = next;
-        }
+        Command::CycleGroupType => super::groups::cycle_type(state),
         Command::Consumers => {
             if let Some(topic) = current_topic(state, snap) {
                 push(state, Screen::Groups { topic: Some(topic) }, None, fx);
