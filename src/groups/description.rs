@@ -147,6 +147,62 @@ fn consumer_member(m: &cgd::Member) -> Member {
     }
 }
 
+/// What the answers of the coordinator-driven protocols (consumer, share,
+/// streams) have in common: epochs, an assignor, members with epochs.
+pub(super) struct Modern<'a> {
+    /// Which API answered.
+    pub group_type: GroupType,
+    /// The broker's state string.
+    pub state: &'a str,
+    /// The assignor (empty when the broker names none).
+    pub assignor: String,
+    /// The group epoch.
+    pub group_epoch: i32,
+    /// The target assignment's epoch.
+    pub assignment_epoch: i32,
+    /// The members, in the broker's order.
+    pub members: Vec<Member>,
+    /// Streams: the topology.
+    pub topology: Option<Topology>,
+}
+
+/// One group of such an answer: its own error code, or its description
+/// (members sorted by id, the protocol type named after the group type).
+pub(super) fn read_modern<'a>(
+    coordinator: i32,
+    group_id: &GroupId,
+    error_code: i16,
+    parts: impl FnOnce() -> Modern<'a>,
+) -> Described {
+    let name = group_id.0.to_string();
+    if let Some(code) = ErrorCode::from_code(error_code) {
+        return (name, Err(code));
+    }
+    let Modern {
+        group_type,
+        state,
+        assignor,
+        group_epoch,
+        assignment_epoch,
+        mut members,
+        topology,
+    } = parts();
+    members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
+    let description = GroupDescription {
+        group: name.clone(),
+        protocol_type: group_type.as_str().to_owned(),
+        group_type,
+        state: GroupState::parse(state),
+        coordinator,
+        assignor,
+        group_epoch: Some(group_epoch),
+        assignment_epoch: Some(assignment_epoch),
+        members,
+        topology,
+    };
+    (name, Ok(description))
+}
+
 /// Read a `ConsumerGroupDescribe` answer.
 ///
 /// A classic group asked this way comes back `GROUP_ID_NOT_FOUND` ("not a
@@ -156,25 +212,15 @@ pub fn read_consumer(coordinator: i32, response: &ConsumerGroupDescribeResponse)
         .groups
         .iter()
         .map(|group| {
-            let name = group.group_id.0.to_string();
-            if let Some(code) = ErrorCode::from_code(group.error_code) {
-                return (name, Err(code));
-            }
-            let mut members: Vec<Member> = group.members.iter().map(consumer_member).collect();
-            members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
-            let description = GroupDescription {
-                group: name.clone(),
+            read_modern(coordinator, &group.group_id, group.error_code, || Modern {
                 group_type: GroupType::Consumer,
-                state: GroupState::parse(group.group_state.as_str()),
-                coordinator,
-                protocol_type: "consumer".to_owned(),
+                state: group.group_state.as_str(),
                 assignor: group.assignor_name.to_string(),
-                group_epoch: Some(group.group_epoch),
-                assignment_epoch: Some(group.assignment_epoch),
-                members,
+                group_epoch: group.group_epoch,
+                assignment_epoch: group.assignment_epoch,
+                members: group.members.iter().map(consumer_member).collect(),
                 topology: None,
-            };
-            (name, Ok(description))
+            })
         })
         .collect()
 }

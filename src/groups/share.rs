@@ -22,8 +22,8 @@ use crate::conn::protocol::messages::{
     ShareGroupDescribeRequest, ShareGroupDescribeResponse,
 };
 
-use super::description::{Described, GroupDescription, group_ids};
-use super::kind::{GroupState, GroupType};
+use super::description::{Described, Modern, group_ids, read_modern};
+use super::kind::GroupType;
 use super::member::{Assignment, Member};
 
 /// One share-partition's offsets.
@@ -77,25 +77,15 @@ pub fn read_describe(coordinator: i32, response: &ShareGroupDescribeResponse) ->
         .groups
         .iter()
         .map(|group| {
-            let name = group.group_id.0.to_string();
-            if let Some(code) = ErrorCode::from_code(group.error_code) {
-                return (name, Err(code));
-            }
-            let mut members: Vec<Member> = group.members.iter().map(member).collect();
-            members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
-            let description = GroupDescription {
-                group: name.clone(),
+            read_modern(coordinator, &group.group_id, group.error_code, || Modern {
                 group_type: GroupType::Share,
-                state: GroupState::parse(group.group_state.as_str()),
-                coordinator,
-                protocol_type: "share".to_owned(),
+                state: group.group_state.as_str(),
                 assignor: group.assignor_name.to_string(),
-                group_epoch: Some(group.group_epoch),
-                assignment_epoch: Some(group.assignment_epoch),
-                members,
+                group_epoch: group.group_epoch,
+                assignment_epoch: group.assignment_epoch,
+                members: group.members.iter().map(member).collect(),
                 topology: None,
-            };
-            (name, Ok(description))
+            })
         })
         .collect()
 }

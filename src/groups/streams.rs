@@ -10,14 +10,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::conn::ErrorCode;
 use crate::conn::protocol::messages::StreamsGroupDescribeRequest;
 use crate::conn::protocol::messages::streams_group_describe_response::{
     self as sgd, StreamsGroupDescribeResponse,
 };
 
-use super::description::{Described, GroupDescription, group_ids};
-use super::kind::{GroupState, GroupType};
+use super::description::{Described, Modern, group_ids, read_modern};
+use super::kind::GroupType;
 use super::member::{Assignment, Member};
 
 /// Tasks per subtopology id, partitions sorted.
@@ -211,31 +210,22 @@ pub fn read(coordinator: i32, response: &StreamsGroupDescribeResponse) -> Vec<De
         .groups
         .iter()
         .map(|group| {
-            let name = group.group_id.0.to_string();
-            if let Some(code) = ErrorCode::from_code(group.error_code) {
-                return (name, Err(code));
-            }
-            let topology = topology(group.topology.as_ref());
-            let mut members: Vec<Member> =
-                group.members.iter().map(|m| member(m, &topology)).collect();
-            members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
-            let description = GroupDescription {
-                group: name.clone(),
-                group_type: GroupType::Streams,
-                state: GroupState::parse(group.group_state.as_str()),
-                coordinator,
-                protocol_type: "streams".to_owned(),
-                assignor: group
-                    .assignor_name
-                    .as_ref()
-                    .map(ToString::to_string)
-                    .unwrap_or_default(),
-                group_epoch: Some(group.group_epoch),
-                assignment_epoch: Some(group.assignment_epoch),
-                members,
-                topology: Some(topology),
-            };
-            (name, Ok(description))
+            read_modern(coordinator, &group.group_id, group.error_code, || {
+                let topology = topology(group.topology.as_ref());
+                Modern {
+                    group_type: GroupType::Streams,
+                    state: group.group_state.as_str(),
+                    assignor: group
+                        .assignor_name
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default(),
+                    group_epoch: group.group_epoch,
+                    assignment_epoch: group.assignment_epoch,
+                    members: group.members.iter().map(|m| member(m, &topology)).collect(),
+                    topology: Some(topology),
+                }
+            })
         })
         .collect()
 }
@@ -243,8 +233,10 @@ pub fn read(coordinator: i32, response: &StreamsGroupDescribeResponse) -> Vec<De
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::conn::ErrorCode;
     use crate::conn::protocol::messages::{GroupId, TopicName};
     use crate::conn::protocol::{Decodable, Encodable, StrBytes};
+    use crate::groups::GroupState;
     use bytes::BytesMut;
 
     fn s(text: &'static str) -> StrBytes {
