@@ -136,6 +136,17 @@ pub fn read(response: &DescribeConfigsResponse, resources: &[ConfigResource]) ->
 }
 
 fn entries(result: &DescribeConfigsResult, resource: &ConfigResource) -> Result<Vec<ConfigEntry>> {
+    // A broker before 4.0 has no GROUP config resource and calls the
+    // request invalid, with a message about malformed clients: say why.
+    if matches!(resource, ConfigResource::Group(_))
+        && ErrorCode::from_code(result.error_code) == Some(ErrorCode::InvalidRequest)
+    {
+        return Err(Error::Answer {
+            what: format!("configs of {resource}"),
+            code: ErrorCode::InvalidRequest,
+            message: Some("group configs need Kafka 4.0 or newer; this broker has none".to_owned()),
+        });
+    }
     if let Some(error) = Error::answer(
         format!("configs of {resource}"),
         result.error_code,
@@ -281,6 +292,27 @@ mod tests {
         );
         assert!(request.include_synonyms && request.include_documentation);
         assert!(!super::request(&[], 2).include_documentation, "v2 has none");
+    }
+
+    #[test]
+    fn a_broker_without_group_configs_is_said_in_words() {
+        let refused = DescribeConfigsResponse::default().with_results(vec![
+            DescribeConfigsResult::default()
+                .with_resource_type(32)
+                .with_resource_name(StrBytes::from_static_str("g"))
+                .with_error_code(42)
+                .with_error_message(Some(StrBytes::from_static_str(
+                    "This most likely occurs because of a request being malformed",
+                ))),
+        ]);
+        let group = ConfigResource::Group("g".to_owned());
+        let read = read(&refused, std::slice::from_ref(&group));
+        let error = read[0].1.as_ref().expect_err("refused").to_string();
+        assert!(
+            error.contains("group configs need Kafka 4.0 or newer"),
+            "{error}"
+        );
+        assert!(!error.contains("malformed"), "{error}");
     }
 
     #[test]

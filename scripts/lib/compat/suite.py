@@ -27,10 +27,8 @@ KSCOPE = os.path.join(REPO, "target", "release", "kscope")
 CLUSTER = os.path.join(REPO, "scripts", "kafka-cluster")
 PROBE = os.path.join(REPO, "scripts", "kafka-probe.py")
 RUN_DIR = os.path.join(os.environ.get("KSCOPE_RUN_DIR", os.path.join(REPO, ".run")), NAME)
-CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
-FEATURES = (["brokers", "topics", "partitions", "group-classic", "group-consumer"]
-            + ["consume-" + c for c in CODECS]
-            + ["watch-leaders", "topic-config", "log-dir-sizes", "quorum", "cluster", "tui"])
+sys.path.insert(0, HERE)
+from features import CODECS, FEATURES  # noqa: E402
 WM_TOPIC, WM_FIRST, WM_MORE = "wm-01", 300, 90
 CODEC_RECORDS = 50
 
@@ -368,6 +366,24 @@ def c_config():
     grade("topic-config", "ok", "3 dynamic topic configs and a static broker one, with sources")
 
 
+def c_group_config():
+    rc, out, err = kscope("get", "config", "group", "g-classic", "-o", "json")
+    if not has_848:
+        # No GROUP config resource before 4.0: kscope must say so in words.
+        if rc != 0 and "need Kafka 4.0" in err:
+            grade("group-config", "says-unsupported", err.strip()[-200:])
+            return
+        raise Wrong(f"get config group on Kafka {VERSION}: exit {rc}, expected 'group configs need "
+                    f"Kafka 4.0 or newer': {err.strip()[-300:]}")
+    if rc != 0:
+        raise Wrong(f"get config group g-classic exited {rc}: {err.strip()[-300:]}")
+    got = {c["name"]: c for c in json.loads(out)}
+    timeout = got.get("consumer.session.timeout.ms")
+    if timeout is None or timeout.get("value") != "45000":
+        raise Wrong(f"get config group g-classic: consumer.session.timeout.ms {timeout}, expected the default 45000")
+    grade("group-config", "ok", f"{len(got)} group configs, consumer.session.timeout.ms 45000")
+
+
 def c_sizes():
     truth, per = 0, {}
     for node in sorted(os.listdir(RUN_DIR)):
@@ -519,6 +535,7 @@ def main():
     for c in CODECS:
         check(f"consume-{c}", lambda c=c: c_codec(c))
     check("topic-config", c_config)
+    check("group-config", c_group_config)
     check("log-dir-sizes", c_sizes)
     check("quorum", c_quorum)
     check("cluster", c_cluster)

@@ -12,9 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 out, versions = sys.argv[1], sys.argv[2:]
-FEATURES = (["brokers", "topics", "partitions", "group-classic", "group-consumer"]
-            + ["consume-" + c for c in ["none", "gzip", "snappy", "lz4", "zstd"]]
-            + ["watch-leaders", "topic-config", "log-dir-sizes", "quorum", "cluster", "tui"])
+from features import FEATURES  # noqa: E402
 rows, bad, notes = [], [], []
 for v in versions:
     d = os.path.join(out, v)
