@@ -162,7 +162,7 @@ impl GroupsClient {
     /// Describe groups of every type, many per request and coordinator:
     /// `ConsumerGroupDescribe`, `ShareGroupDescribe`, `StreamsGroupDescribe`
     /// or `DescribeGroups` by the group's listed type; a group of unknown
-    /// type is tried with each in turn (see [`DescribeApi`]). An API the
+    /// type is tried with each in turn (see `DescribeApi`). An API the
     /// broker lacks is skipped; a group whose last API is missing gets the
     /// negotiation error ("… needs Kafka 4.1+").
     pub async fn describe(
