@@ -3,7 +3,9 @@
 //! below the minimum, and the broker keeps the killed replica as eligible
 //! leader replica. `kscope get partitions TOPIC` shows it (fields and
 //! columns that appear only when some partition has an ELR), and shows it
-//! gone once the replica is back in sync. (Before this, kscope never asked
+//! gone once the replica is back in sync. The TUI's Partitions screen,
+//! open all along, grows an ELR column while some partition has one and
+//! drops it again. (Before this, kscope never asked
 //! `DescribeTopicPartitions` and showed no ELR at all.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -12,6 +14,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::Value;
+use support::tmux::{self, Tmux, kscope_command};
 use support::{kscope, wait_until};
 
 const TOPIC: &str = "elr-orders";
@@ -25,6 +28,30 @@ fn partitions(env: &support::ClusterEnv) -> Option<Vec<Value>> {
         .ok()?
         .as_array()
         .cloned()
+}
+
+/// The header line of the Partitions screen on `screen`.
+fn header(screen: &str) -> Option<&str> {
+    screen
+        .lines()
+        .find(|l| l.contains("PARTITION") && l.contains("LEADER"))
+}
+
+/// The ELR column's cells, one per partition row under the header (the
+/// column is left-aligned: a cell starts where its header does).
+fn elr_cells(screen: &str) -> Option<Vec<String>> {
+    let mut lines = screen.lines().skip_while(|l| header(l).is_none());
+    // In characters: the sorted column's header carries an arrow.
+    let header = lines.next()?;
+    let at = header[..header.find(" ELR ")?].chars().count() + 1;
+    let cells = lines
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| {
+            let rest: String = l.chars().skip(at).collect();
+            rest.split_whitespace().next().unwrap_or("").to_owned()
+        })
+        .collect();
+    Some(cells)
 }
 
 fn ids(value: &Value) -> Option<Vec<i64>> {
@@ -60,6 +87,20 @@ fn a_replica_dropped_below_min_isr_is_shown_as_eligible_leader() {
     for row in &before {
         assert!(row.get("eligible_leader_replicas").is_none(), "{row}");
     }
+    let home = tempfile::tempdir().expect("temp home");
+    let command = kscope_command(home.path(), "", &format!("-b {}", env.bootstrap()));
+    let tui = Tmux::start(&tmux::unique_name("kscope-elr"), &command);
+    tui.wait_for("the topics screen", |s| s.contains("topics ["));
+    tui.keys(&["/"]);
+    tui.keys(&["-l", TOPIC]);
+    tui.keys(&["Enter", "Enter"]);
+    let screen = tui.wait_for("the topic's partitions with their ISR", |s| {
+        header(s).is_some() && s.contains("1,2,3")
+    });
+    assert!(
+        !header(&screen).unwrap().contains("ELR"),
+        "no ELR anywhere: no column\n{screen}"
+    );
 
     env.script(&["kill", "3"]);
     let after = wait_until(
@@ -81,6 +122,12 @@ fn a_replica_dropped_below_min_isr_is_shown_as_eligible_leader() {
     let table = kscope(env, &["get", "partitions", TOPIC]);
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(text.lines().next().unwrap().contains("ELR"), "{text}");
+    // And the TUI, without a key pressed, draws the column with broker 3.
+    tui.wait_for_within(
+        Duration::from_mins(1),
+        "the ELR column with broker 3",
+        |s| elr_cells(s).is_some_and(|cells| cells == ["3", "3"]),
+    );
 
     env.script(&["restart", "3"]);
     wait_until(
@@ -96,4 +143,10 @@ fn a_replica_dropped_below_min_isr_is_shown_as_eligible_leader() {
                 .then_some(())
         },
     );
+    tui.wait_for_within(
+        Duration::from_mins(1),
+        "the ELR column gone with the ELR",
+        |s| header(s).is_some_and(|h| !h.contains("ELR")),
+    );
+    tui.keys(&["q"]);
 }

@@ -95,6 +95,13 @@ pub enum Action {
         /// The producers and open transactions.
         answer: Arc<super::producers::Answer>,
     },
+    /// The answer to [`Effect::FetchElr`].
+    Elr {
+        /// The request id it answers.
+        request: u64,
+        /// The topic's partitions with an ELR, or why not.
+        answer: Arc<super::elr::Answer>,
+    },
     /// The answer to [`Effect::FetchSecurity`].
     Security {
         /// The request id it answers.
@@ -250,6 +257,13 @@ pub enum Effect {
         topic: String,
         /// The partition.
         partition: i32,
+    },
+    /// Read a topic's eligible leader replicas; answer with [`Action::Elr`].
+    FetchElr {
+        /// Request id.
+        request: u64,
+        /// The topic.
+        topic: String,
     },
     /// Describe ACLs, users or quotas; answer with [`Action::Security`].
     FetchSecurity {

@@ -62,6 +62,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Configs { request, result } => configs::receive(state, request, result),
         Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
         Action::Cluster { request, info } => super::cluster::receive(state, request, info),
+        Action::Elr { request, answer } => super::elr::receive(state, request, answer),
         Action::Producers { request, answer } => {
             super::producers::receive(state, request, answer);
         }
@@ -105,18 +106,25 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::MappingPrepared { topic } => super::schema_cache::mapping_prepared(state, &topic),
         Action::Subjects { request, result } => super::schemas::receive(state, request, result),
     }
-    rows::refresh(state, snap);
-    watermarks::plan(state, snap, &mut effects);
-    groups::plan(state, &mut effects);
-    configs::plan(state, snap, &mut effects);
-    super::sizes::plan(state, &mut effects);
-    super::cluster::plan(state, &mut effects);
-    super::security::plan(state, &mut effects);
-    super::schema_cache::plan(state, &mut effects);
-    super::decoded_cells::refresh(state);
-    super::producers::plan(state, &mut effects);
-    super::schemas::plan(state, &mut effects);
+    after(state, snap, &mut effects);
     effects
+}
+
+/// What follows every action: the rows rebuilt, the cells decoded, and each
+/// store's requests planned for what is now on screen.
+fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
+    rows::refresh(state, snap);
+    watermarks::plan(state, snap, effects);
+    groups::plan(state, effects);
+    configs::plan(state, snap, effects);
+    super::sizes::plan(state, effects);
+    super::cluster::plan(state, effects);
+    super::security::plan(state, effects);
+    super::schema_cache::plan(state, effects);
+    super::decoded_cells::refresh(state);
+    super::producers::plan(state, effects);
+    super::elr::plan(state, effects);
+    super::schemas::plan(state, effects);
 }
 
 /// Carry out a normal-mode command.

@@ -58,6 +58,14 @@ pub enum Width {
         /// Never narrower.
         min: usize,
     },
+    /// Text that only some clusters have (eligible leader replicas, a
+    /// tiered topic's local log start): drawn, as wide as its values (at
+    /// most `max`), only while some visible row has one; otherwise not
+    /// drawn at all, header included, rather than a column of dashes.
+    Present {
+        /// Never wider.
+        max: usize,
+    },
 }
 
 /// Compare two rows for sorting by a column (ascending; ties keep the
@@ -104,6 +112,18 @@ impl<R> Column<R> {
             align: Align::Right,
             cell,
             sort: Some(sort),
+        }
+    }
+
+    /// A text column drawn only while some visible row has a value for it
+    /// (an empty cell is "nothing to say", not "none").
+    pub fn present(header: &'static str, max: usize, cell: fn(&R) -> String) -> Self {
+        Column {
+            header,
+            width: Width::Present { max },
+            align: Align::Left,
+            cell,
+            sort: None,
         }
     }
 
@@ -184,17 +204,34 @@ pub fn fitted_content_widths<'a, S: AsRef<str>>(
     headers: &[S],
     rows: impl IntoIterator<Item = &'a [String]>,
 ) -> Vec<usize> {
-    let fitted = |i: usize| matches!(rules.get(i), Some(Width::Fit { .. } | Width::Number { .. }));
+    let fitted = |i: usize| {
+        matches!(
+            rules.get(i),
+            Some(Width::Fit { .. } | Width::Number { .. } | Width::Present { .. })
+        )
+    };
+    let present = |i: usize| matches!(rules.get(i), Some(Width::Present { .. }));
     let mut widths: Vec<usize> = headers
         .iter()
         .enumerate()
-        .map(|(i, h)| if fitted(i) { width(h.as_ref()) } else { 0 })
+        .map(|(i, h)| {
+            if fitted(i) && !present(i) {
+                width(h.as_ref())
+            } else {
+                0
+            }
+        })
         .collect();
     for row in rows {
         for (i, (w, text)) in widths.iter_mut().zip(row).enumerate() {
             if fitted(i) {
                 *w = (*w).max(width(text));
             }
+        }
+    }
+    for (i, (w, header)) in widths.iter_mut().zip(headers).enumerate() {
+        if present(i) && *w > 0 {
+            *w = (*w).max(width(header.as_ref()));
         }
     }
     widths
@@ -223,13 +260,18 @@ pub fn layout(
         .zip(content.iter().chain(std::iter::repeat(&0)))
         .map(|(rule, &need)| match *rule {
             Width::Fit { min, max } => need.clamp(min, max.max(min)),
-            Width::Number { max } => need.min(max),
+            Width::Number { max } | Width::Present { max } => need.min(max),
             Width::Fill { min, .. } => min,
         })
         .collect();
     let wanted = widths.clone();
     let mut shown = rules.len();
-    let room = |shown: usize| total.saturating_sub(spacing * shown.saturating_sub(1));
+    // A present-only column with nothing to show is not drawn: no spacing.
+    let absent = |i: usize| {
+        matches!(rules[i], Width::Present { .. }) && content.get(i).is_none_or(|&c| c == 0)
+    };
+    let drawn = |shown: usize| (0..shown).filter(|&i| !absent(i)).count();
+    let room = |shown: usize| total.saturating_sub(spacing * drawn(shown).saturating_sub(1));
     let mut used: usize = widths.iter().sum();
     while used > room(shown) {
         let widest = rules
@@ -264,7 +306,7 @@ pub fn layout(
         .iter()
         .map(|r| match r {
             Width::Fill { weight, .. } => *weight,
-            Width::Fit { .. } | Width::Number { .. } => 0,
+            Width::Fit { .. } | Width::Number { .. } | Width::Present { .. } => 0,
         })
         .sum();
     let spare = room(shown).saturating_sub(used);
@@ -281,13 +323,22 @@ pub fn layout(
     widths
 }
 
-/// How many columns [`layout`] dropped for want of room (fill columns left
-/// without width do not count: they had nothing to show).
-pub fn hidden(rules: &[Width], widths: &[usize]) -> usize {
+/// How many columns [`layout`] dropped for want of room: fill columns left
+/// without width and present-only columns with nothing to show (`content`
+/// 0, from [`fitted_content_widths`]) do not count.
+pub fn hidden(rules: &[Width], content: &[usize], widths: &[usize]) -> usize {
     rules
         .iter()
         .zip(widths)
-        .filter(|(rule, w)| **w == 0 && !matches!(rule, Width::Fill { .. }))
+        .enumerate()
+        .filter(|(i, (rule, w))| {
+            **w == 0
+                && match rule {
+                    Width::Fill { .. } => false,
+                    Width::Present { .. } => content.get(*i).is_some_and(|&c| c > 0),
+                    Width::Fit { .. } | Width::Number { .. } => true,
+                }
+        })
         .count()
 }
 
@@ -337,10 +388,14 @@ mod tests {
         // the numbers shown stay whole.
         let widths = layout(&rules, &[10, 9, 9, 9, 0], &[], 30, 1);
         assert_eq!(widths, [10, 9, 9, 0, 0]);
-        assert_eq!(hidden(&rules, &widths), 1, "the fill column had nothing");
+        assert_eq!(
+            hidden(&rules, &[], &widths),
+            1,
+            "the fill column had nothing"
+        );
         let widths = layout(&rules, &[10, 9, 9, 9, 0], &[], 16, 1);
         assert_eq!(widths, [6, 9, 0, 0, 0]);
-        assert_eq!(hidden(&rules, &widths), 2);
+        assert_eq!(hidden(&rules, &[], &widths), 2);
         // A wide text column in the middle gives way before anything goes.
         let middle = [NUMBER, Width::Fit { min: 5, max: 40 }, NUMBER];
         assert_eq!(layout(&middle, &[4, 40, 4], &[], 30, 1), [4, 20, 4]);
@@ -360,6 +415,28 @@ mod tests {
             fitted_content_widths(&rules, &["N", "ID"], [&row[..]]),
             [4, 0],
             "a fill column is not measured"
+        );
+    }
+
+    #[test]
+    fn a_present_only_column_is_drawn_only_when_a_row_has_a_value() {
+        let rules = [FIT, Width::Present { max: 20 }, FIT];
+        let empty = ["topic".to_owned(), String::new(), "x".to_owned()];
+        let content = fitted_content_widths(&rules, &["NAME", "ELR", "N"], [&empty[..]]);
+        assert_eq!(content, [5, 0, 1], "nothing to show: not even its header");
+        let widths = layout(&rules, &content, &[4, 3, 1], 80, 1);
+        assert_eq!(widths[1], 0);
+        assert_eq!(hidden(&rules, &content, &widths), 0, "not dropped: absent");
+        let some = ["topic".to_owned(), "2".to_owned(), "x".to_owned()];
+        let content = fitted_content_widths(&rules, &["NAME", "ELR", "N"], [&empty[..], &some[..]]);
+        assert_eq!(content, [5, 3, 1], "as wide as its header once shown");
+        let widths = layout(&rules, &content, &[4, 3, 1], 9, 1);
+        assert_eq!(widths, [5, 3, 0]);
+        let widths = layout(&rules, &content, &[4, 3, 1], 6, 1);
+        assert_eq!(
+            hidden(&rules, &content, &widths),
+            2,
+            "dropped for room: counted"
         );
     }
 

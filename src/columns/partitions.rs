@@ -1,5 +1,6 @@
 //! The Partitions screen's table (one topic's partitions).
 
+use crate::inspect::elr::Elr;
 use crate::inspect::{BrokerReplica, ClusterSizes};
 use crate::meta::{PartitionInfo, Watermarks};
 
@@ -29,6 +30,9 @@ pub struct Row<'a> {
     pub bytes_rates: Option<&'a std::collections::VecDeque<u64>>,
     /// The brokers' log dirs, once read.
     pub sizes: Option<&'a ClusterSizes>,
+    /// Its eligible leader replicas (KIP-966), where the broker reports
+    /// them.
+    pub elr: Option<&'a Elr>,
 }
 
 impl Row<'_> {
@@ -70,10 +74,11 @@ fn len(ids: &[i32]) -> usize {
 }
 
 /// The columns: index, leader, epoch, replicas, ISR, offline replicas,
+/// eligible leader replicas (drawn only where a partition has some),
 /// whether the leader is preferred, low and high watermark, under min ISR,
 /// the leader's size, each replica's size, a future replica's lag, and
 /// messages/s with its sparkline.
-pub fn table<'a>() -> [Column<Row<'a>>; 17] {
+pub fn table<'a>() -> [Column<Row<'a>>; 18] {
     [
         Column::number(
             "PARTITION",
@@ -114,6 +119,7 @@ pub fn table<'a>() -> [Column<Row<'a>>; 17] {
                 len(&a.partition.offline_replicas).cmp(&len(&b.partition.offline_replicas))
             }),
         ),
+        Column::present("ELR", 40, elr),
         Column::text(
             "PREFERRED",
             (3, 9),
@@ -173,6 +179,20 @@ pub fn table<'a>() -> [Column<Row<'a>>; 17] {
             None,
         ),
     ]
+}
+
+/// The eligible leader replicas, and the last known ones after `last`;
+/// empty (the column is not drawn) when the broker reported neither.
+fn elr(row: &Row) -> String {
+    let Some(elr) = row.elr else {
+        return String::new();
+    };
+    match (elr.eligible.is_empty(), elr.last_known.is_empty()) {
+        (true, true) => String::new(),
+        (false, true) => ids(&elr.eligible),
+        (true, false) => format!("none, last {}", ids(&elr.last_known)),
+        (false, false) => format!("{} last {}", ids(&elr.eligible), ids(&elr.last_known)),
+    }
 }
 
 fn size(row: &Row) -> String {
@@ -283,12 +303,13 @@ mod tests {
             bytes_rate: Some(2048),
             bytes_rates: Some(&grown),
             sizes: None,
+            elr: None,
         };
         assert_eq!(
             cells(&table(), &row),
             [
-                "4", "2", "9", "1,2,3", "2,3", "-", "no", "10", "25", "yes", "-", "-", "-", "0",
-                "2.0KiB", "", "▁█"
+                "4", "2", "9", "1,2,3", "2,3", "-", "", "no", "10", "25", "yes", "-", "-", "-",
+                "0", "2.0KiB", "", "▁█"
             ]
         );
     }
@@ -323,18 +344,54 @@ mod tests {
             bytes_rate: None,
             bytes_rates: None,
             sizes: Some(&sizes),
+            elr: None,
         };
         let cells = cells(&table(), &row);
-        assert_eq!(cells[10], "1.0KiB", "the leader's replica");
-        assert_eq!(cells[11], "1:2.0KiB 2:1.0KiB 3:? 2>512B");
-        assert_eq!(cells[12], "5");
+        assert_eq!(cells[11], "1.0KiB", "the leader's replica");
+        assert_eq!(cells[12], "1:2.0KiB 2:1.0KiB 3:? 2>512B");
+        assert_eq!(cells[13], "5");
         let other = Row {
             topic: "payments",
             ..row
         };
         let cells = super::super::cells(&table(), &other);
-        assert_eq!(cells[10], "-", "no broker holds a replica of it");
-        assert_eq!(cells[11], "1:none 2:none 3:?");
-        assert_eq!(cells[12], "-", "no move in progress");
+        assert_eq!(cells[11], "-", "no broker holds a replica of it");
+        assert_eq!(cells[12], "1:none 2:none 3:?");
+        assert_eq!(cells[13], "-", "no move in progress");
+    }
+
+    #[test]
+    fn eligible_leader_replicas_only_where_reported() {
+        let p = partition();
+        let row = Row {
+            topic: "orders",
+            partition: &p,
+            marks: None,
+            min_isr: None,
+            rate: None,
+            rates: None,
+            bytes_rate: None,
+            bytes_rates: None,
+            sizes: None,
+            elr: None,
+        };
+        assert_eq!(cells(&table(), &row)[6], "", "no answer: nothing to draw");
+        let cases = [
+            (vec![], vec![], ""),
+            (vec![1], vec![], "1"),
+            (vec![], vec![1, 3], "none, last 1,3"),
+            (vec![1], vec![3], "1 last 3"),
+        ];
+        for (eligible, last_known, shown) in cases {
+            let elr = Elr {
+                eligible,
+                last_known,
+            };
+            let row = Row {
+                elr: Some(&elr),
+                ..row
+            };
+            assert_eq!(cells(&table(), &row)[6], shown);
+        }
     }
 }

@@ -341,6 +341,7 @@ impl Session {
             effect @ (Effect::FetchConfigs { .. }
             | Effect::FetchCluster { .. }
             | Effect::FetchProducers { .. }
+            | Effect::FetchElr { .. }
             | Effect::FetchSecurity { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
             effect @ (Effect::Browse { .. }
@@ -379,6 +380,9 @@ impl Session {
                 Fetch::Producers,
                 worker::producers(cluster, request, (topic, partition), tx),
             ),
+            Effect::FetchElr { request, topic } => {
+                (Fetch::Elr, worker::elr(cluster, request, topic, tx))
+            }
             Effect::FetchSecurity { request, what } => (
                 Fetch::Security,
                 worker::security(cluster, request, what, tx),

@@ -282,6 +282,14 @@ pub fn producers(
     })
 }
 
+/// Read `topic`'s eligible leader replicas.
+pub fn elr(cluster: Cluster, request: u64, topic: String, tx: Sender<Msg>) -> JoinHandle<()> {
+    answer(tx, async move {
+        let answer = Arc::new(crate::inspect::elr::describe(&cluster, &topic).await);
+        Action::Elr { request, answer }
+    })
+}
+
 /// Run `work` in the background and queue the action it ends with for the
 /// loop (waiting for room: the queue is bounded).
 fn answer<F>(tx: Sender<Msg>, work: F) -> JoinHandle<()>

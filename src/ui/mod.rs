@@ -266,7 +266,7 @@ fn draw_table(
         usize::from(area.width),
         1,
     );
-    let hidden = columns::hidden(&grid.widths, &widths);
+    let hidden = columns::hidden(&grid.widths, &content, &widths);
     // Columns without width (dropped for want of room, or a fill column
     // left nothing) are not drawn at all: no spacing either.
     let fitted = |row: &[String]| -> Vec<String> {
