@@ -95,12 +95,12 @@ pub enum Action {
         /// The producers and open transactions.
         answer: Arc<super::producers::Answer>,
     },
-    /// The answer to [`Effect::FetchElr`].
-    Elr {
+    /// The answer to [`Effect::FetchPartitionExtras`].
+    PartitionExtras {
         /// The request id it answers.
         request: u64,
-        /// The topic's partitions with an ELR, or why not.
-        answer: Arc<super::elr::Answer>,
+        /// The topic's ELR and local log starts, or why not.
+        answer: super::partition_extras::Answer,
     },
     /// The answer to [`Effect::FetchSecurity`].
     Security {
@@ -258,12 +258,14 @@ pub enum Effect {
         /// The partition.
         partition: i32,
     },
-    /// Read a topic's eligible leader replicas; answer with [`Action::Elr`].
-    FetchElr {
+    /// Read a topic's eligible leader replicas and, where it is tiered,
+    /// its partitions' local log starts; answer with
+    /// [`Action::PartitionExtras`].
+    FetchPartitionExtras {
         /// Request id.
         request: u64,
-        /// The topic.
-        topic: String,
+        /// The topic and what to ask of it.
+        asked: super::partition_extras::Asked,
     },
     /// Describe ACLs, users or quotas; answer with [`Action::Security`].
     FetchSecurity {

@@ -145,8 +145,8 @@ pub struct AppState {
     pub security: super::security::SecurityStore,
     /// The producers screen's data.
     pub producers: super::producers::ProducersStore,
-    /// The Partitions screen's eligible leader replicas.
-    pub elr: super::elr::ElrStore,
+    /// The Partitions screen's ELR and local log starts.
+    pub extras: super::partition_extras::ExtrasStore,
     /// The Topics screen's LAG column.
     pub topic_lag: super::topic_lag::TopicLag,
     /// Schemas of the framed records met, from the registry.
@@ -219,7 +219,7 @@ impl AppState {
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
             producers: super::producers::ProducersStore::default(),
-            elr: super::elr::ElrStore::default(),
+            extras: super::partition_extras::ExtrasStore::default(),
             registry: super::schemas::RegistryStore::default(),
             quit: false,
             scratch: Scratch::default(),
@@ -269,7 +269,7 @@ impl AppState {
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();
         self.producers.reset();
-        self.elr.reset();
+        self.extras.reset();
         self.registry.reset();
         self.link = Link::Connecting {
             attempt: 0,

@@ -71,7 +71,8 @@ pub fn partition<'a>(
         bytes_rate: bytes.and_then(|r| r.rate),
         bytes_rates: bytes.map(|r| &r.history),
         sizes: state.sizes.latest.as_deref(),
-        elr: state.elr.of(topic, p.partition),
+        elr: state.extras.elr(topic, p.partition),
+        local_start: state.extras.local_start(topic, p.partition),
     })
 }
 

@@ -62,7 +62,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Configs { request, result } => configs::receive(state, request, result),
         Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
         Action::Cluster { request, info } => super::cluster::receive(state, request, info),
-        Action::Elr { request, answer } => super::elr::receive(state, request, answer),
+        Action::PartitionExtras { request, answer } => {
+            super::partition_extras::receive(state, request, answer);
+        }
         Action::Producers { request, answer } => {
             super::producers::receive(state, request, answer);
         }
@@ -123,7 +125,7 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     super::producers::plan(state, effects);
-    super::elr::plan(state, effects);
+    super::partition_extras::plan(state, effects);
     super::schemas::plan(state, effects);
 }
 

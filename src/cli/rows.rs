@@ -75,6 +75,11 @@ pub struct PartitionRow {
     /// The last known eligible leader replicas, beside the ELR.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_known_elr: Option<Vec<i32>>,
+    /// The local log start offset (tiered storage, KIP-405): present, for a
+    /// named topic with `remote.storage.enable=true`, and null where the
+    /// partition's leader did not answer; absent for other topics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_log_start_offset: Option<Option<i64>>,
 }
 
 /// Every broker of the snapshot.
@@ -131,6 +136,7 @@ pub fn partition(topic: &str, p: &PartitionInfo, watermarks: Option<&Watermarks>
         high_watermark: watermarks.map(|w| w.high),
         eligible_leader_replicas: None,
         last_known_elr: None,
+        local_log_start_offset: None,
     }
 }
 
@@ -207,19 +213,24 @@ impl PartitionRow {
         ]
     }
 
-    /// The table with the ELR columns, for rows where the broker reported them.
-    pub fn table_with_elr() -> Vec<Column<PartitionRow>> {
-        let mut columns: Vec<Column<PartitionRow>> = Self::table().into_iter().collect();
-        columns.push(text("ELR", |r| {
-            r.eligible_leader_replicas
-                .as_deref()
-                .map_or_else(|| "-".to_owned(), list)
-        }));
-        columns.push(text("LAST-KNOWN-ELR", |r| {
-            r.last_known_elr
-                .as_deref()
-                .map_or_else(|| "-".to_owned(), list)
-        }));
-        columns
+    /// The ELR columns, for rows where the broker reported them.
+    pub fn elr_columns() -> [Column<PartitionRow>; 2] {
+        [
+            text("ELR", |r| {
+                r.eligible_leader_replicas
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), list)
+            }),
+            text("LAST-KNOWN-ELR", |r| {
+                r.last_known_elr
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), list)
+            }),
+        ]
+    }
+
+    /// The local log start column, for a tiered topic.
+    pub fn local_start_column() -> Column<PartitionRow> {
+        number("LOCAL-LOW", |r| opt(r.local_log_start_offset.flatten()))
     }
 }

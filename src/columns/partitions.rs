@@ -33,6 +33,8 @@ pub struct Row<'a> {
     /// Its eligible leader replicas (KIP-966), where the broker reports
     /// them.
     pub elr: Option<&'a Elr>,
+    /// Its local log start offset, where the topic has tiered storage.
+    pub local_start: Option<i64>,
 }
 
 impl Row<'_> {
@@ -75,10 +77,11 @@ fn len(ids: &[i32]) -> usize {
 
 /// The columns: index, leader, epoch, replicas, ISR, offline replicas,
 /// eligible leader replicas (drawn only where a partition has some),
-/// whether the leader is preferred, low and high watermark, under min ISR,
+/// whether the leader is preferred, low watermark, the local log start
+/// (tiered topics only), high watermark, under min ISR,
 /// the leader's size, each replica's size, a future replica's lag, and
 /// messages/s with its sparkline.
-pub fn table<'a>() -> [Column<Row<'a>>; 18] {
+pub fn table<'a>() -> [Column<Row<'a>>; 19] {
     [
         Column::number(
             "PARTITION",
@@ -136,14 +139,12 @@ pub fn table<'a>() -> [Column<Row<'a>>; 18] {
                     .cmp(&b.partition.is_preferred_leader())
             }),
         ),
-        Column::number(
-            "LOW",
-            |r| {
-                r.marks
-                    .map_or_else(|| "-".to_owned(), |m| m.low.to_string())
-            },
-            |a, b| a.marks.map(|m| m.low).cmp(&b.marks.map(|m| m.low)),
-        ),
+        Column::number("LOW", low, |a, b| {
+            a.marks.map(|m| m.low).cmp(&b.marks.map(|m| m.low))
+        }),
+        Column::present("LOCAL LOW", 24, |r| {
+            r.local_start.map_or_else(String::new, |o| o.to_string())
+        }),
         Column::number(
             "HIGH",
             |r| {
@@ -193,6 +194,11 @@ fn elr(row: &Row) -> String {
         (true, false) => format!("none, last {}", ids(&elr.last_known)),
         (false, false) => format!("{} last {}", ids(&elr.eligible), ids(&elr.last_known)),
     }
+}
+
+fn low(row: &Row) -> String {
+    row.marks
+        .map_or_else(|| "-".to_owned(), |m| m.low.to_string())
 }
 
 fn size(row: &Row) -> String {
@@ -304,11 +310,12 @@ mod tests {
             bytes_rates: Some(&grown),
             sizes: None,
             elr: None,
+            local_start: None,
         };
         assert_eq!(
             cells(&table(), &row),
             [
-                "4", "2", "9", "1,2,3", "2,3", "-", "", "no", "10", "25", "yes", "-", "-", "-",
+                "4", "2", "9", "1,2,3", "2,3", "-", "", "no", "10", "", "25", "yes", "-", "-", "-",
                 "0", "2.0KiB", "", "▁█"
             ]
         );
@@ -345,19 +352,20 @@ mod tests {
             bytes_rates: None,
             sizes: Some(&sizes),
             elr: None,
+            local_start: None,
         };
         let cells = cells(&table(), &row);
-        assert_eq!(cells[11], "1.0KiB", "the leader's replica");
-        assert_eq!(cells[12], "1:2.0KiB 2:1.0KiB 3:? 2>512B");
-        assert_eq!(cells[13], "5");
+        assert_eq!(cells[12], "1.0KiB", "the leader's replica");
+        assert_eq!(cells[13], "1:2.0KiB 2:1.0KiB 3:? 2>512B");
+        assert_eq!(cells[14], "5");
         let other = Row {
             topic: "payments",
             ..row
         };
         let cells = super::super::cells(&table(), &other);
-        assert_eq!(cells[11], "-", "no broker holds a replica of it");
-        assert_eq!(cells[12], "1:none 2:none 3:?");
-        assert_eq!(cells[13], "-", "no move in progress");
+        assert_eq!(cells[12], "-", "no broker holds a replica of it");
+        assert_eq!(cells[13], "1:none 2:none 3:?");
+        assert_eq!(cells[14], "-", "no move in progress");
     }
 
     #[test]
@@ -374,6 +382,7 @@ mod tests {
             bytes_rates: None,
             sizes: None,
             elr: None,
+            local_start: None,
         };
         assert_eq!(cells(&table(), &row)[6], "", "no answer: nothing to draw");
         let cases = [

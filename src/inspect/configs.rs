@@ -72,6 +72,8 @@ pub struct TopicSummary {
     pub retention_ms: Option<i64>,
     /// `min.insync.replicas`.
     pub min_isr: Option<usize>,
+    /// `remote.storage.enable` (tiered storage, KIP-405) is on.
+    pub remote_storage: bool,
 }
 
 impl TopicSummary {
@@ -87,6 +89,8 @@ impl TopicSummary {
             cleanup: value("cleanup.policy"),
             retention_ms: value("retention.ms").and_then(|v| v.parse().ok()),
             min_isr: value("min.insync.replicas").and_then(|v| v.parse().ok()),
+            remote_storage: value(super::tiered::REMOTE_STORAGE_ENABLE)
+                .is_some_and(|v| v.eq_ignore_ascii_case("true")),
         }
     }
 }

@@ -57,6 +57,16 @@ pub enum Error {
     )]
     NoKraftQuorum,
 
+    /// The brokers lack what the question needs (an API version): a fact
+    /// about the cluster, said once, not a failure per row.
+    #[error("{what} needs {needs}; this cluster's brokers do not offer it")]
+    Unsupported {
+        /// What was asked for.
+        what: String,
+        /// What it needs, in a user's words (`Kafka 3.7 or newer`).
+        needs: &'static str,
+    },
+
     /// A concurrent request's task failed to finish.
     #[error("{what} task failed: {message}")]
     Task {

@@ -20,6 +20,7 @@ pub mod quorum;
 pub mod quotas;
 pub mod security;
 pub mod sizes;
+pub mod tiered;
 pub mod transactions;
 
 pub use cluster_info::{ClusterInfo, Feature, Reassignment};

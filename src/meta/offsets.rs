@@ -43,12 +43,19 @@ pub struct Watermarks {
 }
 
 /// Which offset a `ListOffsets` request asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum OffsetSpec {
     /// The log start offset (timestamp -2).
     Earliest,
     /// The high watermark (timestamp -1).
     Latest,
+    /// The local log start offset (timestamp -4, `ListOffsets` v8+, Kafka
+    /// 3.7+): with tiered storage (KIP-405) the first offset still on the
+    /// leader's own disk; records below it and above the log start are
+    /// read from remote storage. Without tiered storage it equals the log
+    /// start. A broker below v8 does not know the timestamp: ask only
+    /// where the version allows.
+    EarliestLocal,
 }
 
 impl OffsetSpec {
@@ -56,6 +63,7 @@ impl OffsetSpec {
         match self {
             OffsetSpec::Earliest => -2,
             OffsetSpec::Latest => -1,
+            OffsetSpec::EarliestLocal => -4,
         }
     }
 }

@@ -11,12 +11,11 @@ use super::cluster::Cluster;
 use super::offsets::{self, OffsetSpec, TopicPartition, Watermarks};
 use super::retry::{Disposition, drive_pending};
 
-/// Offsets collected so far, per bound.
-#[derive(Default)]
-struct Collected {
-    low: BTreeMap<TopicPartition, i64>,
-    high: BTreeMap<TopicPartition, i64>,
-}
+/// Offsets collected so far, per kind asked.
+type Collected = BTreeMap<OffsetSpec, BTreeMap<TopicPartition, i64>>;
+
+/// The two bounds of [`Cluster::watermarks`].
+const BOUNDS: [OffsetSpec; 2] = [OffsetSpec::Earliest, OffsetSpec::Latest];
 
 impl Cluster {
     /// Low and high watermarks of `partitions`.
@@ -31,10 +30,44 @@ impl Cluster {
         &self,
         partitions: &[TopicPartition],
     ) -> Result<BTreeMap<TopicPartition, Watermarks>> {
+        let collected = self.offsets(partitions, &BOUNDS).await?;
+        let (low, high) = (&collected[&BOUNDS[0]], &collected[&BOUNDS[1]]);
+        Ok(partitions
+            .iter()
+            .filter_map(|tp| {
+                let low = *low.get(tp)?;
+                let high = *high.get(tp)?;
+                Some((tp.clone(), Watermarks { low, high }))
+            })
+            .collect())
+    }
+
+    /// The local log start offsets of `partitions` (see
+    /// [`OffsetSpec::EarliestLocal`]; the caller checks the broker has
+    /// `ListOffsets` v8), read and retried as [`Cluster::watermarks`] are.
+    pub async fn local_log_starts(
+        &self,
+        partitions: &[TopicPartition],
+    ) -> Result<BTreeMap<TopicPartition, i64>> {
+        let mut collected = self
+            .offsets(partitions, &[OffsetSpec::EarliestLocal])
+            .await?;
+        Ok(collected
+            .remove(&OffsetSpec::EarliestLocal)
+            .unwrap_or_default())
+    }
+
+    /// Every kind in `specs` for every partition, within the retry policy.
+    async fn offsets(
+        &self,
+        partitions: &[TopicPartition],
+        specs: &[OffsetSpec],
+    ) -> Result<Collected> {
+        let start: Collected = specs.iter().map(|&s| (s, BTreeMap::new())).collect();
         let (collected, outcome) = drive_pending(
             &self.config().retry,
             Disposition::RefreshMetadata,
-            Collected::default(),
+            start,
             partitions.to_vec(),
             |mut collected, pending, last| async move {
                 let again = self.round(&mut collected, &pending, last).await;
@@ -47,19 +80,13 @@ impl Cluster {
         )
         .await;
         outcome?;
-        Ok(partitions
-            .iter()
-            .filter_map(|tp| {
-                let low = *collected.low.get(tp)?;
-                let high = *collected.high.get(tp)?;
-                Some((tp.clone(), Watermarks { low, high }))
-            })
-            .collect())
+        Ok(collected)
     }
 
-    /// One request per leader and bound, concurrently; answers into
-    /// `collected`. Returns the partitions to ask again (leaderless, or a
-    /// retriable error for either bound); on the last round those fail.
+    /// One request per leader and kind (the kinds are `collected`'s keys),
+    /// concurrently; answers into `collected`. Returns the partitions to ask
+    /// again (leaderless, or a retriable error for any kind); on the last
+    /// round those fail.
     async fn round(
         &self,
         collected: &mut Collected,
@@ -71,8 +98,9 @@ impl Cluster {
             return Err(Self::partition_error(ErrorCode::LeaderNotAvailable, tp));
         }
         let mut requests = JoinSet::new();
+        let specs: Vec<OffsetSpec> = collected.keys().copied().collect();
         for (leader, partitions) in plan.by_leader {
-            for spec in [OffsetSpec::Earliest, OffsetSpec::Latest] {
+            for &spec in &specs {
                 let cluster = self.clone();
                 let request = offsets::request(&partitions, spec);
                 requests.spawn(async move { (spec, cluster.send_to_node(leader, request).await) });
@@ -92,11 +120,7 @@ impl Cluster {
             for (tp, answer) in offsets::read(&response) {
                 match answer {
                     Ok(offset) => {
-                        let bound = match spec {
-                            OffsetSpec::Earliest => &mut collected.low,
-                            OffsetSpec::Latest => &mut collected.high,
-                        };
-                        bound.insert(tp, offset);
+                        collected.entry(spec).or_default().insert(tp, offset);
                     }
                     Err(code) if code.retriable() && !last => {}
                     Err(code) => return Err(Self::partition_error(code, &tp)),
@@ -105,7 +129,7 @@ impl Cluster {
         }
         Ok(pending
             .iter()
-            .filter(|tp| !(collected.low.contains_key(tp) && collected.high.contains_key(tp)))
+            .filter(|tp| !collected.values().all(|kind| kind.contains_key(tp)))
             .cloned()
             .collect())
     }

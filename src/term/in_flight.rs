@@ -29,8 +29,8 @@ pub enum Fetch {
     Find,
     /// The Cluster screen's quorum, features and reassignments.
     Cluster,
-    /// The eligible leader replicas of the topic on screen.
-    Elr,
+    /// The ELR and local log starts of the topic on screen.
+    PartitionExtras,
     /// The ACLs, users or quotas on screen.
     Security,
     /// The partition detail's producers and transactions.

@@ -341,7 +341,7 @@ impl Session {
             effect @ (Effect::FetchConfigs { .. }
             | Effect::FetchCluster { .. }
             | Effect::FetchProducers { .. }
-            | Effect::FetchElr { .. }
+            | Effect::FetchPartitionExtras { .. }
             | Effect::FetchSecurity { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
             effect @ (Effect::Browse { .. }
@@ -380,9 +380,10 @@ impl Session {
                 Fetch::Producers,
                 worker::producers(cluster, request, (topic, partition), tx),
             ),
-            Effect::FetchElr { request, topic } => {
-                (Fetch::Elr, worker::elr(cluster, request, topic, tx))
-            }
+            Effect::FetchPartitionExtras { request, asked } => (
+                Fetch::PartitionExtras,
+                worker::partition_extras(cluster, request, asked, tx),
+            ),
             Effect::FetchSecurity { request, what } => (
                 Fetch::Security,
                 worker::security(cluster, request, what, tx),

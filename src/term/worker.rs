@@ -282,11 +282,34 @@ pub fn producers(
     })
 }
 
-/// Read `topic`'s eligible leader replicas.
-pub fn elr(cluster: Cluster, request: u64, topic: String, tx: Sender<Msg>) -> JoinHandle<()> {
+/// Read the topic's eligible leader replicas and, where it is tiered, the
+/// local log starts of its partitions with a leader, at once.
+pub fn partition_extras(
+    cluster: Cluster,
+    request: u64,
+    asked: crate::app::partition_extras::Asked,
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
+    use crate::inspect::{elr, tiered};
     answer(tx, async move {
-        let answer = Arc::new(crate::inspect::elr::describe(&cluster, &topic).await);
-        Action::Elr { request, answer }
+        let topic = asked.topic.as_str();
+        let partitions: Vec<i32> = cluster.snapshot().topic(topic).map_or_else(Vec::new, |t| {
+            t.partitions
+                .iter()
+                .filter(|p| p.leader.is_some())
+                .map(|p| p.partition)
+                .collect()
+        });
+        let local = async {
+            if asked.tiered {
+                Some(tiered::local_log_starts(&cluster, topic, &partitions).await)
+            } else {
+                None
+            }
+        };
+        let (elr, local_starts) = tokio::join!(elr::describe(&cluster, topic), local);
+        let answer = crate::app::partition_extras::Answer { elr, local_starts };
+        Action::PartitionExtras { request, answer }
     })
 }
 

@@ -189,6 +189,12 @@ impl ThrowawayCluster {
     /// Start `nodes` nodes named `name` at `port_base` (bases must be 100 apart).
     /// Returns `None` only where [`shared_cluster`] would (outside CI, no cluster tooling wanted).
     pub fn start(name: &str, nodes: u8, port_base: u16, auth: bool) -> Option<Self> {
+        Self::start_with(name, nodes, port_base, if auth { &["--auth"] } else { &[] })
+    }
+
+    /// [`ThrowawayCluster::start`] with `scripts/kafka-cluster up` flags of
+    /// its own (`--auth`, `--tiered`).
+    pub fn start_with(name: &str, nodes: u8, port_base: u16, flags: &[&str]) -> Option<Self> {
         shared_cluster()?;
         let nodes = nodes.to_string();
         let base = port_base.to_string();
@@ -201,9 +207,7 @@ impl ThrowawayCluster {
             "--port-base",
             &base,
         ];
-        if auth {
-            args.push("--auth");
-        }
+        args.extend(flags);
         // A previous run killed mid-test may have left this name behind.
         let _ = script(&["down", "--name", name, "KILL"]);
         let output = script(&args);
