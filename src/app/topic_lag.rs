@@ -33,6 +33,16 @@ impl TopicLag {
         self.from.map(|_| self.max.get(topic).copied())
     }
 
+    /// What the LAG column waits for, in words for the Topics screen's
+    /// title, while it is unknown (`?`); `None` once a group list landed.
+    pub fn waiting(&self) -> Option<&'static str> {
+        match (self.from, self.follow) {
+            (Some(_), _) => None,
+            (None, true) => Some("LAG: reading every group's lag…"),
+            (None, false) => Some("LAG ?: L (or :groups) reads every group's lag"),
+        }
+    }
+
     /// Forget the cluster (another context), keeping whether `L` is on.
     pub fn reset(&mut self) {
         *self = TopicLag {
@@ -138,5 +148,15 @@ mod tests {
         assert_eq!(state.topic_lag.of("orders"), Some(Some(20)));
         assert_eq!(state.topic_lag.of("payments"), Some(Some(1)));
         assert_eq!(state.topic_lag.of("idle"), Some(None), "no group on it");
+    }
+
+    #[test]
+    fn the_title_says_what_the_lag_column_waits_for_until_a_group_list_lands() {
+        let mut lag = TopicLag::default();
+        assert!(lag.waiting().is_some_and(|w| w.contains("L (or :groups)")));
+        lag.follow = true;
+        assert!(lag.waiting().is_some_and(|w| w.contains("reading")));
+        lag.from = Some(Instant::now());
+        assert_eq!(lag.waiting(), None);
     }
 }

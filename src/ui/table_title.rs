@@ -81,6 +81,12 @@ pub fn title(state: &AppState, hidden: usize) -> String {
             if hidden == 1 { "" } else { "s" }
         );
     }
+    // Last: a narrow terminal keeps the count of columns not shown.
+    if matches!(view.screen, Screen::Topics)
+        && let Some(waiting) = state.topic_lag.waiting()
+    {
+        let _ = write!(title, " · {waiting}");
+    }
     title.push(' ');
     title
 }
