@@ -52,7 +52,7 @@ pub struct Output<'a> {
 
 impl Output<'_> {
     /// Say a notice on stderr (one that loses records marks the run partial).
-    pub fn notice(&self, topic: &str, notice: &browse::Notice) {
+    pub fn notice(topic: &str, notice: &browse::Notice) {
         if notice.loses_records() {
             super::partial::missing(format_args!("topic '{topic}' {notice}"));
         } else {
@@ -101,18 +101,18 @@ pub async fn run(
         .map(Regex::new)
         .transpose()
         .map_err(|e| Error::Usage(format!("--grep: {e}")))?;
-    let mut printer = Output {
+    let mut sink = Output {
         decoder,
         format: output,
         printer: Printer::default(),
     };
-    printer.printer.header(output, out)?;
+    Printer::header(output, out)?;
     let mut partition = args.partition;
     if let Some(key) = args.key.as_ref().filter(|k| !k.scan) {
         let at = consume_key::partition(cluster, &args.topic, key).await?;
         if args.from.is_none() && !args.follow {
             let (found, fetched) =
-                consume_key::newest_first(cluster, &args, key, at, &mut printer, out).await?;
+                consume_key::newest_first(cluster, &args, key, at, &mut sink, out).await?;
             say_found(&args.topic, key, Some(at), found, fetched);
             return Ok(());
         }
@@ -130,21 +130,18 @@ pub async fn run(
     if let Start::Group(group) = &start {
         start = Start::Offsets(group_offsets(cluster, group, &args.topic).await?);
     }
-    let mut options = Options {
+    let options = Options {
         isolation: args.isolation,
         follow: args.follow,
         ..Options::default()
     };
-    if args.key.is_some() {
-        options.partition_max_bytes = consume_key::fetch_bytes();
-    }
     let mut browser =
         Browser::open(cluster.clone(), &args.topic, partition, &start, options).await?;
     let mut printed: u64 = 0;
     while args.count.is_none_or(|n| printed < n) && (args.follow || !browser.finished()) {
         for event in browser.next_events().await? {
             match event {
-                Event::Notice(notice) => printer.notice(&args.topic, &notice),
+                Event::Notice(notice) => Output::notice(&args.topic, &notice),
                 Event::Record(record) => {
                     if args.count.is_some_and(|n| printed >= n) {
                         break;
@@ -157,7 +154,7 @@ pub async fn run(
                     {
                         continue;
                     }
-                    printer.print(&args, &record, out).await?;
+                    sink.print(&args, &record, out).await?;
                     printed += 1;
                 }
             }

@@ -6,7 +6,11 @@
 //! Newest first reads the partition backwards in windows of offsets (1,000
 //! records, then four times more each time), each window forward, until
 //! enough matches are found or the log start is reached; every window's
-//! matches are printed newest first. A key is matched on its raw bytes, or,
+//! matches are printed newest first. A window's fetch asks for about the
+//! bytes the window holds (bytes per offset as read so far, plus a tenth and
+//! 64 KiB), so that one fetch reads it whole and little past its end (what
+//! a fetch reads past its window was read already: fetched for nothing, it
+//! counts against the goal of reading about one partition's share). A key is matched on its raw bytes, or,
 //! with a schema registry, on the decoded value of a Confluent-framed key
 //! (its text, or its JSON for a non-string).
 
@@ -25,9 +29,11 @@ use super::error::Error;
 
 /// The first window read back from the end, in records.
 const FIRST_WINDOW: i64 = 1000;
-/// Per-partition fetch size while finding a key: small, so that the last
-/// fetch of a window reads little past it.
-const KEY_FETCH_BYTES: i32 = 256 * 1024;
+/// The per-partition fetch size of the first window (it ends at the log's
+/// end, so nothing is read past it).
+const FIRST_FETCH_BYTES: i32 = 1024 * 1024;
+/// Bounds of a later window's fetch size.
+const FETCH_BYTES: (u64, u64) = (64 * 1024, 8 * 1024 * 1024);
 
 /// The key asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +85,7 @@ impl KeyArg {
         match decoder {
             Some(decoder) if key.first() == Some(&0) && key.len() > 5 => {
                 match decoder.decode(key).await {
-                    Decoding::Decoded(decoded) => decoded_is(&decoded.value, &self.text),
+                    Decoding::Decoded(found) => decoded_is(&found.value, &self.text),
                     _ => false,
                 }
             }
@@ -93,13 +99,13 @@ impl KeyArg {
 fn decoded_is(value: &Value, text: &str) -> bool {
     match value {
         Value::String(s) => s == text,
-        other => other.to_string() == text,
+        other => serde_json::to_string(other).is_ok_and(|json| json == text),
     }
 }
 
 fn decode_hex(hex: &str) -> Option<Vec<u8>> {
     let hex = hex.as_bytes();
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     hex.chunks_exact(2)
@@ -130,9 +136,19 @@ may sit in another partition: --key-scan reads every partition",
     Ok(partition)
 }
 
-/// The per-partition fetch size while finding a key.
-pub fn fetch_bytes() -> i32 {
-    KEY_FETCH_BYTES
+/// A later window's fetch size: the bytes `span` offsets hold at the rate
+/// read so far (`fetched` bytes over `covered` offsets), a tenth more and
+/// 64 KiB, within [`FETCH_BYTES`].
+fn window_fetch(span: i64, fetched: u64, covered: i64) -> i32 {
+    let (span, covered) = (
+        u64::try_from(span).unwrap_or(0),
+        u64::try_from(covered).unwrap_or(0).max(1),
+    );
+    let bytes = span.saturating_mul(fetched) / covered;
+    let want = bytes
+        .saturating_add(bytes / 10)
+        .saturating_add(FETCH_BYTES.0);
+    i32::try_from(want.clamp(FETCH_BYTES.0, FETCH_BYTES.1)).unwrap_or(i32::MAX)
 }
 
 /// Newest first: read `partition` backwards in windows, printing each
@@ -151,10 +167,15 @@ pub async fn newest_first(
     let (mut hi, mut window, mut printed, mut fetched) = (end, FIRST_WINDOW, 0_u64, 0_u64);
     while hi > low && printed < count {
         let lo = hi.saturating_sub(window).max(low);
+        let partition_max_bytes = if hi == end {
+            FIRST_FETCH_BYTES
+        } else {
+            window_fetch(hi - lo, fetched, end - hi)
+        };
         let options = Options {
             isolation: args.isolation,
             until: Some(hi),
-            partition_max_bytes: KEY_FETCH_BYTES,
+            partition_max_bytes,
             ..Options::default()
         };
         let mut browser = Browser::open(
@@ -169,7 +190,7 @@ pub async fn newest_first(
         while !browser.finished() {
             for event in browser.next_events().await? {
                 match event {
-                    Event::Notice(notice) => output.notice(&args.topic, &notice),
+                    Event::Notice(notice) => Output::notice(&args.topic, &notice),
                     Event::Record(record) => {
                         if key.matches(&record, output.decoder).await {
                             found.push(record);
@@ -206,6 +227,20 @@ mod tests {
         for bad in ["00ff", "hex:abc", "hex:zz", "base64:!!"] {
             assert!(KeyArg::raw(bad, false).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_windows_fetch_asks_for_about_its_bytes() {
+        // 250 bytes an offset so far: 4,000 offsets are ~1 MB, plus a tenth
+        // and 64 KiB.
+        assert_eq!(window_fetch(4000, 250_000, 1000), 1_100_000 + 65_536);
+        assert_eq!(window_fetch(1, 10, 1000), 65_536, "at least 64 KiB");
+        assert_eq!(
+            window_fetch(i64::MAX, u64::MAX, 1),
+            8 * 1024 * 1024,
+            "at most 8 MiB"
+        );
+        assert_eq!(window_fetch(10, 0, 0), 65_536, "nothing read yet");
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub struct Printer {
 
 impl Printer {
     /// The header line `output` starts with, if it has one.
-    pub fn header(&self, output: OutputFormat, out: &mut impl Write) -> Result<(), Error> {
+    pub fn header(output: OutputFormat, out: &mut impl Write) -> Result<(), Error> {
         match output {
             OutputFormat::Table => writeln!(
                 out,
