@@ -296,6 +296,9 @@ pub enum Effect {
         start: crate::browse::Start,
         /// `read_committed` (aborted records hidden) or `read_uncommitted`.
         isolation: crate::browse::Isolation,
+        /// Only records with this key (`:key`): the worker drops the others
+        /// before they are staged.
+        key: Option<bytes::Bytes>,
     },
     /// Stop the browse session running, if any.
     StopBrowse,

@@ -26,13 +26,17 @@ pub enum Parsed {
     /// `:find REGEX` on the Messages screen: the next matching record,
     /// scanning beyond the loaded ones.
     Find(String),
+    /// `:key KEY` on the Messages screen: only the records with this key,
+    /// from the partition the Java client's default partitioner puts it in.
+    Key(String),
     /// `:isolation [committed|uncommitted]` on the Messages screen (no
     /// argument: the other one).
     Isolation(Option<crate::browse::Isolation>),
     /// `:format auto|text|json|hex|avro|protobuf|jsonschema` on the Messages screen.
     Format(crate::browse::Format),
     /// `:save PATH` (the selected record), `:save-all PATH` (every record
-    /// the filter shows) as JSON lines; `!` overwrites an existing file.
+    /// the filter shows) as JSON lines, or as CSV when PATH ends in `.csv`;
+    /// `!` overwrites an existing file.
     Save {
         /// Where, as typed.
         path: String,
@@ -69,6 +73,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("format", &["fmt"]),
     ("isolation", &["iso"]),
     ("find", &["search"]),
+    ("key", &["k"]),
     ("save", &["w"]),
     ("save-all", &["wa"]),
     ("cluster", &["quorum", "features"]),
@@ -105,6 +110,15 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
             );
         }
         return Ok(Parsed::Find(pattern.to_owned()));
+    }
+    if canonical(word) == Some("key") {
+        let key = line.trim_start()[word.len()..].trim();
+        if key.is_empty() {
+            return Err(
+                "usage: :key KEY (its records, from the partition it hashes to)".to_owned(),
+            );
+        }
+        return Ok(Parsed::Key(key.to_owned()));
     }
     let argument = words.next().map(str::to_owned);
     if canonical(word) == Some("config") {
@@ -378,6 +392,16 @@ mod tests {
         );
         assert_eq!(parse("users"), Ok(Parsed::Security(Security::Users)));
         assert_eq!(parse("quotas"), Ok(Parsed::Security(Security::Quotas)));
+    }
+
+    #[test]
+    fn parses_key_with_its_spaces() {
+        assert_eq!(
+            parse("key order 4711"),
+            Ok(Parsed::Key("order 4711".to_owned()))
+        );
+        assert_eq!(parse("k  x "), Ok(Parsed::Key("x".to_owned())));
+        assert!(parse("key").expect_err("no key").contains("usage: :key"));
     }
 
     #[test]

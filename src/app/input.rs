@@ -32,7 +32,7 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
         Code::Enter => {
             state.mode = Mode::Normal;
             if !filtering {
-                execute(state, &text, fx);
+                execute(state, &text, snap, fx);
             }
             return;
         }
@@ -79,7 +79,7 @@ fn apply_filter(state: &mut AppState, text: &str) {
     }
 }
 
-fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
+fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
     let parsed = match command::parse(line) {
         Ok(parsed) => parsed,
         Err(error) => {
@@ -104,6 +104,7 @@ fn execute(state: &mut AppState, line: &str, fx: &mut Vec<Effect>) {
         }
         Parsed::Format(format) => messages::set_format(state, format),
         Parsed::Find(pattern) => super::messages_find::start(state, pattern, fx),
+        Parsed::Key(key) => super::messages_key::open(state, &key, snap, fx),
         Parsed::Isolation(isolation) => super::messages_isolation::set(state, isolation, fx),
         Parsed::Save { path, all, force } => {
             super::record_export::save(state, path, all, force, fx);

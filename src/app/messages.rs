@@ -30,6 +30,7 @@ pub fn open(
     if state.view().screen != screen {
         push(state, screen, None, fx);
     }
+    state.messages.key = None;
     restart(state, topic, partition, start, fx);
 }
 
@@ -66,6 +67,7 @@ pub(super) fn restart(
         partition,
         start,
         isolation: state.messages.isolation,
+        key: state.messages.key.clone(),
     });
 }
 

@@ -58,6 +58,8 @@ pub struct MessagesStore {
     pub find: Option<super::messages_find::Finding>,
     /// The id of the last `:find` scan started.
     pub finds: u64,
+    /// `:key`: only records with this key are read into the view.
+    pub key: Option<bytes::Bytes>,
     /// Select this record (partition, offset) when it arrives: the
     /// selection kept across a restart of the session.
     pub anchor: Option<(i32, i64)>,
@@ -90,6 +92,7 @@ impl Default for MessagesStore {
             anchor: None,
             find: None,
             finds: 0,
+            key: None,
         }
     }
 }

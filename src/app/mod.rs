@@ -19,6 +19,7 @@ pub mod layout;
 pub mod messages;
 pub mod messages_find;
 pub mod messages_isolation;
+pub mod messages_key;
 pub mod messages_store;
 mod one_at_a_time;
 pub mod partition_extras;

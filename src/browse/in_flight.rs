@@ -36,6 +36,8 @@ pub struct Decoded {
     pub notices: Vec<Notice>,
     /// The answer held no record batches at all.
     pub empty: bool,
+    /// The bytes of record batches the answer carried for the partition.
+    pub fetched: usize,
 }
 
 /// A fetch that came back: what it asked, and each partition decoded or
@@ -149,6 +151,7 @@ fn decode(
             records,
             notices,
             empty: answer.records.is_empty(),
+            fetched: answer.records.len(),
         });
     }
     decoded

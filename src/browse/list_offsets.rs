@@ -47,6 +47,28 @@ fn request(
         ])
 }
 
+/// One partition's log start and end (the LSO under `read_committed`).
+pub async fn watermarks(
+    cluster: &Cluster,
+    topic: &str,
+    partition: i32,
+    isolation: Isolation,
+) -> Result<(i64, i64)> {
+    let low = list(
+        cluster,
+        topic,
+        &[partition],
+        EARLIEST,
+        Isolation::ReadUncommitted,
+    )
+    .await?;
+    let end = list(cluster, topic, &[partition], LATEST, isolation).await?;
+    Ok((
+        low.get(&partition).copied().unwrap_or(0),
+        end.get(&partition).copied().unwrap_or(0),
+    ))
+}
+
 /// Each partition's offset at `timestamp` (-1 in the answer: no record at
 /// or after it).
 pub async fn list(

@@ -13,6 +13,7 @@
 
 pub mod batch;
 pub mod codec;
+pub mod csv;
 mod cursor;
 mod error;
 pub mod fetch;
@@ -22,6 +23,7 @@ pub mod json;
 mod list_offsets;
 mod lz4_frame;
 mod notice;
+pub mod partitioner;
 mod record;
 pub mod ring;
 mod session;
@@ -31,6 +33,7 @@ mod txn;
 pub use codec::Codec;
 pub use error::{Error, Result};
 pub use format::Format;
+pub use list_offsets::watermarks;
 pub use notice::Notice;
 pub use record::{Header, Record, TimestampType};
 pub use ring::Ring;

@@ -72,6 +72,9 @@ pub struct Options {
     pub inflate_cap: usize,
     /// How long a broker may hold a follow fetch open waiting for records.
     pub follow_wait: Duration,
+    /// Stop every partition before this offset (or its end, if sooner),
+    /// even when following.
+    pub until: Option<i64>,
 }
 
 impl Default for Options {
@@ -84,6 +87,7 @@ impl Default for Options {
             max_batch: 16 * 1024 * 1024,
             inflate_cap: 64 * 1024 * 1024,
             follow_wait: Duration::from_millis(500),
+            until: None,
         }
     }
 }
@@ -104,6 +108,8 @@ pub struct Browser {
     /// A failure met after records were already handed to the caller's
     /// batch: those go out first, the failure with the next call.
     deferred: Option<Error>,
+    /// Bytes of record batches fetched so far (every answer counted once).
+    fetched: u64,
 }
 
 impl Browser {
@@ -147,6 +153,7 @@ impl Browser {
             single: BTreeSet::new(),
             in_flight: InFlight::default(),
             deferred: None,
+            fetched: 0,
         };
         browser.place(&partitions, start).await?;
         Ok(browser)
@@ -324,6 +331,7 @@ impl Browser {
             .all(|d| d.empty && d.outcome == Outcome::Read);
         let mut stale = false;
         for mut answer in decoded {
+            self.fetched += u64::try_from(answer.fetched).unwrap_or(u64::MAX);
             let partition = answer.cursor.partition;
             match answer.outcome {
                 Outcome::Read => {}
@@ -349,6 +357,12 @@ impl Browser {
             self.pace(&landed.asks, landed.sent);
         }
         Ok(stale)
+    }
+
+    /// Bytes of record batches fetched so far, over every partition (what
+    /// the brokers sent, compressed, before decoding).
+    pub fn bytes_fetched(&self) -> u64 {
+        self.fetched
     }
 
     /// Each partition's next offset (for tests and for a view's position).

@@ -16,6 +16,8 @@ pub enum OutputFormat {
     /// `consume` only: each record's value bytes verbatim, one per line,
     /// only when stdout is not a terminal.
     Raw,
+    /// CSV (RFC 4180) with a header row: `consume` and the `get` tables.
+    Csv,
 }
 
 /// The headless commands.
@@ -44,12 +46,26 @@ pub enum Command {
         #[arg(short = 'p', long)]
         partition: Option<i32>,
         /// Where to start: beginning, end, OFFSET, -N (N before the end),
-        /// `@EPOCH_MS`, an ISO 8601 time, -15m (relative time), group:NAME.
-        #[arg(long, default_value = "beginning", allow_hyphen_values = true)]
-        from: String,
-        /// Stop after this many records.
+        /// `@EPOCH_MS`, an ISO 8601 time, -15m (relative time), group:NAME
+        /// (default: beginning; with `--key`, newest first).
+        #[arg(long, allow_hyphen_values = true)]
+        from: Option<String>,
+        /// Stop after this many records (with `--key` and no `--from`: 1,
+        /// the newest record with the key).
         #[arg(short = 'n', long = "count")]
         count: Option<u64>,
+        /// Only records with this key (its UTF-8 bytes), read from the one
+        /// partition the Java client's default partitioner puts it in.
+        #[arg(long, conflicts_with_all = ["partition", "key_raw"])]
+        key: Option<String>,
+        /// Like `--key`, the key's bytes given as hex (`hex:00000001…`) or
+        /// base64 (`base64:AAAAAQ==`): a key with a schema, say.
+        #[arg(long, conflicts_with = "partition")]
+        key_raw: Option<String>,
+        /// With `--key`: read every partition, not only the key's (records
+        /// written before the partition count changed sit elsewhere).
+        #[arg(long)]
+        key_scan: bool,
         /// Keep reading new records past the end.
         #[arg(short = 'f', long)]
         follow: bool,

@@ -13,6 +13,7 @@ use crate::groups::GroupsClient;
 use crate::meta::Cluster;
 use crate::schema::{Decoder, Decoding};
 
+use super::consume_key::{self, KeyArg};
 use super::consume_output::Printer;
 
 use super::args::OutputFormat;
@@ -25,18 +26,59 @@ pub struct ConsumeArgs {
     pub topic: String,
     /// Only this partition.
     pub partition: Option<i32>,
-    /// Where to start.
-    pub from: String,
+    /// Where to start (`None`: the beginning; with a key, newest first).
+    pub from: Option<String>,
     /// Stop after this many records.
     pub count: Option<u64>,
     /// Keep reading past the end.
     pub follow: bool,
     /// Only records whose key or value matches.
     pub grep: Option<String>,
+    /// Only records with this key, from its partition.
+    pub key: Option<KeyArg>,
     /// `read_committed` or `read_uncommitted`.
     pub isolation: Isolation,
     /// Schemas for values without the wire prefix, by topic (config).
     pub mappings: crate::schema::mapping::Mappings,
+}
+
+/// How records are printed: the format, the registry, the printer's buffers.
+pub struct Output<'a> {
+    /// The registry decoding framed keys and values, if any.
+    pub decoder: Option<&'a Decoder>,
+    format: OutputFormat,
+    printer: Printer,
+}
+
+impl Output<'_> {
+    /// Say a notice on stderr (one that loses records marks the run partial).
+    pub fn notice(topic: &str, notice: &browse::Notice) {
+        if notice.loses_records() {
+            super::partial::missing(format_args!("topic '{topic}' {notice}"));
+        } else {
+            eprintln!("kscope: topic '{topic}' {notice}");
+        }
+    }
+
+    /// Decode (schemas, topic mappings) and print one record.
+    pub async fn print(
+        &mut self,
+        args: &ConsumeArgs,
+        record: &Record,
+        out: &mut impl Write,
+    ) -> Result<(), Error> {
+        let decoding = match (self.decoder, self.format) {
+            (Some(registry), OutputFormat::Raw) => Some(decode(registry, record).await),
+            (Some(registry), _) => {
+                let decoding = Some(decode(registry, record).await);
+                mapped(args, self.decoder, record, decoding).await
+            }
+            (None, OutputFormat::Raw) => None,
+            (None, _) => mapped(args, None, record, None).await,
+        };
+        self.printer
+            .write(&args.topic, record, decoding.as_ref(), self.format, out)
+    }
 }
 
 /// Run `consume` until COUNT records, the end (unless following), or a closed pipe.
@@ -59,6 +101,24 @@ pub async fn run(
         .map(Regex::new)
         .transpose()
         .map_err(|e| Error::Usage(format!("--grep: {e}")))?;
+    let mut sink = Output {
+        decoder,
+        format: output,
+        printer: Printer::default(),
+    };
+    Printer::header(output, out)?;
+    let mut partition = args.partition;
+    if let Some(key) = args.key.as_ref().filter(|k| !k.scan) {
+        let at = consume_key::partition(cluster, &args.topic, key).await?;
+        if args.from.is_none() && !args.follow {
+            let (found, fetched) =
+                consume_key::newest_first(cluster, &args, key, at, &mut sink, out).await?;
+            say_found(&args.topic, key, Some(at), found, fetched);
+            return Ok(());
+        }
+        partition = Some(at);
+    }
+    let from = args.from.as_deref().unwrap_or("beginning");
     let now_ms = i64::try_from(
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -66,7 +126,7 @@ pub async fn run(
             .as_millis(),
     )
     .unwrap_or(i64::MAX);
-    let mut start = Start::parse(&args.from, now_ms)?;
+    let mut start = Start::parse(from, now_ms)?;
     if let Start::Group(group) = &start {
         start = Start::Offsets(group_offsets(cluster, group, &args.topic).await?);
     }
@@ -75,30 +135,13 @@ pub async fn run(
         follow: args.follow,
         ..Options::default()
     };
-    let mut browser = Browser::open(
-        cluster.clone(),
-        &args.topic,
-        args.partition,
-        &start,
-        options,
-    )
-    .await?;
-    if output == OutputFormat::Table {
-        writeln!(
-            out,
-            "{:>4}  {:>10}  {:<24}  {:<20}  VALUE",
-            "PART", "OFFSET", "TIMESTAMP", "KEY"
-        )?;
-    }
+    let mut browser =
+        Browser::open(cluster.clone(), &args.topic, partition, &start, options).await?;
     let mut printed: u64 = 0;
-    let mut writer = Printer::default();
     while args.count.is_none_or(|n| printed < n) && (args.follow || !browser.finished()) {
         for event in browser.next_events().await? {
             match event {
-                Event::Notice(notice) if notice.loses_records() => {
-                    super::partial::missing(format_args!("topic '{}' {notice}", args.topic));
-                }
-                Event::Notice(notice) => eprintln!("kscope: topic '{}' {notice}", args.topic),
+                Event::Notice(notice) => Output::notice(&args.topic, &notice),
                 Event::Record(record) => {
                     if args.count.is_some_and(|n| printed >= n) {
                         break;
@@ -106,26 +149,41 @@ pub async fn run(
                     if grep.as_ref().is_some_and(|re| !matches(re, &record)) {
                         continue;
                     }
-                    let decoding = match (decoder, output) {
-                        (Some(registry), OutputFormat::Json | OutputFormat::Table) => {
-                            Some(decode(registry, &record).await)
-                        }
-                        _ => None,
-                    };
-                    let decoding = match output {
-                        OutputFormat::Json | OutputFormat::Table => {
-                            mapped(&args, decoder, &record, decoding).await
-                        }
-                        OutputFormat::Raw => decoding,
-                    };
-                    writer.write(&args.topic, &record, decoding.as_ref(), output, out)?;
+                    if let Some(key) = &args.key
+                        && !key.matches(&record, decoder).await
+                    {
+                        continue;
+                    }
+                    sink.print(&args, &record, out).await?;
                     printed += 1;
                 }
             }
         }
         out.flush()?;
     }
+    if let Some(key) = &args.key {
+        say_found(
+            &args.topic,
+            key,
+            partition,
+            printed,
+            browser.bytes_fetched(),
+        );
+    }
     Ok(())
+}
+
+/// The stderr line that ends a key search: matches, where, bytes fetched.
+fn say_found(topic: &str, key: &KeyArg, partition: Option<i32>, found: u64, fetched: u64) {
+    let place = partition.map_or_else(
+        || "every partition".to_owned(),
+        |p| format!("partition {p}"),
+    );
+    let noun = if found == 1 { "record" } else { "records" };
+    eprintln!(
+        "kscope: key '{}': {found} {noun} found in topic '{topic}' {place}; {fetched} bytes fetched",
+        crate::untrusted::escape(&key.text)
+    );
 }
 
 fn matches(re: &Regex, record: &Record) -> bool {

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use crate::browse::Record;
+use crate::browse::csv::RecordCsv;
 use crate::browse::json::{Field, RecordJson};
 use crate::schema::Decoding;
 
@@ -26,6 +27,20 @@ pub struct Printer {
 }
 
 impl Printer {
+    /// The header line `output` starts with, if it has one.
+    pub fn header(output: OutputFormat, out: &mut impl Write) -> Result<(), Error> {
+        match output {
+            OutputFormat::Table => writeln!(
+                out,
+                "{:>4}  {:>10}  {:<24}  {:<20}  VALUE",
+                "PART", "OFFSET", "TIMESTAMP", "KEY"
+            )?,
+            OutputFormat::Csv => out.write_all(crate::browse::csv::HEADER.as_bytes())?,
+            OutputFormat::Json | OutputFormat::Raw => {}
+        }
+        Ok(())
+    }
+
     /// Write `record` of `topic` as `output` says, with its schema decoding.
     pub fn write(
         &mut self,
@@ -45,6 +60,16 @@ impl Printer {
                 self.line.clear();
                 json.write(&mut self.line);
                 self.line.push(b'\n');
+                out.write_all(&self.line)?;
+            }
+            OutputFormat::Csv => {
+                let csv = RecordCsv {
+                    key: decoded.map_or(Field::Bytes, |d| field(&d.key)),
+                    value: decoded.map_or(Field::Bytes, |d| field(&d.value)),
+                    ..RecordCsv::plain(record)
+                };
+                self.line.clear();
+                csv.write(&mut self.line);
                 out.write_all(&self.line)?;
             }
             OutputFormat::Raw => {

@@ -4,6 +4,7 @@
 
 pub mod args;
 mod consume;
+mod consume_key;
 mod consume_output;
 mod error;
 pub mod event;
@@ -80,6 +81,12 @@ fn run(invocation: Invocation) -> Result<(), Error> {
     if output == OutputFormat::Raw && !matches!(command, Command::Consume { .. }) {
         return Err(Error::Usage("-o raw is for consume only".to_owned()));
     }
+    if output == OutputFormat::Csv && !csv_supported(&command) {
+        return Err(Error::Usage(
+            "-o csv is for consume and the get listings (not get cluster, describe or watch)"
+                .to_owned(),
+        ));
+    }
     // consume decodes fetches on their own tasks while this thread prints:
     // a worker thread of their own lets the two overlap.
     let runtime = if matches!(command, Command::Consume { .. }) {
@@ -132,6 +139,18 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         }
         done
     })
+}
+
+/// Whether `command` prints rows that `-o csv` can write: `consume`, and
+/// every `get` listing printed from a column table.
+fn csv_supported(command: &Command) -> bool {
+    matches!(command, Command::Consume { .. } | Command::Get { .. })
+        && !matches!(
+            command,
+            Command::Get {
+                what: GetCommand::Cluster
+            }
+        )
 }
 
 /// How long a headless command's connect waits for `DescribeQuorum` (the
@@ -196,10 +215,23 @@ async fn dispatch(
             partition,
             from,
             count,
+            key,
+            key_raw,
+            key_scan,
             follow,
             grep,
             isolation,
         } => {
+            let key = match (key, key_raw) {
+                (Some(text), _) => Some(consume_key::KeyArg::text(&text, key_scan)),
+                (None, Some(raw)) => Some(consume_key::KeyArg::raw(&raw, key_scan)?),
+                (None, None) if key_scan => {
+                    return Err(Error::Usage(
+                        "--key-scan needs --key or --key-raw".to_owned(),
+                    ));
+                }
+                (None, None) => None,
+            };
             let args = consume::ConsumeArgs {
                 topic,
                 partition,
@@ -207,6 +239,7 @@ async fn dispatch(
                 count,
                 follow,
                 grep,
+                key,
                 isolation: match isolation {
                     IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
                     IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,

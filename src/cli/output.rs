@@ -1,4 +1,4 @@
-//! Rows out as JSON (one array) or an aligned table: what every `get` command prints.
+//! Rows out as JSON (one array), CSV or an aligned table: what every `get` command prints.
 
 use std::io::Write;
 
@@ -21,6 +21,7 @@ pub fn emit<R: Serialize>(
             serde_json::to_writer(&mut *out, rows)?;
             writeln!(out)?;
         }
+        OutputFormat::Csv => table::write_csv(out, table, rows)?,
         OutputFormat::Table | OutputFormat::Raw => table::write_columns(out, table, rows)?,
     }
     out.flush()?;

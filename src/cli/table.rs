@@ -14,6 +14,17 @@ pub fn write_columns<R>(out: &mut impl Write, table: &[Column<R>], rows: &[R]) -
     write(out, &headers, &aligns, &cells)
 }
 
+/// Write `rows` as CSV (RFC 4180) under the headers of `table`: the raw
+/// cells, quoted where needed (a CSV reader gets the text exact).
+pub fn write_csv<R>(out: &mut impl Write, table: &[Column<R>], rows: &[R]) -> io::Result<()> {
+    let mut buffer = Vec::new();
+    crate::browse::csv::row(&mut buffer, &columns::headers(table));
+    for row in rows {
+        crate::browse::csv::row(&mut buffer, &columns::cells(table, row));
+    }
+    out.write_all(&buffer)
+}
+
 /// Write `rows` under `headers`, each column as wide as its widest cell,
 /// two spaces apart, aligned as `aligns` says (left where it says nothing),
 /// no trailing spaces.

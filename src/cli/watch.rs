@@ -60,7 +60,7 @@ pub async fn print(
                     serde_json::to_writer(&mut *out, &event::json(event))?;
                     writeln!(out)?;
                 }
-                OutputFormat::Table | OutputFormat::Raw => {
+                OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv => {
                     writeln!(out, "{}", crate::untrusted::escape(&event::line(event)))?;
                 }
             }
@@ -86,7 +86,7 @@ fn missed(
             serde_json::to_writer(&mut *out, &record)?;
             writeln!(out)?;
         }
-        OutputFormat::Table | OutputFormat::Raw => {
+        OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv => {
             writeln!(out, "{now}  {:<18}  -  missed={count}", "events_missed")?;
         }
     }

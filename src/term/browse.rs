@@ -90,6 +90,8 @@ pub struct Ask {
     pub start: Start,
     /// Committed or uncommitted records.
     pub isolation: Isolation,
+    /// Only records with this key (the others are never staged).
+    pub key: Option<bytes::Bytes>,
 }
 
 /// Start session `ask.session`: its topic (one partition or all) from its
@@ -101,6 +103,7 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
         partition,
         start,
         isolation,
+        key,
     } = ask;
     let staging = Arc::new(Staging {
         session,
@@ -129,7 +132,11 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
                     Ok(events) => {
                         for event in events {
                             match event {
-                                Event::Record(record) => staged.ring.push(&record),
+                                Event::Record(record) => {
+                                    if key.as_ref().is_none_or(|k| record.key.as_ref() == Some(k)) {
+                                        staged.ring.push(&record);
+                                    }
+                                }
                                 Event::Notice(notice) => staged.notices.push(notice.to_string()),
                             }
                         }

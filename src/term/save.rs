@@ -1,6 +1,8 @@
 //! What the Messages screen hands to the outside world: records saved as
 //! JSON lines to a file (the fields of `kscope consume -o json`, through the
-//! same serializer), and a value copied to the clipboard with OSC 52.
+//! same serializer) or, for a path ending in `.csv`, as CSV (the screen's
+//! columns, as `kscope consume -o csv` writes them), and a value copied to
+//! the clipboard with OSC 52.
 //!
 //! Saving never overwrites a file unless forced (`:save! PATH`): the file is
 //! created with `create_new`, so a file that appears meanwhile is not
@@ -14,6 +16,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
 use crate::browse::Record;
+use crate::browse::csv::RecordCsv;
 use crate::browse::json::RecordJson;
 use crate::browse::ring::DEFAULT_VALUE_CAP;
 
@@ -45,11 +48,23 @@ pub fn save(path: &str, topic: &str, records: &[Record], force: bool) -> String 
     };
     let mut out = BufWriter::new(file);
     let mut line = Vec::new();
-    let written = records.iter().try_for_each(|record| {
-        line.clear();
-        RecordJson::plain(topic, record).write(&mut line);
-        line.push(b'\n');
-        out.write_all(&line)
+    let csv = is_csv(&target);
+    let header = if csv {
+        out.write_all(crate::browse::csv::HEADER.as_bytes())
+    } else {
+        Ok(())
+    };
+    let written = header.and_then(|()| {
+        records.iter().try_for_each(|record| {
+            line.clear();
+            if csv {
+                RecordCsv::plain(record).write(&mut line);
+            } else {
+                RecordJson::plain(topic, record).write(&mut line);
+                line.push(b'\n');
+            }
+            out.write_all(&line)
+        })
     });
     if let Err(error) = written.and_then(|()| out.flush()) {
         return format!("saving to '{path}' failed: {error}");
@@ -67,6 +82,12 @@ pub fn save(path: &str, topic: &str, records: &[Record], force: bool) -> String 
             "{notice} ({cut} values cut at 1 MiB by the view; kscope consume writes them whole)"
         ),
     }
+}
+
+/// Whether `path` asks for CSV (its extension is `csv`, any case).
+fn is_csv(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
 }
 
 /// Whether the ring kept only the first [`DEFAULT_VALUE_CAP`] bytes of the
@@ -149,6 +170,23 @@ mod tests {
         assert!(forced.starts_with("saved 1 record to "), "{forced}");
         let replaced = std::fs::read_to_string(&path).expect("the saved file");
         assert_eq!(replaced.lines().count(), 1, "a forced save replaced it");
+    }
+
+    #[test]
+    fn a_csv_path_saves_the_screens_columns_as_csv() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("out.CSV");
+        let path_text = path.to_str().expect("a UTF-8 path");
+        let records = [record(1, b"a,\"b\"\nc"), record(2, b"plain")];
+        let notice = save(path_text, "orders", &records, false);
+        assert!(notice.starts_with("saved 2 records to "), "{notice}");
+        let text = std::fs::read_to_string(&path).expect("the saved file");
+        assert_eq!(
+            text,
+            "partition,offset,timestamp,key,value,size\r\n\
+             0,1,1970-01-01T00:00:00.005Z,,\"a,\"\"b\"\"\nc\",17\r\n\
+             0,2,1970-01-01T00:00:00.005Z,,plain,15\r\n"
+        );
     }
 
     #[test]

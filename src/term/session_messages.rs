@@ -18,6 +18,7 @@ impl Session {
                 partition,
                 start,
                 isolation,
+                key,
             } => {
                 let ask = crate::term::browse::Ask {
                     session,
@@ -25,6 +26,7 @@ impl Session {
                     partition,
                     start,
                     isolation,
+                    key,
                 };
                 match &self.cluster {
                     Some(cluster) => {
@@ -70,6 +72,7 @@ impl Session {
                         partition,
                         start,
                         isolation,
+                        key: None,
                     };
                     let task =
                         crate::term::find::start(cluster.clone(), ask, pattern, self.tx.clone());

@@ -128,5 +128,8 @@ pub fn status(m: &MessagesStore) -> String {
     if let Some(filter) = &m.filter {
         parts.push(format!("filter: {}", filter.text()));
     }
+    if let Some(key) = &m.key {
+        parts.push(format!("key {}", crate::app::messages_key::shown(key)));
+    }
     parts.join(" · ")
 }

@@ -110,7 +110,11 @@ impl Browser {
     ) {
         for p in partitions {
             let next = starts.get(p).copied().unwrap_or(0);
-            let stop = (!self.options.follow).then(|| end.get(p).copied().unwrap_or(0));
+            let end_at = end.get(p).copied().unwrap_or(0);
+            let stop = match self.options.until {
+                Some(until) => Some(until.min(end_at)),
+                None => (!self.options.follow).then_some(end_at),
+            };
             let mut cursor = Cursor::new(*p, next, stop);
             let (lo, hi) = (low.get(p).copied(), end.get(p).copied());
             if lo.is_some_and(|lo| next < lo) || hi.is_some_and(|hi| next > hi) {

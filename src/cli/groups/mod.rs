@@ -128,7 +128,11 @@ pub fn render_groups(
             history: None,
         })
         .collect();
-    write_columns(out, &group_columns::headless(), &rows)?;
+    if format == OutputFormat::Csv {
+        crate::cli::table::write_csv(out, &group_columns::headless(), &rows)?;
+    } else {
+        write_columns(out, &group_columns::headless(), &rows)?;
+    }
     Ok(())
 }
 

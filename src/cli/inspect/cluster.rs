@@ -230,7 +230,7 @@ pub async fn run(
             serde_json::to_writer(&mut *out, &json)?;
             writeln!(out)?;
         }
-        OutputFormat::Table | OutputFormat::Raw => write_table(out, &json)?,
+        OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv => write_table(out, &json)?,
     }
     out.flush()?;
     Ok(())
