@@ -499,6 +499,31 @@ fn v_opens_a_partitions_records_at_the_committed_offset() {
         "{effects:?}"
     );
     assert!(matches!(s.view().screen, Screen::Messages { .. }));
+    // The records arrive from the committed offset on, and more after: the
+    // selection stays on the record the group reads next, held still, and
+    // the title says so (following would carry it off to the newest).
+    let session = screens_fixture::browse_session(&effects).expect("a session");
+    let screen = render(&s, &snap);
+    assert!(
+        screen.contains("reads offset 7 next (waiting for"),
+        "{screen}"
+    );
+    let batch = |from: i64| {
+        (from..from + 5)
+            .map(|o| screens_fixture::record(0, o, None, Some(b"v")))
+            .collect()
+    };
+    screens_fixture::feed(&mut s, &snap, session, batch(7));
+    screens_fixture::feed(&mut s, &snap, session, batch(12));
+    let selected = kscope::app::messages::selected(&s).map(|r| r.offset);
+    assert_eq!(selected, Some(7), "on the group's next record");
+    assert!(s.messages.paused, "held still");
+    let screen = render(&s, &snap);
+    assert!(
+        screen.contains("group 'inventory-sync' reads offset 7 next ·"),
+        "{screen}"
+    );
+    assert!(screen.contains("PAUSED, 5 n"), "{screen}");
     press(&mut s, &snap, Code::Esc);
     keys(&mut s, &snap, "jj");
     let effects = keys(&mut s, &snap, "v");

@@ -57,6 +57,7 @@ pub(super) fn restart(
     m.failed = None;
     m.live = true;
     m.anchor = None;
+    m.hold_at_anchor = None;
     let view = state.view_mut();
     view.rows.clear();
     view.selected = 0;
@@ -226,6 +227,11 @@ pub fn sync(state: &mut AppState) {
         if let Some(index) = found {
             view.selected = before + index;
             state.messages.anchor = None;
+            // Held still on it: following would carry the selection off to
+            // the newest record within seconds.
+            if state.messages.hold_at_anchor.is_some() {
+                state.messages.paused = true;
+            }
         }
     }
 }
@@ -269,7 +275,12 @@ pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
     };
     let (topic, partition) = (p.topic.to_string(), p.partition);
     match p.committed {
-        Some(offset) => open(state, topic, Some(partition), Start::Offset(offset), fx),
+        Some(offset) => {
+            let said = format!("group '{group}' reads offset {offset} next");
+            open(state, topic, Some(partition), Start::Offset(offset), fx);
+            state.messages.anchor = Some((partition, offset));
+            state.messages.hold_at_anchor = Some(said);
+        }
         None => {
             state.notice = Some(format!(
                 "the group has no committed offset on '{topic}' partition {partition}"

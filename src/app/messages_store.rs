@@ -63,6 +63,9 @@ pub struct MessagesStore {
     /// Select this record (partition, offset) when it arrives: the
     /// selection kept across a restart of the session.
     pub anchor: Option<(i32, i64)>,
+    /// Pause when the anchor arrives, and what the title says of it until
+    /// then and after (`v` from a group: the record the group reads next).
+    pub hold_at_anchor: Option<String>,
 }
 
 impl Default for MessagesStore {
@@ -90,6 +93,7 @@ impl Default for MessagesStore {
             ),
             isolation: Isolation::default(),
             anchor: None,
+            hold_at_anchor: None,
             find: None,
             finds: 0,
             key: None,

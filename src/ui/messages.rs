@@ -105,6 +105,13 @@ pub fn draw_record(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
 /// paused with arrivals, drops, the filter.
 pub fn status(m: &MessagesStore) -> String {
     let mut parts = Vec::new();
+    if let Some(said) = &m.hold_at_anchor {
+        parts.push(if m.anchor.is_some() {
+            format!("{said} (waiting for it)")
+        } else {
+            said.clone()
+        });
+    }
     if let Some(finding) = &m.find {
         parts.push(finding.progress());
     }
