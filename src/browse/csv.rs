@@ -12,7 +12,6 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::json::Field;
 use super::record::Record;
@@ -110,22 +109,7 @@ fn field(out: &mut Vec<u8>, bytes: Option<&[u8]>, how: &Field<'_>) {
 
 /// `2024-01-01T12:30:00.123Z`; empty for a negative (unknown) time.
 fn timestamp(ms: i64) -> String {
-    if ms < 0 {
-        return String::new();
-    }
-    let Ok(at) = OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000) else {
-        return String::new();
-    };
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-        at.year(),
-        u8::from(at.month()),
-        at.day(),
-        at.hour(),
-        at.minute(),
-        at.second(),
-        at.millisecond()
-    )
+    super::format::datetime(ms, 0, 'T', "Z").unwrap_or_default()
 }
 
 #[cfg(test)]

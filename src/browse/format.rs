@@ -368,6 +368,31 @@ pub fn hex_dump(bytes: &[u8], max_lines: usize) -> Vec<Line> {
         .collect()
 }
 
+/// A record time (`ms` since the epoch) at `offset_secs` from UTC to the
+/// millisecond, date and time `sep`arated, `zone` after (`T` and `Z` make
+/// RFC 3339 in UTC); `None` for a negative (unknown) or unrepresentable
+/// time.
+pub fn datetime(ms: i64, offset_secs: i32, sep: char, zone: &str) -> Option<String> {
+    use time::{OffsetDateTime, UtcOffset};
+    if ms < 0 {
+        return None;
+    }
+    let offset = UtcOffset::from_whole_seconds(offset_secs).unwrap_or(UtcOffset::UTC);
+    let at = OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()?
+        .to_offset(offset);
+    Some(format!(
+        "{:04}-{:02}-{:02}{sep}{:02}:{:02}:{:02}.{:03}{zone}",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second(),
+        at.millisecond()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

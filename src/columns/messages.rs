@@ -1,8 +1,6 @@
 //! The Messages screen's table (records of one topic or partition): where a
 //! record is, when, its key, a one-line preview of its value, its size.
 
-use time::{OffsetDateTime, UtcOffset};
-
 use crate::browse::{Format, Record, format};
 
 use super::Column;
@@ -29,24 +27,7 @@ const PREVIEW: usize = 400;
 /// `2026-12-04 07:04:35.123` at `offset_secs` from UTC (`-` when the
 /// timestamp is unknown).
 pub fn datetime(ms: i64, offset_secs: i32) -> String {
-    let offset = UtcOffset::from_whole_seconds(offset_secs).unwrap_or(UtcOffset::UTC);
-    let Ok(at) = OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000) else {
-        return "-".to_owned();
-    };
-    if ms < 0 {
-        return "-".to_owned();
-    }
-    let at = at.to_offset(offset);
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:03}",
-        at.year(),
-        u8::from(at.month()),
-        at.day(),
-        at.hour(),
-        at.minute(),
-        at.second(),
-        at.millisecond()
-    )
+    format::datetime(ms, offset_secs, ' ', "").unwrap_or_else(|| "-".to_owned())
 }
 
 /// `+01:00`, `UTC`.
