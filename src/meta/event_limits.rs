@@ -68,6 +68,7 @@ impl Limits {
     }
 
     /// No rate limit (for tests of what is downstream of the log).
+    #[must_use]
     pub fn unlimited_rate(self) -> Self {
         Self {
             per_kind: u64::MAX,
