@@ -201,7 +201,12 @@ pub fn movement_key(event: &MovementEvent) -> String {
         | K::BrokerAnswering { broker } => vec![*broker],
         K::MetadataLive { leader } => vec![*leader],
         K::ControllerChanged { from, to } => from.iter().chain(to).copied().collect(),
-        K::TopicCreated { .. } | K::TopicDeleted | K::MetadataFrozen { .. } => Vec::new(),
+        K::QuorumLeaderChanged { from, to, .. } => from.iter().chain([to]).copied().collect(),
+        K::TopicCreated { .. }
+        | K::TopicDeleted
+        | K::MetadataFrozen { .. }
+        | K::PartitionsAdded { .. }
+        | K::EventsSuppressed { .. } => Vec::new(),
     };
     let mut key = format!(
         "{} {} {}",

@@ -327,7 +327,9 @@ fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
 }
 
 fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
-    for event in events {
+    // The Leaders screen shows leader movement; the other kinds of the
+    // event model (partitions added, quorum elections) are for `watch events`.
+    for event in events.into_iter().filter(|e| e.kind.is_leader_movement()) {
         if let (Some(topic), Some(partition)) = (&event.topic, event.partition)
             && matches!(
                 event.kind,

@@ -86,6 +86,10 @@ pub enum Command {
         /// Seconds between full metadata refreshes.
         #[arg(long, default_value_t = 2.0)]
         interval: f64,
+        /// `watch events` only: these kinds (comma-separated, e.g.
+        /// `isr_shrank,partition_offline`); every kind when absent.
+        #[arg(long, value_delimiter = ',')]
+        kinds: Vec<String>,
     },
 }
 
@@ -234,6 +238,9 @@ pub enum DescribeWhat {
 pub enum WatchWhat {
     /// Leader movement: leaders, ISR, replicas, brokers, controller, topics.
     Leaders,
+    /// Every event kscope derives: leader movement plus partitions added,
+    /// quorum elections and folded storms, with severity and source.
+    Events,
 }
 
 /// A refresh interval from seconds, kept sane.

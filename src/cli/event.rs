@@ -1,4 +1,6 @@
-//! How `watch` prints one movement event.
+//! How `watch` prints one event: `watch leaders` in its original format
+//! ([`json`], [`line`]), `watch events` with the event model's fields
+//! ([`record`], [`table_line`]).
 
 use std::fmt::Write as _;
 
@@ -6,7 +8,7 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::meta::MovementEvent;
+use crate::meta::{MovementEvent, MovementKind};
 
 /// RFC 3339 in UTC, e.g. `2026-12-02T14:03:07.123456789Z`.
 pub fn rfc3339(time: std::time::SystemTime) -> String {
@@ -44,6 +46,104 @@ pub fn json(event: &MovementEvent) -> Value {
         }
     }
     Value::Object(object)
+}
+
+/// The fields every `watch events` record has, in order. Stable: scripts
+/// read them by name.
+pub const RECORD_FIELDS: &[&str] = &[
+    "time",
+    "kind",
+    "severity",
+    "source",
+    "topic",
+    "partition",
+    "broker",
+    "group",
+    "before",
+    "after",
+];
+
+/// The event as one `watch events` JSON object: [`RECORD_FIELDS`] (null
+/// where they do not apply), then the kind's own fields as `watch leaders`
+/// prints them (`from`, `to`, `epoch`, `isr`, `removed`, `suppressed`,
+/// `count`, …).
+pub fn record(event: &MovementEvent) -> Value {
+    let (before, after) = change(&event.kind);
+    let optional = |v: Option<i32>| v.map_or(Value::Null, Value::from);
+    let mut object = Map::new();
+    object.insert("time".to_owned(), Value::from(rfc3339(event.time)));
+    object.insert("kind".to_owned(), Value::from(event.kind.name()));
+    let severity = event.kind.severity().name();
+    object.insert("severity".to_owned(), Value::from(severity));
+    object.insert("source".to_owned(), Value::from(event.kind.source().name()));
+    let topic = event.topic.clone().map_or(Value::Null, Value::from);
+    object.insert("topic".to_owned(), topic);
+    object.insert("partition".to_owned(), optional(event.partition));
+    object.insert("broker".to_owned(), optional(event.broker()));
+    let group = event.group().map_or(Value::Null, Value::from);
+    object.insert("group".to_owned(), group);
+    object.insert("before".to_owned(), before);
+    object.insert("after".to_owned(), after);
+    if let Ok(Value::Object(fields)) = serde_json::to_value(&event.kind) {
+        for (key, value) in fields {
+            object.entry(key).or_insert(value);
+        }
+    }
+    Value::Object(object)
+}
+
+/// What the event's subject was and is: the leader, the ISR, the replica
+/// set, the partition count, the controller; for presence and liveness, a
+/// state word (`absent`/`present`, `answering`/`not_answering`,
+/// `live`/`frozen`); null where there is no before (or after).
+pub fn change(kind: &MovementKind) -> (Value, Value) {
+    use MovementKind as K;
+    let id = |v: Option<i32>| v.map_or(Value::Null, Value::from);
+    let word = |a: &str, b: &str| (Value::from(a), Value::from(b));
+    match kind {
+        K::LeaderChanged { from, to, .. } => (Value::from(*from), Value::from(*to)),
+        K::PartitionOffline { from, .. } => (Value::from(*from), Value::Null),
+        K::PartitionOnline { to, .. } => (Value::Null, Value::from(*to)),
+        K::IsrShrank { isr, removed } => {
+            let before: Vec<i32> = isr.iter().chain(removed).copied().collect();
+            (Value::from(before), Value::from(isr.clone()))
+        }
+        K::IsrExpanded { isr, added } => {
+            let before: Vec<i32> = isr.iter().filter(|r| !added.contains(r)).copied().collect();
+            (Value::from(before), Value::from(isr.clone()))
+        }
+        K::ReplicasChanged { from, to } => (Value::from(from.clone()), Value::from(to.clone())),
+        K::PartitionsAdded { from, to } => (Value::from(*from), Value::from(*to)),
+        K::ControllerChanged { from, to } => (id(*from), id(*to)),
+        K::QuorumLeaderChanged { from, to, .. } => (id(*from), Value::from(*to)),
+        K::BrokerJoined { .. } | K::TopicCreated { .. } => word("absent", "present"),
+        K::BrokerLeft { .. } | K::TopicDeleted => word("present", "absent"),
+        K::BrokerNotAnswering { .. } => word("answering", "not_answering"),
+        K::BrokerAnswering { .. } => word("not_answering", "answering"),
+        K::MetadataFrozen { .. } => word("live", "frozen"),
+        K::MetadataLive { .. } => word("frozen", "live"),
+        K::EventsSuppressed { .. } => (Value::Null, Value::Null),
+    }
+}
+
+/// The event as one `watch events` table line: time, severity, source,
+/// kind, subject, and what happened in words.
+pub fn table_line(event: &MovementEvent) -> String {
+    let subject = match (&event.topic, event.partition, event.broker(), event.group()) {
+        (Some(topic), Some(partition), _, _) => format!("{topic}/{partition}"),
+        (Some(topic), None, _, _) => topic.clone(),
+        (None, _, Some(broker), _) => format!("broker {broker}"),
+        (None, _, None, Some(group)) => format!("group {group}"),
+        (None, _, None, None) => "-".to_owned(),
+    };
+    format!(
+        "{}  {:<8}  {:<8}  {:<21}  {subject}  {}",
+        rfc3339(event.time),
+        event.kind.severity().name(),
+        event.kind.source().name(),
+        event.kind.name(),
+        crate::columns::format::movement_detail(&event.kind)
+    )
 }
 
 /// The event as one text line: time, kind, where, then `key=value` fields.
@@ -110,6 +210,56 @@ mod tests {
         assert_eq!(
             line(&event),
             "2026-09-21T14:13:20Z  leader_changed      orders/3  from=1  to=2  epoch=7"
+        );
+    }
+
+    #[test]
+    fn a_watch_events_record_has_every_stable_field() {
+        let event = MovementEvent {
+            time: SystemTime::UNIX_EPOCH + Duration::from_secs(1_790_000_000),
+            topic: Some("orders".to_owned()),
+            partition: Some(3),
+            kind: MovementKind::IsrShrank {
+                isr: vec![1, 2],
+                removed: vec![3],
+            },
+        };
+        let value = record(&event);
+        let keys: Vec<&str> = value
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert!(RECORD_FIELDS.iter().all(|f| keys.contains(f)), "{keys:?}");
+        assert_eq!(value["severity"], "warn");
+        assert_eq!(value["source"], "reported");
+        assert_eq!(value["before"], serde_json::json!([1, 2, 3]));
+        assert_eq!(value["after"], serde_json::json!([1, 2]));
+        assert_eq!(value["removed"], serde_json::json!([3]));
+        assert_eq!(value["broker"], Value::Null);
+        assert_eq!(
+            table_line(&event),
+            "2026-09-21T14:13:20Z  warn      reported  isr_shrank             orders/3  isr 1,2 (-3)"
+        );
+        let silent = MovementEvent {
+            topic: None,
+            partition: None,
+            kind: MovementKind::BrokerNotAnswering { broker: 2 },
+            ..event
+        };
+        let value = record(&silent);
+        assert_eq!(
+            (&value["severity"], &value["source"], &value["broker"]),
+            (
+                &Value::from("critical"),
+                &Value::from("observed"),
+                &Value::from(2)
+            )
+        );
+        assert_eq!(
+            (&value["before"], &value["after"]),
+            (&Value::from("answering"), &Value::from("not_answering"))
         );
     }
 }

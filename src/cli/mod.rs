@@ -87,6 +87,10 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 .to_owned(),
         ));
     }
+    let watching = match &command {
+        Command::Watch { what, kinds, .. } => Some(watch::Filter::new(*what, kinds)?),
+        _ => None,
+    };
     // consume decodes fetches on their own tasks while this thread prints:
     // a worker thread of their own lets the two overlap.
     let runtime = if matches!(command, Command::Consume { .. }) {
@@ -126,11 +130,11 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             // through std's line-buffered stdout, which scans every write
             // for its last newline (a 100 KiB value included).
             let mut out = std::io::BufWriter::with_capacity(CONSUME_BUFFER, unbuffered_stdout());
-            let done = dispatch(&cluster, command, output, extras, &mut out).await;
+            let done = dispatch(&cluster, command, None, output, extras, &mut out).await;
             done.and(out.flush().map_err(Error::from))
         } else {
             let mut out = std::io::stdout().lock();
-            dispatch(&cluster, command, output, extras, &mut out).await
+            dispatch(&cluster, command, watching, output, extras, &mut out).await
         };
         if let Some(probe) = probe {
             for warning in probe.finish(PROBE_GRACE).await.warnings() {
@@ -184,6 +188,7 @@ struct Extras {
 async fn dispatch(
     cluster: &Cluster,
     command: Command,
+    watching: Option<watch::Filter>,
     output: OutputFormat,
     extras: Extras,
     out: &mut impl Write,
@@ -253,7 +258,10 @@ async fn dispatch(
                 .transpose()?;
             consume::run(cluster, args, decoder.as_ref(), output, out).await
         }
-        Command::Watch { topic, .. } => watch::run(cluster, topic.as_deref(), output, out).await,
+        Command::Watch { topic, .. } => {
+            let filter = watching.unwrap_or_else(watch::Filter::leaders);
+            watch::run(cluster, topic.as_deref(), &filter, output, out).await
+        }
     }
 }
 

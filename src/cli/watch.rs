@@ -1,6 +1,11 @@
-//! `kscope watch leaders [TOPIC]`: movement events as they are observed.
+//! `kscope watch leaders [TOPIC]` and `kscope watch events [--kinds …]
+//! [TOPIC]`: events as they are observed. `leaders` prints the leader
+//! movement kinds in the format it always had; `events` prints every kind
+//! (or those of `--kinds`) with severity, source, subject and before/after.
 //!
-//! Every event of every refresh is printed, however many one refresh brings.
+//! Every event of every refresh is printed, however many one refresh brings
+//! (a storm over a kind's rate limit arrives folded into counted
+//! `events_suppressed` records, printed like any event).
 //! If stdout is so slow that the feed had to skip events, the stream says so
 //! in-band (a `events_missed` record with the exact count) and on stderr.
 
@@ -8,17 +13,83 @@ use std::io::Write;
 
 use serde_json::json;
 
-use crate::meta::Cluster;
 use crate::meta::movement_log::MovementFeed;
+use crate::meta::{Cluster, KIND_NAMES, MovementEvent, MovementKind};
 
-use super::args::OutputFormat;
+use super::args::{OutputFormat, WatchWhat};
 use super::error::Error;
 use super::event;
+
+/// Which events a watch prints, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter {
+    /// `watch events` (every field) rather than `watch leaders`.
+    events: bool,
+    /// Only these kinds (`events_suppressed` records count as the kind they
+    /// fold); every kind when `None`.
+    kinds: Option<Vec<&'static str>>,
+}
+
+impl Filter {
+    /// `watch leaders`: the leader movement kinds, as they always printed.
+    pub fn leaders() -> Self {
+        Self {
+            events: false,
+            kinds: None,
+        }
+    }
+
+    /// The filter for `watch WHAT --kinds KINDS`; an unknown kind, or
+    /// `--kinds` with `leaders`, is a usage error naming the valid kinds.
+    pub fn new(what: WatchWhat, kinds: &[String]) -> Result<Self, Error> {
+        if what == WatchWhat::Leaders {
+            if !kinds.is_empty() {
+                return Err(Error::Usage("--kinds is for `watch events`".to_owned()));
+            }
+            return Ok(Self::leaders());
+        }
+        if kinds.is_empty() {
+            return Ok(Self {
+                events: true,
+                kinds: None,
+            });
+        }
+        let mut known = Vec::with_capacity(kinds.len());
+        for kind in kinds.iter().map(|k| k.trim()).filter(|k| !k.is_empty()) {
+            match KIND_NAMES.iter().find(|name| **name == kind) {
+                Some(name) => known.push(*name),
+                None => {
+                    return Err(Error::Usage(format!(
+                        "unknown event kind '{kind}'; valid kinds: {}",
+                        KIND_NAMES.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(Self {
+            events: true,
+            kinds: Some(known),
+        })
+    }
+
+    /// Whether `event` is printed (the topic filter aside).
+    fn wants(&self, event: &MovementEvent) -> bool {
+        if !self.events {
+            return event.kind.is_leader_movement();
+        }
+        let Some(kinds) = &self.kinds else {
+            return true;
+        };
+        kinds.contains(&event.kind.name())
+            || matches!(&event.kind, MovementKind::EventsSuppressed { suppressed, .. } if kinds.contains(suppressed))
+    }
+}
 
 /// Print events until interrupted (Ctrl-C) or stdout closes.
 pub async fn run(
     cluster: &Cluster,
     topic: Option<&str>,
+    filter: &Filter,
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), Error> {
@@ -34,7 +105,7 @@ pub async fn run(
     let mut err = std::io::stderr();
     tokio::select! {
         _ = &mut interrupted => Ok(()),
-        printed = print(&mut feed, topic, format, out, &mut err) => printed,
+        printed = print(&mut feed, topic, filter, format, out, &mut err) => printed,
     }
 }
 
@@ -43,6 +114,7 @@ pub async fn run(
 pub async fn print(
     feed: &mut MovementFeed,
     topic: Option<&str>,
+    filter: &Filter,
     format: OutputFormat,
     out: &mut impl Write,
     err: &mut impl Write,
@@ -52,16 +124,29 @@ pub async fn print(
             missed(received.missed, format, out, err)?;
         }
         for event in received.events.iter() {
-            if topic.is_some_and(|name| event.topic.as_deref().is_some_and(|t| t != name)) {
+            if topic.is_some_and(|name| event.topic.as_deref().is_some_and(|t| t != name))
+                || !filter.wants(event)
+            {
                 continue;
             }
-            match format {
-                OutputFormat::Json => {
+            match (format, filter.events) {
+                (OutputFormat::Json, false) => {
                     serde_json::to_writer(&mut *out, &event::json(event))?;
                     writeln!(out)?;
                 }
-                OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv => {
+                (OutputFormat::Json, true) => {
+                    serde_json::to_writer(&mut *out, &event::record(event))?;
+                    writeln!(out)?;
+                }
+                (OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv, false) => {
                     writeln!(out, "{}", crate::untrusted::escape(&event::line(event)))?;
+                }
+                (OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv, true) => {
+                    writeln!(
+                        out,
+                        "{}",
+                        crate::untrusted::escape(&event::table_line(event))
+                    )?;
                 }
             }
         }
@@ -102,7 +187,7 @@ mod tests {
     use std::time::SystemTime;
 
     use super::*;
-    use crate::meta::{MovementEvent, MovementKind, MovementLog};
+    use crate::meta::{Limits, MovementLog};
 
     fn moves(range: std::ops::Range<i32>) -> Vec<MovementEvent> {
         range
@@ -121,15 +206,23 @@ mod tests {
 
     #[tokio::test]
     async fn every_one_of_ten_thousand_moves_in_one_refresh_is_printed() {
-        let log = MovementLog::new(100);
+        let log = MovementLog::with_limits(Limits::with_capacity(100).unlimited_rate());
         let mut feed = log.subscribe();
         log.extend(moves(0..10_000));
         log.extend(moves(10_000..12_000));
         drop(log);
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        print(&mut feed, None, OutputFormat::Json, &mut out, &mut err)
-            .await
-            .expect("printed");
+        let filter = Filter::leaders();
+        print(
+            &mut feed,
+            None,
+            &filter,
+            OutputFormat::Json,
+            &mut out,
+            &mut err,
+        )
+        .await
+        .expect("printed");
         let text = String::from_utf8(out).expect("utf-8");
         let partitions: Vec<i64> = text
             .lines()
@@ -150,5 +243,41 @@ mod tests {
         assert_eq!(value["kind"], "events_missed");
         assert_eq!(value["missed"], 4242);
         assert!(String::from_utf8_lossy(&err).contains("4242 movement events were skipped"));
+    }
+
+    #[test]
+    fn an_unknown_kind_is_a_usage_error_listing_the_valid_ones() {
+        let kinds = ["isr_shrank".to_owned(), "leader_moved".to_owned()];
+        let error = Filter::new(WatchWhat::Events, &kinds).expect_err("unknown kind");
+        assert_eq!(error.exit_code(), 2);
+        let text = error.to_string();
+        assert!(text.contains("'leader_moved'"), "{text}");
+        assert!(text.contains("partitions_added, topic_created"), "{text}");
+        let kinds = ["leader_changed".to_owned()];
+        assert!(Filter::new(WatchWhat::Leaders, &kinds).is_err());
+    }
+
+    #[test]
+    fn leaders_keeps_its_subset_and_events_filters_by_kind_folds_included() {
+        let event = |kind| MovementEvent {
+            time: SystemTime::now(),
+            topic: Some("t".to_owned()),
+            partition: None,
+            kind,
+        };
+        let added = event(MovementKind::PartitionsAdded { from: 1, to: 3 });
+        let moved = moves(0..1).remove(0);
+        let folded = event(MovementKind::EventsSuppressed {
+            suppressed: "isr_shrank",
+            count: 5,
+            severity: crate::meta::Severity::Warn,
+        });
+        let leaders = Filter::leaders();
+        assert!(leaders.wants(&moved) && !leaders.wants(&added) && leaders.wants(&folded));
+        let kinds = ["isr_shrank".to_owned(), " partitions_added".to_owned()];
+        let some = Filter::new(WatchWhat::Events, &kinds).expect("valid kinds");
+        assert!(!some.wants(&moved) && some.wants(&added) && some.wants(&folded));
+        let all = Filter::new(WatchWhat::Events, &[]).expect("every kind");
+        assert!(all.wants(&moved) && all.wants(&added));
     }
 }

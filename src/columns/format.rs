@@ -133,6 +133,15 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             write!(out, "created with {partitions} partitions")
         }
         MovementKind::TopicDeleted => write!(out, "deleted"),
+        MovementKind::PartitionsAdded { from, to } => write!(out, "partitions {from} → {to}"),
+        MovementKind::QuorumLeaderChanged { from, to, epoch } => write!(
+            out,
+            "quorum leader {} → {to} (epoch {epoch})",
+            from.map_or_else(|| "none".to_owned(), |f| f.to_string())
+        ),
+        MovementKind::EventsSuppressed {
+            suppressed, count, ..
+        } => write!(out, "{count} more {suppressed} suppressed"),
     };
     out
 }

@@ -92,8 +92,12 @@ pub(super) fn silent_line<'a>(ids: impl Iterator<Item = &'a i32>, yet: &str) -> 
 /// What one `DescribeQuorum` said, for the tracker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum QuorumSeen {
-    /// A leader, and how far the metadata log is committed.
-    Leader { leader: i32, high_watermark: i64 },
+    /// A leader, its epoch, and how far the metadata log is committed.
+    Leader {
+        leader: i32,
+        epoch: i32,
+        high_watermark: i64,
+    },
     /// No leader elected.
     NoLeader,
     /// No answer (a timeout or a transport failure), with the error.
@@ -108,6 +112,7 @@ impl QuorumSeen {
         match asked {
             Ok(Some(quorum)) => QuorumSeen::Leader {
                 leader: quorum.leader,
+                epoch: quorum.leader_epoch,
                 high_watermark: quorum.high_watermark,
             },
             Ok(None) => QuorumSeen::NoLeader,
@@ -122,6 +127,8 @@ impl QuorumSeen {
 pub(super) struct Tracker {
     /// The last high watermark seen rising, and when.
     progress: Option<(i64, SystemTime)>,
+    /// The quorum's leader and its epoch, as last seen.
+    elected: Option<(i32, i32)>,
     health: Health,
 }
 
@@ -130,17 +137,49 @@ impl Tracker {
         &self.health
     }
 
-    /// Take in one quorum observation at `now`; the events it causes.
+    /// Take in one quorum observation at `now`; the events it causes: a
+    /// new quorum leader (or epoch) first, then liveness changes.
     pub(super) fn observe_quorum(
         &mut self,
         seen: QuorumSeen,
         now: SystemTime,
     ) -> Vec<MovementKind> {
+        let mut events = Vec::new();
+        if let QuorumSeen::Leader { leader, epoch, .. } = seen {
+            events.extend(self.observe_election(leader, epoch));
+        }
+        events.extend(self.observe_progress(seen, now));
+        events
+    }
+
+    /// A `quorum_leader_changed` when the leader or its epoch moved on
+    /// since the last answer with a leader (the first is the baseline; an
+    /// older epoch, from a lagging voter, is not news).
+    fn observe_election(&mut self, leader: i32, epoch: i32) -> Option<MovementKind> {
+        let held = self.elected;
+        if held.is_some_and(|(_, held_epoch)| epoch < held_epoch) {
+            return None;
+        }
+        self.elected = Some((leader, epoch));
+        match held {
+            Some(previous) if previous != (leader, epoch) => {
+                Some(MovementKind::QuorumLeaderChanged {
+                    from: Some(previous.0),
+                    to: leader,
+                    epoch,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn observe_progress(&mut self, seen: QuorumSeen, now: SystemTime) -> Vec<MovementKind> {
         let reason = match seen {
             QuorumSeen::Unknown => return Vec::new(),
             QuorumSeen::Leader {
                 leader,
                 high_watermark,
+                ..
             } => match self.progress {
                 Some((held, at)) if high_watermark <= held => {
                     if now.duration_since(at).unwrap_or_default() < FROZEN_AFTER {
@@ -398,8 +437,49 @@ mod tests {
     fn leader(high_watermark: i64) -> QuorumSeen {
         QuorumSeen::Leader {
             leader: 1,
+            epoch: 3,
             high_watermark,
         }
+    }
+
+    fn elected(leader: i32, epoch: i32, high_watermark: i64) -> QuorumSeen {
+        QuorumSeen::Leader {
+            leader,
+            epoch,
+            high_watermark,
+        }
+    }
+
+    #[test]
+    fn a_new_quorum_leader_or_epoch_is_one_event_and_the_first_answer_is_the_baseline() {
+        let mut tracker = Tracker::default();
+        assert!(tracker.observe_quorum(elected(1, 3, 10), at(0)).is_empty());
+        assert!(tracker.observe_quorum(elected(1, 3, 12), at(3)).is_empty());
+        assert_eq!(
+            tracker.observe_quorum(elected(2, 4, 14), at(6)),
+            [MovementKind::QuorumLeaderChanged {
+                from: Some(1),
+                to: 2,
+                epoch: 4
+            }]
+        );
+        assert!(
+            tracker.observe_quorum(elected(1, 3, 15), at(7)).is_empty(),
+            "a lagging voter's older epoch is not news"
+        );
+        assert_eq!(tracker.observe_quorum(QuorumSeen::NoLeader, at(8)).len(), 1);
+        assert_eq!(
+            tracker.observe_quorum(elected(2, 5, 20), at(9)),
+            [
+                MovementKind::QuorumLeaderChanged {
+                    from: Some(2),
+                    to: 2,
+                    epoch: 5
+                },
+                MovementKind::MetadataLive { leader: 2 }
+            ],
+            "re-elected in a new epoch after a frozen spell"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod coordinator;
 pub mod coordinator_cache;
 mod epochs;
 mod error;
+mod event_limits;
 #[cfg(test)]
 mod fixtures;
 pub mod liveness;
@@ -36,6 +37,7 @@ mod refresh;
 mod refresher;
 pub mod retry;
 pub mod routing;
+pub mod severity;
 pub mod snapshot;
 mod snapshot_cell;
 mod topic_id;
@@ -48,13 +50,14 @@ pub use liveness_probe::{LivenessProbe, PROBE_GRACE, ProbeReport};
 pub use metadata_answer::MetadataAnswer;
 pub use metadata_request::MetadataAsk;
 pub use movement::{MovementEvent, MovementKind, diff};
-pub use movement_log::MovementLog;
+pub use movement_log::{Limits, MovementLog};
 pub use offsets::{TopicPartition, Watermarks};
 pub use pool::BrokerPool;
 pub use quorum::{QUORUM_DEADLINE, quorum_request};
 pub use refresher::RefresherProbe;
 pub use retry::{Disposition, RetryPolicy, drive, drive_pending};
 pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};
+pub use severity::{KIND_NAMES, Severity, Source};
 pub use snapshot::{
     BrokerInfo, MetadataSnapshot, NodeIds, PartitionInfo, TopicId, TopicInfo, TopicStats,
 };

@@ -122,6 +122,37 @@ pub enum MovementKind {
     },
     /// A topic disappeared (or was recreated with a new id).
     TopicDeleted,
+    /// A topic's partition count grew (`kafka-topics --alter --partitions`):
+    /// one event per topic, however many partitions were added.
+    PartitionsAdded {
+        /// The partition count before.
+        from: usize,
+        /// The partition count now.
+        to: usize,
+    },
+    /// The `KRaft` quorum elected a leader (the active controller): another
+    /// node, or the same one in a new epoch. From `DescribeQuorum`, which
+    /// the liveness check asks every few seconds.
+    QuorumLeaderChanged {
+        /// The previous leader, when one was known.
+        from: Option<i32>,
+        /// The new leader.
+        to: i32,
+        /// The new leader epoch.
+        epoch: i32,
+    },
+    /// More events of one kind came within its rate-limit window than the
+    /// log keeps: they are folded into this one record, never dropped
+    /// unseen (see [`super::movement_log::Limits`]).
+    EventsSuppressed {
+        /// The kind folded, e.g. `isr_shrank`.
+        suppressed: &'static str,
+        /// How many events of that kind this record stands for.
+        count: u64,
+        /// The severity of the kind folded.
+        #[serde(skip)]
+        severity: super::severity::Severity,
+    },
 }
 
 impl MovementKind {
@@ -143,6 +174,9 @@ impl MovementKind {
             MovementKind::MetadataLive { .. } => "metadata_live",
             MovementKind::TopicCreated { .. } => "topic_created",
             MovementKind::TopicDeleted => "topic_deleted",
+            MovementKind::PartitionsAdded { .. } => "partitions_added",
+            MovementKind::QuorumLeaderChanged { .. } => "quorum_leader_changed",
+            MovementKind::EventsSuppressed { .. } => "events_suppressed",
         }
     }
 }
@@ -259,6 +293,14 @@ impl Diff {
                 self.created(new);
             }
             (Some(old), Some(new)) => {
+                let (from, to) = (old.partitions.len(), new.partitions.len());
+                if to > from {
+                    self.push(
+                        Some(&new.name),
+                        None,
+                        MovementKind::PartitionsAdded { from, to },
+                    );
+                }
                 for partition in &new.partitions {
                     if let Some(previous) = old.partition(partition.partition) {
                         self.partition(&new.name, previous, partition);
@@ -480,5 +522,42 @@ mod tests {
             .map(|e| e.kind.name())
             .collect();
         assert_eq!(names, ["topic_deleted", "topic_created"]);
+    }
+
+    #[test]
+    fn added_partitions_are_one_event_per_topic_with_the_old_and_new_count() {
+        let before = snapshot(
+            &[1],
+            1,
+            vec![
+                topic("a", 1, vec![partition(0, 1, 3, &[1])]),
+                topic("b", 2, vec![partition(0, 1, 3, &[1])]),
+            ],
+        );
+        let grown: Vec<PartitionInfo> = (0..4).map(|p| partition(p, 1, 3, &[1])).collect();
+        let after = snapshot(
+            &[1],
+            1,
+            vec![
+                topic("a", 1, grown),
+                topic("b", 2, vec![partition(0, 1, 3, &[1])]),
+            ],
+        );
+        for scope in [None, Some(&["a".to_owned()][..])] {
+            let events = diff(&before, &after, scope, SystemTime::now());
+            assert_eq!(
+                kinds(&events),
+                [(
+                    Some("a"),
+                    None,
+                    &MovementKind::PartitionsAdded { from: 1, to: 4 }
+                )],
+                "nothing per new partition, nothing for the unchanged topic"
+            );
+        }
+        assert!(
+            diff(&after, &before, None, SystemTime::now()).is_empty(),
+            "a shorter answer is not a removal Kafka can do"
+        );
     }
 }

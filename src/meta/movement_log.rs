@@ -4,6 +4,11 @@
 //! found: a rolling restart at scale moves 10 000 leaders in one refresh), and
 //! every event has a sequence number, so a follower that falls behind learns
 //! exactly how many events it missed instead of losing them unseen.
+//!
+//! What is kept is bounded by count and by approximate bytes, and each kind
+//! is rate limited: events over a kind's limit are folded into one counted
+//! `events_suppressed` record per batch, which the feed carries like any
+//! other event (see [`super::event_limits`] for the sizing).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -11,10 +16,9 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
+pub use super::event_limits::{DEFAULT_CAPACITY, Limits};
+use super::event_limits::{RateLimiter, approx_bytes};
 use super::movement::MovementEvent;
-
-/// How many events the log keeps by default.
-pub const DEFAULT_CAPACITY: usize = 10_000;
 
 /// How many refreshes' batches a follower may fall behind before it misses
 /// some (and is told how many events it missed).
@@ -83,8 +87,37 @@ impl MovementFeed {
 #[derive(Debug)]
 struct Retained {
     events: VecDeque<MovementEvent>,
+    /// The approximate bytes of `events`.
+    bytes: usize,
     /// How many events were ever published (the next sequence number).
     published: u64,
+    limiter: RateLimiter,
+}
+
+impl Retained {
+    /// Keep `batch` (already admitted), dropping the oldest beyond `limits`.
+    fn keep(&mut self, batch: &[MovementEvent], limits: &Limits) {
+        // The newest that fit on their own: a batch larger than the bounds
+        // keeps its tail.
+        let (mut from, mut count, mut bytes) = (batch.len(), 0, 0);
+        while let Some(event) = from.checked_sub(1).and_then(|i| batch.get(i)) {
+            let size = approx_bytes(event);
+            if count + 1 > limits.max_events || (count > 0 && bytes + size > limits.max_bytes) {
+                break;
+            }
+            (from, count, bytes) = (from - 1, count + 1, bytes + size);
+        }
+        while !self.events.is_empty()
+            && (self.events.len() + count > limits.max_events
+                || self.bytes + bytes > limits.max_bytes)
+        {
+            if let Some(old) = self.events.pop_front() {
+                self.bytes -= approx_bytes(&old);
+            }
+        }
+        self.events.extend(batch[from..].iter().cloned());
+        self.bytes += bytes;
+    }
 }
 
 /// A bounded in-memory log of movement events plus a broadcast feed.
@@ -94,33 +127,45 @@ struct Retained {
 /// exact count ([`Received::missed`]).
 #[derive(Debug)]
 pub struct MovementLog {
-    capacity: usize,
+    limits: Limits,
     retained: Mutex<Retained>,
     feed: broadcast::Sender<Batch>,
 }
 
 impl MovementLog {
-    /// A log keeping at most `capacity` events (at least one).
+    /// A log keeping at most `capacity` events (at least one), with the
+    /// default byte bound and rate limits.
     pub fn new(capacity: usize) -> Self {
-        Self::with_feed(capacity, FEED_BATCHES)
+        Self::with_limits(Limits::with_capacity(capacity))
+    }
+
+    /// A log bounded by `limits`.
+    pub fn with_limits(limits: Limits) -> Self {
+        Self::with_feed(limits, FEED_BATCHES)
     }
 
     /// A log whose feed holds `batches` refreshes for a slow follower.
-    fn with_feed(capacity: usize, batches: usize) -> Self {
-        let capacity = capacity.max(1);
+    fn with_feed(limits: Limits, batches: usize) -> Self {
+        let limits = Limits {
+            max_events: limits.max_events.max(1),
+            ..limits
+        };
         let (feed, _) = broadcast::channel(batches.max(1));
         Self {
-            capacity,
+            limits,
             retained: Mutex::new(Retained {
-                events: VecDeque::with_capacity(capacity.min(1024)),
+                events: VecDeque::with_capacity(limits.max_events.min(1024)),
+                bytes: 0,
                 published: 0,
+                limiter: RateLimiter::default(),
             }),
             feed,
         }
     }
 
-    /// Append the events of one refresh, dropping the oldest beyond the
-    /// capacity, and publish them as one batch.
+    /// Append the events of one refresh and publish them as one batch:
+    /// those over their kind's rate limit folded into counted records, the
+    /// oldest retained dropped beyond the count and byte bounds.
     pub fn extend(&self, events: Vec<MovementEvent>) {
         if events.is_empty() {
             return;
@@ -128,11 +173,8 @@ impl MovementLog {
         let Ok(mut retained) = self.retained.lock() else {
             return;
         };
-        let overflow = (retained.events.len() + events.len()).saturating_sub(self.capacity);
-        let from_old = overflow.min(retained.events.len());
-        retained.events.drain(..from_old);
-        let skip_new = events.len().saturating_sub(self.capacity);
-        retained.events.extend(events[skip_new..].iter().cloned());
+        let events = retained.limiter.admit(events, &self.limits);
+        retained.keep(&events, &self.limits);
         let first = retained.published;
         retained.published += events.len() as u64;
         // Sent under the lock so sequence numbers reach the feed in order.
@@ -148,6 +190,14 @@ impl MovementLog {
         self.retained
             .lock()
             .map(|log| log.events.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The approximate bytes of the retained events.
+    pub fn retained_bytes(&self) -> usize {
+        self.retained
+            .lock()
+            .map(|log| log.bytes)
             .unwrap_or_default()
     }
 
@@ -198,7 +248,7 @@ mod tests {
 
     #[test]
     fn ten_thousand_moves_in_one_refresh_all_reach_a_follower() {
-        let log = MovementLog::new(DEFAULT_CAPACITY);
+        let log = MovementLog::with_limits(Limits::with_capacity(10_000).unlimited_rate());
         let mut feed = log.subscribe();
         log.extend(events(0..10_000));
         log.extend(events(10_000..25_000));
@@ -208,12 +258,12 @@ mod tests {
             seen.extend(kinds(&received.events));
         }
         assert_eq!(seen, kinds(&events(0..25_000)));
-        assert_eq!(log.recent().len(), DEFAULT_CAPACITY);
+        assert_eq!(log.recent().len(), 10_000);
     }
 
     #[test]
     fn a_follower_that_falls_behind_is_told_exactly_how_many_it_missed() {
-        let log = MovementLog::with_feed(100, 2);
+        let log = MovementLog::with_feed(Limits::with_capacity(100), 2);
         let mut feed = log.subscribe();
         log.extend(events(0..3));
         log.extend(events(3..10));
@@ -235,5 +285,152 @@ mod tests {
         log.extend(events(5..6));
         let received = feed.try_recv().expect("a batch");
         assert_eq!(received.missed, 0);
+    }
+
+    fn leader_moves(at: SystemTime, range: std::ops::Range<i32>) -> Vec<MovementEvent> {
+        range
+            .map(|p| MovementEvent {
+                time: at,
+                topic: Some("orders".to_owned()),
+                partition: Some(p),
+                kind: MovementKind::LeaderChanged {
+                    from: 1,
+                    to: 2,
+                    epoch: 7,
+                },
+            })
+            .collect()
+    }
+
+    fn shrinks(at: SystemTime, range: std::ops::Range<i32>, isr: usize) -> Vec<MovementEvent> {
+        range
+            .map(|p| MovementEvent {
+                time: at,
+                topic: Some("orders".to_owned()),
+                partition: Some(p),
+                kind: MovementKind::IsrShrank {
+                    isr: (0..i32::try_from(isr).unwrap_or(0)).collect(),
+                    removed: vec![-1],
+                },
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_log_is_bounded_by_bytes_and_a_wide_isr_counts_its_size() {
+        let at = SystemTime::now();
+        let small = approx_bytes(&shrinks(at, 0..1, 3)[0]);
+        let wide = approx_bytes(&shrinks(at, 0..1, 1000)[0]);
+        assert_eq!(wide, small + 997 * 4, "a 1000-broker ISR counts its 4 KB");
+        let limits = Limits {
+            max_bytes: 10 * wide,
+            ..Limits::with_capacity(1_000_000).unlimited_rate()
+        };
+        let log = MovementLog::with_limits(limits);
+        log.extend(shrinks(at, 0..100, 3));
+        assert_eq!(log.recent().len(), 100, "100 small events fit");
+        log.extend(shrinks(at, 100..120, 1000));
+        let kept = log.recent();
+        assert_eq!(kept.len(), 10, "only the newest ten wide events fit");
+        assert_eq!(kept[0].partition, Some(110));
+        assert!(log.retained_bytes() <= limits.max_bytes);
+        assert_eq!(
+            log.retained_bytes(),
+            kept.iter().map(approx_bytes).sum::<usize>()
+        );
+        log.extend(shrinks(at, 120..121, 3));
+        assert_eq!(
+            log.recent().len(),
+            10,
+            "a small one pushes out one wide one"
+        );
+        assert_eq!(log.recent()[0].partition, Some(111));
+    }
+
+    /// A synthetic rolling restart: 10 000 leaders move in one refresh, the
+    /// ISRs shrink in the next, with a limit of 1 000 per kind per minute.
+    #[test]
+    fn a_storm_over_the_rate_limit_is_folded_into_counted_records_never_dropped() {
+        let limits = Limits {
+            per_kind: 1_000,
+            ..Limits::default()
+        };
+        let log = MovementLog::with_limits(limits);
+        let mut feed = log.subscribe();
+        let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_790_000_000);
+        log.extend(leader_moves(at, 0..10_000));
+        let mut storm = shrinks(at + std::time::Duration::from_secs(2), 0..3_000, 2);
+        storm.extend(leader_moves(
+            at + std::time::Duration::from_secs(2),
+            10_000..10_500,
+        ));
+        log.extend(storm);
+        // A minute later the window is new: the next moves pass again.
+        log.extend(leader_moves(
+            at + std::time::Duration::from_secs(61),
+            20_000..20_010,
+        ));
+
+        let mut seen = Vec::new();
+        while let Some(received) = feed.try_recv() {
+            assert_eq!(received.missed, 0);
+            seen.extend(received.events.iter().cloned());
+        }
+        let count = |name: &str| seen.iter().filter(|e| e.kind.name() == name).count() as u64;
+        let folded = |name: &str| -> Vec<u64> {
+            seen.iter()
+                .filter_map(|e| match &e.kind {
+                    MovementKind::EventsSuppressed {
+                        suppressed, count, ..
+                    } if *suppressed == name => Some(*count),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(count("leader_changed"), 1_000 + 10);
+        assert_eq!(
+            folded("leader_changed"),
+            [9_000, 500],
+            "one record per refresh"
+        );
+        assert_eq!(count("isr_shrank"), 1_000);
+        assert_eq!(folded("isr_shrank"), [2_000]);
+        let published = count("leader_changed") + count("isr_shrank");
+        let suppressed: u64 = folded("leader_changed")
+            .iter()
+            .chain(&folded("isr_shrank"))
+            .sum();
+        assert_eq!(
+            published + suppressed,
+            10_000 + 3_500 + 10,
+            "every event is accounted for"
+        );
+        let first_fold = seen
+            .iter()
+            .position(|e| e.kind.name() == "events_suppressed");
+        assert_eq!(
+            first_fold,
+            Some(1_000),
+            "the fold follows its batch's kept events"
+        );
+        assert_eq!(
+            seen[1_000].kind.severity(),
+            crate::meta::severity::Severity::Info
+        );
+        let shrink_fold = seen.iter().find(|e| {
+            matches!(
+                e.kind,
+                MovementKind::EventsSuppressed {
+                    suppressed: "isr_shrank",
+                    ..
+                }
+            )
+        });
+        assert_eq!(
+            shrink_fold.map(|e| e.kind.severity()),
+            Some(crate::meta::severity::Severity::Warn),
+            "a fold keeps its kind's severity"
+        );
+        assert_eq!(log.recent().len(), seen.len());
     }
 }

@@ -42,6 +42,8 @@ pub fn quorum_request() -> DescribeQuorumRequest {
 pub(super) struct Quorum {
     /// The leader: the active controller.
     pub(super) leader: i32,
+    /// The epoch it was elected in.
+    pub(super) leader_epoch: i32,
     /// Every voter (the leader included), by id.
     voters: Vec<i32>,
     /// The metadata log's high watermark: it advances at least every
@@ -83,6 +85,7 @@ fn read_quorum(response: &DescribeQuorumResponse) -> Result<Option<Quorum>> {
     voters.dedup();
     Ok(Some(Quorum {
         leader: partition.leader_id.0,
+        leader_epoch: partition.leader_epoch,
         voters,
         high_watermark: partition.high_watermark,
     }))
@@ -180,6 +183,7 @@ mod tests {
                         .with_partition_index(0)
                         .with_error_code(error)
                         .with_leader_id(BrokerId(leader))
+                        .with_leader_epoch(4)
                         .with_high_watermark(42)
                         .with_current_voters(voters.to_vec()),
                 ]),
@@ -189,6 +193,7 @@ mod tests {
     fn quorum(leader: i32) -> Quorum {
         Quorum {
             leader,
+            leader_epoch: 4,
             voters: vec![1, 2, 3],
             high_watermark: 42,
         }

@@ -1,0 +1,204 @@
+//! What an event means for its reader: how bad it is ([`Severity`]), how
+//! kscope learned it ([`Source`]), and which broker it is about.
+//!
+//! Derived from the kind, never stored per event: an event stays as small as
+//! its kind, and every kind added later (group state, config changes) says
+//! its severity and source here, in one match the compiler keeps complete.
+
+use serde::Serialize;
+
+use super::movement::{MovementEvent, MovementKind};
+
+/// How bad an event is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Normal operation: a leader moved, a replica caught up.
+    #[default]
+    Info,
+    /// Redundancy or reachability is reduced: the ISR shrank, a broker left.
+    Warn,
+    /// Data is unavailable or the view is stale: a partition has no
+    /// leader, a broker does not answer, the metadata is frozen.
+    Critical,
+}
+
+impl Severity {
+    /// `info`, `warn` or `critical`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warn => "warn",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+/// How kscope learned of an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// kscope's own observation (a broker that did not answer it, a quorum
+    /// whose high watermark stood still, events it folded).
+    Observed,
+    /// The cluster's claim, read from its metadata or quorum answers.
+    Reported,
+}
+
+impl Source {
+    /// `observed` or `reported`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Observed => "observed",
+            Source::Reported => "reported",
+        }
+    }
+}
+
+/// Every kind name, in the order `--kinds` lists them.
+pub const KIND_NAMES: &[&str] = &[
+    "leader_changed",
+    "partition_offline",
+    "partition_online",
+    "isr_shrank",
+    "isr_expanded",
+    "replicas_changed",
+    "partitions_added",
+    "topic_created",
+    "topic_deleted",
+    "broker_joined",
+    "broker_left",
+    "broker_not_answering",
+    "broker_answering",
+    "controller_changed",
+    "quorum_leader_changed",
+    "metadata_frozen",
+    "metadata_live",
+    "events_suppressed",
+];
+
+impl MovementKind {
+    /// How bad this is.
+    pub fn severity(&self) -> Severity {
+        use MovementKind as K;
+        match self {
+            K::PartitionOffline { .. }
+            | K::BrokerNotAnswering { .. }
+            | K::MetadataFrozen { .. } => Severity::Critical,
+            K::IsrShrank { .. } | K::BrokerLeft { .. } | K::TopicDeleted => Severity::Warn,
+            K::EventsSuppressed { severity, .. } => *severity,
+            K::LeaderChanged { .. }
+            | K::PartitionOnline { .. }
+            | K::IsrExpanded { .. }
+            | K::ReplicasChanged { .. }
+            | K::BrokerJoined { .. }
+            | K::BrokerAnswering { .. }
+            | K::ControllerChanged { .. }
+            | K::QuorumLeaderChanged { .. }
+            | K::MetadataLive { .. }
+            | K::TopicCreated { .. }
+            | K::PartitionsAdded { .. } => Severity::Info,
+        }
+    }
+
+    /// How kscope learned it.
+    pub fn source(&self) -> Source {
+        use MovementKind as K;
+        match self {
+            K::BrokerNotAnswering { .. }
+            | K::BrokerAnswering { .. }
+            | K::MetadataFrozen { .. }
+            | K::MetadataLive { .. }
+            | K::EventsSuppressed { .. } => Source::Observed,
+            _ => Source::Reported,
+        }
+    }
+
+    /// The broker this is about, for broker events.
+    pub fn broker(&self) -> Option<i32> {
+        use MovementKind as K;
+        match self {
+            K::BrokerJoined { broker, .. }
+            | K::BrokerLeft { broker }
+            | K::BrokerNotAnswering { broker }
+            | K::BrokerAnswering { broker } => Some(*broker),
+            _ => None,
+        }
+    }
+
+    /// Whether `watch leaders` and the Leaders screen show it: the kinds
+    /// they always showed (leaders, ISR, replicas, brokers, controller,
+    /// metadata liveness, topics), and the folds of those kinds.
+    pub fn is_leader_movement(&self) -> bool {
+        match self {
+            MovementKind::PartitionsAdded { .. } | MovementKind::QuorumLeaderChanged { .. } => {
+                false
+            }
+            MovementKind::EventsSuppressed { suppressed, .. } => {
+                !matches!(*suppressed, "partitions_added" | "quorum_leader_changed")
+            }
+            _ => true,
+        }
+    }
+}
+
+impl MovementEvent {
+    /// The broker this is about, for broker events.
+    pub fn broker(&self) -> Option<i32> {
+        self.kind.broker()
+    }
+
+    /// The consumer group this is about. No kind is about a group yet; group
+    /// kinds (state changed, rebalance, stuck) will carry their group in
+    /// their variant and answer it here, so the CLI's `group` field and
+    /// filters need no change.
+    pub fn group(&self) -> Option<&str> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_name_is_listed_once() {
+        let mut names = KIND_NAMES.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), KIND_NAMES.len());
+        let sample = [
+            MovementKind::TopicDeleted,
+            MovementKind::PartitionsAdded { from: 1, to: 2 },
+            MovementKind::QuorumLeaderChanged {
+                from: None,
+                to: 1,
+                epoch: 1,
+            },
+        ];
+        assert!(sample.iter().all(|k| KIND_NAMES.contains(&k.name())));
+    }
+
+    #[test]
+    fn offline_is_critical_a_shrink_warns_a_move_informs() {
+        let offline = MovementKind::PartitionOffline { from: 1, epoch: 2 };
+        let shrank = MovementKind::IsrShrank {
+            isr: vec![1],
+            removed: vec![2],
+        };
+        let moved = MovementKind::LeaderChanged {
+            from: 1,
+            to: 2,
+            epoch: 3,
+        };
+        assert_eq!(offline.severity(), Severity::Critical);
+        assert_eq!(shrank.severity(), Severity::Warn);
+        assert_eq!(moved.severity(), Severity::Info);
+        assert_eq!(moved.source(), Source::Reported);
+        let silent = MovementKind::BrokerNotAnswering { broker: 3 };
+        assert_eq!(
+            (silent.severity(), silent.source(), silent.broker()),
+            (Severity::Critical, Source::Observed, Some(3))
+        );
+    }
+}
