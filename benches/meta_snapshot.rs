@@ -8,12 +8,14 @@
 //! guard leader epochs against the held snapshot, diff into movement events,
 //! publish through `ArcSwap`.
 //!
-//! `events_*` measures event derivation alone against a 1M-partition
-//! refresh: the diff of two full snapshots with nothing changed (every
-//! partition compared, since a full refresh shares no topic with the held
-//! snapshot), the diff and the log append of a rolling restart's refresh
-//! (10 000 leaders moved), and counts the allocations of the unchanged diff
-//! with a counting allocator (off outside that count).
+//! `events/*` measures event derivation alone against a 1M-partition
+//! refresh: the diff of two snapshots decoded apart (no topic shared, every
+//! partition compared: the worst case), the diff `Cluster` makes (after the
+//! epoch guard, which shares every unchanged topic with the held snapshot),
+//! each with nothing changed and with a rolling restart's refresh (10 000
+//! leaders moved), and the log append; it counts the allocations of the
+//! unchanged worst-case diff with a counting allocator (off outside that
+//! count).
 #![allow(
     unsafe_code,
     clippy::unwrap_used,
@@ -236,6 +238,14 @@ fn bench_events(c: &mut Criterion) {
     let restart = restarted(&held, 10_000);
     let events = diff(&held, &restart, None, SystemTime::now());
     assert_eq!(events.len(), 10_000);
+    // What `Cluster` diffs: the fresh snapshot after the epoch guard, which
+    // shares every unchanged topic with the held one.
+    let (guarded, _) = held.guard_epochs(decode(&bytes));
+    let (guarded_restart, _) = held.guard_epochs(restarted(&held, 10_000));
+    assert_eq!(
+        diff(&held, &guarded_restart, None, SystemTime::now()).len(),
+        10_000
+    );
     let mut group = c.benchmark_group("events");
     group
         .sample_size(10)
@@ -245,6 +255,12 @@ fn bench_events(c: &mut Criterion) {
     });
     group.bench_function("diff_restart_10k_of_1m", |b| {
         b.iter(|| black_box(diff(&held, &restart, None, SystemTime::now()).len()));
+    });
+    group.bench_function("guarded_diff_unchanged_1m", |b| {
+        b.iter(|| black_box(diff(&held, &guarded, None, SystemTime::now()).len()));
+    });
+    group.bench_function("guarded_diff_restart_10k_of_1m", |b| {
+        b.iter(|| black_box(diff(&held, &guarded_restart, None, SystemTime::now()).len()));
     });
     let log = MovementLog::with_limits(Limits::default().unlimited_rate());
     group.bench_function("log_extend_10k", |b| {
