@@ -7,7 +7,17 @@
 //! "Install" is what `Cluster` does with a full refresh besides the swap:
 //! guard leader epochs against the held snapshot, diff into movement events,
 //! publish through `ArcSwap`.
+//!
+//! `events/*` measures event derivation alone against a 1M-partition
+//! refresh: the diff of two snapshots decoded apart (no topic shared, every
+//! partition compared: the worst case), the diff `Cluster` makes (after the
+//! epoch guard, which shares every unchanged topic with the held snapshot),
+//! each with nothing changed and with a rolling restart's refresh (10 000
+//! leaders moved), and the log append; it counts the allocations of the
+//! unchanged worst-case diff with a counting allocator (off outside that
+//! count).
 #![allow(
+    unsafe_code,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::cast_possible_truncation,
@@ -15,8 +25,10 @@
     clippy::cast_precision_loss
 )]
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
 use arc_swap::ArcSwap;
@@ -27,7 +39,40 @@ use kscope::conn::protocol::messages::metadata_response::{
 };
 use kscope::conn::protocol::messages::{BrokerId, MetadataResponse, TopicName};
 use kscope::conn::protocol::{Decodable, Encodable, StrBytes};
-use kscope::meta::{MetadataAnswer, MetadataSnapshot, diff};
+use kscope::meta::{Limits, MetadataAnswer, MetadataSnapshot, MovementLog, TopicInfo, diff};
+
+/// The system allocator, counting allocations while [`COUNTING`] is set.
+struct Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is passed to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 const VERSION: i16 = 12;
 const PER_TOPIC: usize = 100;
@@ -145,6 +190,90 @@ fn report_retained() {
     }
 }
 
+/// `snapshot` after a rolling restart's refresh: the first `moved`
+/// partitions (in topic order) have a new leader and epoch.
+fn restarted(snapshot: &MetadataSnapshot, moved: usize) -> MetadataSnapshot {
+    let mut left = moved;
+    let topics: Vec<TopicInfo> = snapshot
+        .topics()
+        .iter()
+        .map(|topic| {
+            let mut topic = TopicInfo::clone(topic);
+            for partition in topic.partitions.iter_mut().take(left) {
+                let next = partition.replicas[1];
+                partition.leader = Some(next);
+                partition.leader_epoch += 1;
+                left -= 1;
+            }
+            topic
+        })
+        .collect();
+    MetadataSnapshot::new(
+        snapshot.brokers().to_vec(),
+        topics,
+        snapshot.controller_id(),
+        None,
+    )
+}
+
+/// The allocations of diffing two equal 1M-partition snapshots.
+fn report_event_allocations(held: &MetadataSnapshot, fresh: &MetadataSnapshot) {
+    ALLOCATIONS.store(0, Ordering::Relaxed);
+    COUNTING.store(true, Ordering::Relaxed);
+    let events = diff(held, fresh, None, SystemTime::now());
+    COUNTING.store(false, Ordering::Relaxed);
+    println!(
+        "events: diff of two equal {}-partition snapshots: {} events, {} allocations",
+        held.partition_count(),
+        events.len(),
+        ALLOCATIONS.load(Ordering::Relaxed)
+    );
+}
+
+fn bench_events(c: &mut Criterion) {
+    let bytes = encoded(1_000_000);
+    let held = decode(&bytes);
+    let fresh = decode(&bytes);
+    report_event_allocations(&held, &fresh);
+    let restart = restarted(&held, 10_000);
+    let events = diff(&held, &restart, None, SystemTime::now());
+    assert_eq!(events.len(), 10_000);
+    // What `Cluster` diffs: the fresh snapshot after the epoch guard, which
+    // shares every unchanged topic with the held one.
+    let (guarded, _) = held.guard_epochs(decode(&bytes));
+    let (guarded_restart, _) = held.guard_epochs(restarted(&held, 10_000));
+    assert_eq!(
+        diff(&held, &guarded_restart, None, SystemTime::now()).len(),
+        10_000
+    );
+    let mut group = c.benchmark_group("events");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("diff_unchanged_1m", |b| {
+        b.iter(|| black_box(diff(&held, &fresh, None, SystemTime::now()).len()));
+    });
+    group.bench_function("diff_restart_10k_of_1m", |b| {
+        b.iter(|| black_box(diff(&held, &restart, None, SystemTime::now()).len()));
+    });
+    group.bench_function("guarded_diff_unchanged_1m", |b| {
+        b.iter(|| black_box(diff(&held, &guarded, None, SystemTime::now()).len()));
+    });
+    group.bench_function("guarded_diff_restart_10k_of_1m", |b| {
+        b.iter(|| black_box(diff(&held, &guarded_restart, None, SystemTime::now()).len()));
+    });
+    let log = MovementLog::with_limits(Limits::default().unlimited_rate());
+    group.bench_function("log_extend_10k", |b| {
+        b.iter(|| log.extend(black_box(events.clone())));
+    });
+    // Over the rate limit from the second batch on: all 10 000 folded.
+    let limited = MovementLog::with_limits(Limits::default());
+    group.bench_function("log_fold_10k", |b| {
+        b.iter(|| limited.extend(black_box(events.clone())));
+    });
+    group.finish();
+}
+
 fn bench(c: &mut Criterion) {
     report_retained();
     let mut group = c.benchmark_group("metadata_snapshot");
@@ -192,5 +321,5 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, bench_events);
 criterion_main!(benches);
