@@ -8,6 +8,8 @@ pub enum Parsed {
     Topics,
     Brokers,
     Leaders,
+    /// `:events`: the events timeline.
+    Events,
     /// `:groups`, or `:groups TOPIC` for the groups consuming it.
     Groups(Option<String>),
     /// `:group NAME`: one group's offsets.
@@ -65,6 +67,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("partitions", &["p", "partition"]),
     ("brokers", &["b", "broker"]),
     ("leaders", &["l", "movement", "moves"]),
+    ("events", &["ev", "timeline"]),
     ("groups", &["cg", "consumers", "consumer-groups"]),
     ("group", &["describe"]),
     ("config", &["configs", "cfg"]),
@@ -158,6 +161,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("topics"), _) => Parsed::Topics,
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
+        (Some("events"), _) => Parsed::Events,
         (Some("cluster"), _) => Parsed::Cluster,
         (Some("schemas"), _) => Parsed::Schemas,
         (Some("acls"), None) => Parsed::Security(Security::Acls),

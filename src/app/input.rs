@@ -91,6 +91,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Topics => push(state, Screen::Topics, None, fx),
         Parsed::Brokers => push(state, Screen::Brokers, None, fx),
         Parsed::Leaders => push(state, Screen::Leaders, None, fx),
+        Parsed::Events => push(state, Screen::Events, None, fx),
         Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
         Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
         Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),

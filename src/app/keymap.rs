@@ -87,6 +87,7 @@ impl Scope {
                     | Screen::Config { .. }
                     | Screen::Messages { .. }
                     | Screen::Schemas
+                    | Screen::Events
             ),
             Scope::HasConfigs => matches!(
                 screen,

@@ -42,6 +42,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
     let key = RowsKey {
         generation: state.generation,
         movements: state.movements_seen,
+        events: state.events.seen,
         watermarks: state.watermarks.answers,
         filter: state
             .view()
@@ -161,6 +162,14 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
             .filter(|(_, e)| keep(&movement_key(e)))
             .map(|(i, _)| i)
             .collect(),
+        Screen::Events => state
+            .events
+            .ring
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| keep(&event_key(e)))
+            .map(|(i, _)| i)
+            .collect(),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             group_rows::build(&state.groups, &screen, &mut keep)
         }
@@ -220,6 +229,19 @@ pub fn movement_key(event: &MovementEvent) -> String {
     key
 }
 
+/// What `/` matches on the events timeline: the leader-movement key (topic,
+/// partition, kind, `bN` for each broker named), the subject, the
+/// severity and the source.
+fn event_key(event: &MovementEvent) -> String {
+    format!(
+        "{} {} {} {}",
+        movement_key(event),
+        crate::columns::events::subject(event),
+        event.kind.severity().name(),
+        event.kind.source().name()
+    )
+}
+
 /// Sort `rows` by column `column` of the screen's table (ascending).
 fn sort_rows(
     state: &AppState,
@@ -243,6 +265,9 @@ fn sort_rows(
         }),
         Screen::Leaders => sort_indices(rows, leaders::table().get(column), |i| {
             table_rows::movement(state, i)
+        }),
+        Screen::Events => sort_indices(rows, crate::columns::events::table().get(column), |i| {
+            state.events.ring.get(i)
         }),
         Screen::Groups { .. } => sort_indices(rows, groups::table().get(column), |i| {
             table_rows::group(state, i)

@@ -19,6 +19,8 @@ pub enum Screen {
     Brokers,
     /// The leader-movement log.
     Leaders,
+    /// The events timeline: every kind of event, with severity and source.
+    Events,
     /// Consumer groups: every one, or those consuming `topic`.
     Groups {
         /// Only the groups committed to or assigned this topic.
@@ -98,6 +100,7 @@ impl Screen {
             Screen::Partitions { topic } => format!("partitions of '{topic}'"),
             Screen::Brokers => "brokers".to_owned(),
             Screen::Leaders => "leader movement".to_owned(),
+            Screen::Events => "events".to_owned(),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
@@ -137,7 +140,7 @@ impl Screen {
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            brokers, configs, group_offsets, groups, headers, leaders, members, messages,
+            brokers, configs, events, group_offsets, groups, headers, leaders, members, messages,
             partitions, producers, quorum, security, topics,
         };
         match self {
@@ -145,6 +148,7 @@ impl Screen {
             Screen::Partitions { .. } => headers(&partitions::table()),
             Screen::Brokers => headers(&brokers::table()),
             Screen::Leaders => headers(&leaders::table()),
+            Screen::Events => headers(&events::table()),
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
@@ -212,6 +216,8 @@ pub struct RowsKey {
     pub generation: u64,
     /// How many movement events had arrived.
     pub movements: u64,
+    /// How many events of the timeline had arrived.
+    pub events: u64,
     /// Watermark answers received (the messages column sorts by them).
     pub watermarks: u64,
     /// The filter text.
@@ -245,7 +251,7 @@ impl View {
     pub fn new(screen: Screen) -> Self {
         let sort = Sort {
             column: 0,
-            descending: matches!(screen, Screen::Leaders),
+            descending: matches!(screen, Screen::Leaders | Screen::Events),
         };
         View {
             screen,

@@ -142,6 +142,7 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 super::update::push(state, Screen::ConfigEntry { of, name }, None, fx);
             }
         }
+        Screen::Events => super::events::select(state, snap, fx),
         Screen::Leaders
         | Screen::Cluster
         | Screen::Security { .. }

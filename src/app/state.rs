@@ -127,6 +127,8 @@ pub struct AppState {
     pub movements: VecDeque<MovementEvent>,
     /// Movement events received in all (also those dropped from the front).
     pub movements_seen: u64,
+    /// The events timeline (every kind) and its recent counts.
+    pub events: super::events::EventsStore,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
     /// Watermarks.
@@ -207,6 +209,7 @@ impl AppState {
             leader_history: BTreeMap::new(),
             movements: VecDeque::new(),
             movements_seen: 0,
+            events: super::events::EventsStore::default(),
             moved_at: HashMap::new(),
             watermarks: WatermarkStore::default(),
             groups: GroupsStore::default(),
@@ -254,6 +257,7 @@ impl AppState {
         self.leader_history.clear();
         self.movements.clear();
         self.movements_seen = 0;
+        self.events.reset();
         self.moved_at.clear();
         self.watermarks = WatermarkStore::default();
         self.groups.reset();

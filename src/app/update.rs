@@ -39,6 +39,11 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Tick { now, wall } => {
             state.now = now;
             state.wall = wall;
+            // Events age out of the header's count: looked at only while
+            // some are counted.
+            if state.events.recent != [0; 3] {
+                state.events.count_recent(wall);
+            }
         }
         Action::Snapshot { generation } => snapshot(state, generation, snap),
         Action::Movements(events) => movements(state, events),
@@ -327,6 +332,8 @@ fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
 }
 
 fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
+    state.events.push(&events);
+    state.events.count_recent(state.wall);
     // The Leaders screen shows leader movement; the other kinds of the
     // event model (partitions added, quorum elections) are for `watch events`.
     for event in events.into_iter().filter(|e| e.kind.is_leader_movement()) {

@@ -52,6 +52,7 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         }
         Screen::Brokers
         | Screen::Leaders
+        | Screen::Events
         | Screen::Groups { .. }
         | Screen::Group { .. }
         | Screen::Members { .. }

@@ -9,6 +9,7 @@
 
 pub mod brokers;
 pub mod configs;
+pub mod events;
 pub mod format;
 pub mod group_format;
 pub mod group_offsets;

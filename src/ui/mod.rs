@@ -139,12 +139,42 @@ fn draw_header(
     if let Some(health) = state.health.as_deref() {
         second.extend(health_spans(health, theme));
     }
+    // Critical or warning events beside the problems; only info ones after
+    // the counts, where a narrow terminal cuts them first.
+    let [critical, warn, _] = state.events.recent;
+    let recent = recent_events(state.events.recent);
+    if critical + warn > 0
+        && let Some(recent) = &recent
+    {
+        let style = if critical > 0 {
+            theme.problem
+        } else {
+            theme.moved
+        };
+        second.push(Span::styled(recent.clone(), style));
+    }
     second.push(Span::raw(format!(
         "   controller: {controller}   topics: {}   partitions: {}",
         snap.topics().len(),
         state.partition_total
     )));
+    if critical + warn == 0
+        && let Some(recent) = recent
+    {
+        second.push(Span::raw(recent));
+    }
     frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
+}
+
+/// `   events 5m: 2 critical · 1 warn · 7 info` (the kinds with none left
+/// out); `None` when nothing happened in the last five minutes.
+fn recent_events([critical, warn, info]: [usize; 3]) -> Option<String> {
+    let parts: Vec<String> = [(critical, "critical"), (warn, "warn"), (info, "info")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, name)| format!("{n} {name}"))
+        .collect();
+    (!parts.is_empty()).then(|| format!("   events 5m: {} (:events)", parts.join(" · ")))
 }
 
 /// The cluster's claim beside kscope's own view: how many brokers the

@@ -1,0 +1,165 @@
+//! The events timeline (`:events`): every event of the model as it
+//! arrives (leader moves, ISR changes, partitions added, brokers silent or
+//! back, quorum elections, folds of rate-limited kinds), kept in a bounded
+//! ring, and how many of each severity came in the last
+//! [`RECENT`] for the header. Enter on an event opens its subject's screen
+//! with the subject's row selected.
+
+use std::collections::VecDeque;
+use std::time::{Duration, SystemTime};
+
+use crate::meta::{MetadataSnapshot, MovementEvent, Severity};
+
+use super::action::Effect;
+use super::screen::Screen;
+use super::state::AppState;
+
+/// How many events the timeline keeps (the oldest go first). Each is a few
+/// dozen bytes plus its ISR or replica lists.
+pub const EVENTS_KEPT: usize = 100_000;
+
+/// The header counts the events of this last stretch of time.
+pub const RECENT: Duration = Duration::from_mins(5);
+
+/// The timeline and its recent counts.
+#[derive(Debug, Default)]
+pub struct EventsStore {
+    /// Events, oldest first.
+    pub ring: VecDeque<MovementEvent>,
+    /// Events received in all (also those dropped from the front): rows
+    /// are rebuilt when it moves.
+    pub seen: u64,
+    /// Events of the last [`RECENT`] per severity: critical, warn, info.
+    pub recent: [usize; 3],
+}
+
+impl EventsStore {
+    /// Forget the cluster (another context).
+    pub fn reset(&mut self) {
+        *self = EventsStore::default();
+    }
+
+    /// Take a batch of events.
+    pub fn push(&mut self, events: &[MovementEvent]) {
+        for event in events {
+            self.ring.push_back(event.clone());
+            self.seen += 1;
+        }
+        let over = self.ring.len().saturating_sub(EVENTS_KEPT);
+        self.ring.drain(..over);
+    }
+
+    /// Count the events of the last [`RECENT`] before `wall` per severity.
+    /// Walks back from the newest and stops at the first older one: the
+    /// ring is in arrival order.
+    pub fn count_recent(&mut self, wall: SystemTime) {
+        let since = wall.checked_sub(RECENT).unwrap_or(SystemTime::UNIX_EPOCH);
+        let mut recent = [0; 3];
+        for event in self.ring.iter().rev().take_while(|e| e.time >= since) {
+            let slot = match event.kind.severity() {
+                Severity::Critical => 0,
+                Severity::Warn => 1,
+                Severity::Info => 2,
+            };
+            recent[slot] += 1;
+        }
+        self.recent = recent;
+    }
+}
+
+/// Enter on the timeline: a partition's event opens its topic's
+/// Partitions screen on that partition, a topic's its Partitions screen, a
+/// broker's the Brokers screen on that broker. Events about the whole
+/// cluster have no screen of their own: nothing happens.
+pub fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+    let view = state.view();
+    let Some(event) = view
+        .rows
+        .get(view.selected)
+        .and_then(|&i| state.events.ring.get(i))
+    else {
+        return;
+    };
+    let (topic, partition, broker) = (event.topic.clone(), event.partition, event.broker());
+    match (topic, broker) {
+        (Some(topic), _) => {
+            if snap.topic(&topic).is_none() {
+                state.notice = Some(format!("topic '{topic}' is not in the cluster now"));
+                return;
+            }
+            super::update::push(
+                state,
+                Screen::Partitions {
+                    topic: topic.clone(),
+                },
+                None,
+                fx,
+            );
+            if let Some(partition) = partition {
+                super::rows::refresh(state, snap);
+                let index = snap
+                    .topic(&topic)
+                    .and_then(|t| t.partitions.iter().position(|p| p.partition == partition));
+                select_source_row(state, index);
+            }
+        }
+        (None, Some(broker)) => {
+            super::update::push(state, Screen::Brokers, None, fx);
+            super::rows::refresh(state, snap);
+            let index = (0..state.broker_rows(snap)).find(|&i| {
+                state
+                    .broker_row(snap, i)
+                    .is_some_and(|(b, _)| b.node_id == broker)
+            });
+            select_source_row(state, index);
+        }
+        (None, None) => {}
+    }
+}
+
+/// Select the row showing source index `index` on the view on top.
+fn select_source_row(state: &mut AppState, index: Option<usize>) {
+    let view = state.view_mut();
+    if let Some(row) = index.and_then(|i| view.rows.iter().position(|&r| r == i)) {
+        view.selected = row;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meta::MovementKind;
+
+    fn at(secs: u64, kind: MovementKind) -> MovementEvent {
+        MovementEvent {
+            time: SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
+            topic: None,
+            partition: None,
+            kind,
+        }
+    }
+
+    #[test]
+    fn the_ring_is_bounded_and_recent_counts_look_back_five_minutes() {
+        let mut store = EventsStore::default();
+        let silent = MovementKind::BrokerNotAnswering { broker: 1 };
+        let left = MovementKind::BrokerLeft { broker: 1 };
+        let joined = MovementKind::BrokerJoined {
+            broker: 1,
+            address: "h:1".to_owned(),
+        };
+        store.push(&[
+            at(1_000, silent.clone()),
+            at(1_500, left),
+            at(1_600, joined),
+        ]);
+        store.count_recent(SystemTime::UNIX_EPOCH + Duration::from_secs(1_700));
+        assert_eq!(store.recent, [0, 1, 1], "the first is older than 5 minutes");
+        let many: Vec<MovementEvent> = (0..EVENTS_KEPT as u64)
+            .map(|s| at(2_000 + s, silent.clone()))
+            .collect();
+        store.push(&many);
+        assert_eq!(store.ring.len(), EVENTS_KEPT);
+        assert_eq!(store.seen, EVENTS_KEPT as u64 + 3);
+    }
+}
