@@ -407,3 +407,59 @@ fn header_tells_brokers_registered_from_brokers_answering() {
         header(&s)
     );
 }
+
+/// The watermarks of the visible rows are re-read every 3 s while they
+/// change; on an idle cluster each unchanged answer stretches the interval
+/// by 3 s up to 15 s, and the first change brings it back to 3 s.
+#[test]
+fn idle_watermarks_are_read_less_often_and_a_change_restores_the_pace() {
+    let snap = cluster();
+    let mut s = state(&snap, 150, 16);
+    let mut high = 110;
+    let mut answer = |s: &mut AppState, high: i64| {
+        let request = s.watermarks.in_flight.expect("a request in flight");
+        let partitions: Vec<(TopicPartition, Watermarks)> = s
+            .watermarks
+            .last_asked
+            .iter()
+            .map(|tp| (tp.clone(), Watermarks { low: 0, high }))
+            .collect();
+        update(
+            s,
+            Action::Watermarks {
+                request,
+                result: Ok(partitions),
+            },
+            &snap,
+        );
+    };
+    // Seconds from one answer to the next request, ticking once a second.
+    let mut next_after = |s: &mut AppState| -> u64 {
+        for second in 1..=30 {
+            let now = s.now + Duration::from_secs(1);
+            let wall = s.wall + Duration::from_secs(1);
+            let effects = update(s, Action::Tick { now, wall }, &snap);
+            if effects
+                .iter()
+                .any(|e| matches!(e, Effect::FetchWatermarks { .. }))
+            {
+                return second;
+            }
+        }
+        panic!("no watermarks request within 30 s");
+    };
+    answer(&mut s, high);
+    let mut gaps = Vec::new();
+    for _ in 0..6 {
+        gaps.push(next_after(&mut s));
+        answer(&mut s, high);
+    }
+    assert_eq!(gaps, [3, 6, 9, 12, 15, 15], "the first answer was new");
+    high += 5;
+    gaps.clear();
+    for _ in 0..2 {
+        gaps.push(next_after(&mut s));
+        answer(&mut s, high);
+    }
+    assert_eq!(gaps, [15, 3], "records written: back to every 3 s");
+}

@@ -63,6 +63,13 @@ pub struct WatermarkStore {
     pub last_request: Option<Instant>,
     /// What the last request asked for (to re-ask when the window moves).
     pub last_asked: Vec<TopicPartition>,
+    /// A fingerprint of the visible window `last_asked` was built from: an
+    /// unchanged window is not listed again on every update.
+    pub last_window: u64,
+    /// Answers in a row that changed no watermark (an idle cluster): the
+    /// interval between reads grows with them, and the first change
+    /// brings it back.
+    pub quiet: u32,
     /// Answers received so far.
     pub answers: u64,
     /// Request ids handed out.

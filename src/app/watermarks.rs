@@ -8,8 +8,12 @@ use super::action::Effect;
 use super::screen::Screen;
 use super::state::{AppState, Link};
 
-/// How often the watermarks of the visible rows are re-read.
+/// How often the watermarks of the visible rows are re-read while they
+/// change.
 pub const INTERVAL: Duration = Duration::from_secs(3);
+/// Answers in a row without a change that stretch the interval, one
+/// [`INTERVAL`] each: at most 5 × 3 s = 15 s while nothing is written.
+const QUIET_STEPS: u32 = 4;
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(20);
 /// Partitions whose rates are kept before all but the visible are dropped.
@@ -69,29 +73,62 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
     out
 }
 
+/// The interval after `quiet` answers in a row that changed nothing.
+fn interval(quiet: u32) -> Duration {
+    INTERVAL * (1 + quiet.min(QUIET_STEPS))
+}
+
+/// A fingerprint of what decides [`wanted`]: the screen, the snapshot and
+/// the visible rows.
+fn window(state: &AppState) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let view = state.view();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    std::mem::discriminant(&view.screen).hash(&mut hasher);
+    if let Screen::Partitions { topic } = &view.screen {
+        topic.hash(&mut hasher);
+    }
+    state.generation.hash(&mut hasher);
+    view.rows
+        .iter()
+        .skip(view.offset)
+        .take(state.page())
+        .for_each(|i| i.hash(&mut hasher));
+    hasher.finish()
+}
+
 /// Ask for watermarks if the visible set changed or the last answer is old.
+/// An unchanged window that is not due costs a fingerprint, not a list.
 pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
     if state.link != Link::Connected {
         return;
     }
     let now = state.now;
-    let partitions = wanted(state, snap);
-    if partitions.is_empty() {
-        return;
-    }
     let store = &state.watermarks;
     let age = store
         .last_request
         .map(|at| now.saturating_duration_since(at));
-    let moved = partitions != store.last_asked;
     // A new window supersedes the request in flight (its answer is dropped);
     // the same window waits for its answer, or gives up on it after a while.
     let waiting = store.in_flight.is_some() && age.is_some_and(|a| a < GIVE_UP);
-    let due = moved || (!waiting && age.is_none_or(|a| a >= INTERVAL));
-    if !due {
+    let timely = !waiting && age.is_none_or(|a| a >= interval(store.quiet));
+    let window = window(state);
+    if window == store.last_window && !timely {
+        return;
+    }
+    let partitions = wanted(state, snap);
+    state.watermarks.last_window = window;
+    if partitions.is_empty() {
+        return;
+    }
+    let moved = partitions != state.watermarks.last_asked;
+    if !moved && !timely {
         return;
     }
     let store = &mut state.watermarks;
+    if moved {
+        store.quiet = 0;
+    }
     store.next_id += 1;
     store.in_flight = Some(store.next_id);
     store.last_request = Some(now);
@@ -130,14 +167,33 @@ pub fn receive(
         store.partition_rates.clear();
         store.topic_rates.clear();
     }
+    let mut changed = false;
     for (tp, marks) in answer {
-        store
-            .partition_rates
-            .entry(tp.clone())
-            .or_default()
-            .record(marks.high, now);
-        store.partitions.insert(tp, marks);
+        // A key is cloned only for a partition not seen before.
+        match store.partition_rates.get_mut(&tp) {
+            Some(rate) => rate.record(marks.high, now),
+            None => store
+                .partition_rates
+                .entry(tp.clone())
+                .or_default()
+                .record(marks.high, now),
+        }
+        match store.partitions.get_mut(&tp) {
+            Some(held) => {
+                changed |= *held != marks;
+                *held = marks;
+            }
+            None => {
+                changed = true;
+                store.partitions.insert(tp, marks);
+            }
+        }
     }
+    store.quiet = if changed {
+        0
+    } else {
+        store.quiet.saturating_add(1)
+    };
     for name in topics {
         let Some(topic) = snap.topic(&name) else {
             continue;
