@@ -178,15 +178,12 @@ pub fn receive(
                 .or_default()
                 .record(marks.high, now),
         }
-        match store.partitions.get_mut(&tp) {
-            Some(held) => {
-                changed |= *held != marks;
-                *held = marks;
-            }
-            None => {
-                changed = true;
-                store.partitions.insert(tp, marks);
-            }
+        if let Some(held) = store.partitions.get_mut(&tp) {
+            changed |= *held != marks;
+            *held = marks;
+        } else {
+            changed = true;
+            store.partitions.insert(tp, marks);
         }
     }
     store.quiet = if changed {
