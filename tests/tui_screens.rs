@@ -416,7 +416,7 @@ fn idle_watermarks_are_read_less_often_and_a_change_restores_the_pace() {
     let snap = cluster();
     let mut s = state(&snap, 150, 16);
     let mut high = 110;
-    let mut answer = |s: &mut AppState, high: i64| {
+    let answer = |s: &mut AppState, high: i64| {
         let request = s.watermarks.in_flight.expect("a request in flight");
         let partitions: Vec<(TopicPartition, Watermarks)> = s
             .watermarks
@@ -434,7 +434,7 @@ fn idle_watermarks_are_read_less_often_and_a_change_restores_the_pace() {
         );
     };
     // Seconds from one answer to the next request, ticking once a second.
-    let mut next_after = |s: &mut AppState| -> u64 {
+    let next_after = |s: &mut AppState| -> u64 {
         for second in 1..=30 {
             let now = s.now + Duration::from_secs(1);
             let wall = s.wall + Duration::from_secs(1);
