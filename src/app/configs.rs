@@ -129,6 +129,23 @@ fn visible_topics(state: &AppState, snap: &MetadataSnapshot) -> Vec<String> {
             .map(|t| t.name.clone())
             .collect(),
         Screen::Partitions { topic } => vec![topic.clone()],
+        // Their retention, for the time until unread records may go.
+        Screen::Group { group } => {
+            let Some(detail) = super::group_rows::detail(&state.groups, group) else {
+                return Vec::new();
+            };
+            let mut topics: Vec<String> = view
+                .rows
+                .iter()
+                .skip(view.offset)
+                .take(state.page())
+                .filter_map(|&i| detail.lag.partitions.get(i))
+                .map(|p| p.topic.to_string())
+                .collect();
+            topics.sort_unstable();
+            topics.dedup();
+            topics
+        }
         _ => Vec::new(),
     }
 }

@@ -160,11 +160,20 @@ pub fn offset<'a>(
         .get(&(p.topic.to_string(), p.partition))
         .and_then(|&m| detail.description.members.get(m))
         .map(|m| m.client_id.as_str());
+    let history = view.partitions.get(&p.topic, p.partition);
+    let has_members = !detail.description.members.is_empty();
+    let retention_ms = state
+        .configs
+        .topics
+        .get(p.topic.as_ref())
+        .and_then(|(summary, _)| summary.retention_ms);
     Some(group_offsets::Row {
         lag: p,
         oldest_age,
         owner,
-        history: view.partitions.get(&p.topic, p.partition),
+        history,
+        stuck: has_members && history.is_some_and(|h| h.stuck(group_offsets::STUCK_READS)),
+        loss_in: group_offsets::data_loss_in(retention_ms, oldest_age),
     })
 }
 

@@ -19,6 +19,39 @@ pub struct Row<'a> {
     pub owner: Option<&'a str>,
     /// The partition's lag over the session.
     pub history: Option<&'a LagHistory>,
+    /// Its consumer is stuck (see [`LagHistory::stuck`]; the group has
+    /// members).
+    pub stuck: bool,
+    /// The time until retention may delete records the group has not read
+    /// (see [`data_loss_in`]).
+    pub loss_in: Option<Duration>,
+}
+
+/// Reads of a partition that make it stuck: committed offset still, end
+/// offset moving, lag left.
+pub const STUCK_READS: usize = 3;
+
+/// How long until retention may delete records the group has not read:
+/// `retention.ms` minus the age of the oldest unconsumed record. `None`
+/// without lag, with unlimited (-1) or unknown retention.
+///
+/// A lower bound: the broker deletes a whole segment once its newest
+/// record is older than `retention.ms` (checked every
+/// `log.retention.check.interval.ms`, 5 minutes by default), so the record
+/// may live up to a segment's span (`segment.ms`, 7 days by default, or
+/// until `segment.bytes` fill) longer. `retention.bytes` is not counted:
+/// on a topic limited by size the loss can come sooner.
+pub fn data_loss_in(retention_ms: Option<i64>, oldest_age: Option<Duration>) -> Option<Duration> {
+    let retention = Duration::from_millis(u64::try_from(retention_ms?).ok()?);
+    Some(retention.saturating_sub(oldest_age?))
+}
+
+fn loss_in(row: &Row) -> String {
+    match row.loss_in {
+        None => "-".to_owned(),
+        Some(d) if d.is_zero() => "now".to_owned(),
+        Some(d) => age(d),
+    }
 }
 
 fn dash(value: Option<i64>) -> String {
@@ -26,8 +59,9 @@ fn dash(value: Option<i64>) -> String {
 }
 
 /// The columns: topic, partition, committed, end, lag, age of the oldest
-/// unconsumed record, owner, lag over time.
-pub fn table<'a>() -> [Column<Row<'a>>; 8] {
+/// unconsumed record, the time until retention may delete unread records,
+/// STUCK (drawn only while a visible partition is), owner, lag over time.
+pub fn table<'a>() -> [Column<Row<'a>>; 10] {
     [
         Column::text(
             "TOPIC",
@@ -57,6 +91,20 @@ pub fn table<'a>() -> [Column<Row<'a>>; 8] {
             |r| r.oldest_age.map_or_else(|| "-".to_owned(), age),
             |a, b| a.oldest_age.cmp(&b.oldest_age),
         ),
+        Column::number("LOSS IN", loss_in, |a, b| {
+            // Unknown or none last when ascending: the nearest loss first.
+            match (a.loss_in, b.loss_in) {
+                (Some(x), Some(y)) => x.cmp(&y),
+                (x, y) => y.is_some().cmp(&x.is_some()),
+            }
+        }),
+        Column::present("STUCK", 5, |r| {
+            if r.stuck {
+                "STUCK".to_owned()
+            } else {
+                String::new()
+            }
+        }),
         Column::text(
             "OWNER",
             (5, 40),
@@ -80,7 +128,7 @@ pub fn table<'a>() -> [Column<Row<'a>>; 8] {
 pub fn headless<'a>() -> Vec<Column<Row<'a>>> {
     table()
         .into_iter()
-        .filter(|c| !matches!(c.header, "OWNER" | "LAG OVER TIME"))
+        .filter(|c| !matches!(c.header, "OWNER" | "LAG OVER TIME" | "STUCK" | "LOSS IN"))
         .collect()
 }
 
@@ -107,6 +155,8 @@ mod tests {
                 oldest_age: None,
                 owner: None,
                 history: None,
+                stuck: false,
+                loss_in: None,
             };
             assert_eq!(cells(&super::table(), &row)[4], lag, "{p:?}");
         }
@@ -126,10 +176,76 @@ mod tests {
             oldest_age: Some(Duration::from_secs(75)),
             owner: Some("billing-1"),
             history: Some(&history),
+            stuck: false,
+            loss_in: data_loss_in(Some(3_600_000), Some(Duration::from_secs(75))),
         };
         assert_eq!(
             cells(&super::table(), &row),
-            ["orders", "2", "5", "9", "4", "1m15s", "billing-1", "▄█"]
+            [
+                "orders",
+                "2",
+                "5",
+                "9",
+                "4",
+                "1m15s",
+                "58m45s",
+                "",
+                "billing-1",
+                "▄█"
+            ]
         );
+    }
+
+    #[test]
+    fn loss_in_is_retention_minus_the_oldest_unread_records_age() {
+        let hour = Some(3_600_000);
+        let (old, young) = (Duration::from_secs(4_000), Duration::from_mins(10));
+        assert_eq!(
+            data_loss_in(hour, Some(old)),
+            Some(Duration::ZERO),
+            "already due"
+        );
+        assert_eq!(
+            data_loss_in(hour, Some(young)),
+            Some(Duration::from_mins(50))
+        );
+        assert_eq!(data_loss_in(Some(-1), Some(old)), None, "kept forever");
+        assert_eq!(
+            data_loss_in(None, Some(old)),
+            None,
+            "retention not read yet"
+        );
+        assert_eq!(data_loss_in(hour, None), None, "nothing unread");
+    }
+
+    #[test]
+    fn stuck_needs_the_commit_still_the_end_moving_and_lag_left() {
+        let start = Instant::now();
+        let history = |points: &[(i64, i64)]| {
+            let mut h = LagHistory::new(10);
+            for (i, &(committed, end)) in points.iter().enumerate() {
+                h.push(LagSample {
+                    at: start + Duration::from_secs(5 * i as u64),
+                    lag: end - committed,
+                    committed,
+                    end,
+                });
+            }
+            h
+        };
+        assert!(history(&[(20, 100), (20, 105), (20, 110)]).stuck(STUCK_READS));
+        assert!(
+            !history(&[(20, 100), (20, 100), (20, 100)]).stuck(STUCK_READS),
+            "a quiet topic"
+        );
+        assert!(
+            !history(&[(20, 100), (21, 105), (21, 110)]).stuck(STUCK_READS),
+            "it moved"
+        );
+        assert!(
+            !history(&[(20, 100), (20, 105)]).stuck(STUCK_READS),
+            "too few reads"
+        );
+        assert!(!history(&[(100, 100), (100, 105), (105, 105)]).stuck(STUCK_READS));
     }
 }

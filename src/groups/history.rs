@@ -329,6 +329,24 @@ impl LagHistory {
         self.samples.iter().map(|s| s.lag).collect()
     }
 
+    /// Whether a partition's consumer is stuck: over its last `reads` reads
+    /// (at least 2) the committed offset stood still while the end offset
+    /// moved, and it still has lag. A quiet topic (the end still too) is
+    /// not stuck, nor is a consumer that commits rarely but did within the
+    /// window. For one partition's history (see [`PartitionHistories`]).
+    pub fn stuck(&self, reads: usize) -> bool {
+        let reads = reads.max(2);
+        let samples = self.samples();
+        let Some(skip) = samples.len().checked_sub(reads) else {
+            return false;
+        };
+        let window: Vec<LagSample> = samples.skip(skip).collect();
+        let (first, last) = (window[0], window[window.len() - 1]);
+        last.lag > 0
+            && last.end > first.end
+            && window.iter().all(|s| s.committed == first.committed)
+    }
+
     fn ends(&self) -> Option<(LagSample, LagSample)> {
         let first = self.samples().next()?;
         let last = self.newest()?;

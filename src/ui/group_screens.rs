@@ -33,7 +33,9 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
             window
                 .filter_map(|i| table_rows::offset(state, group, i))
                 .map(|row| {
+                    let losing = row.loss_in.is_some_and(|d| d < Duration::from_hours(1));
                     let style = match row.lag.lag() {
+                        _ if row.stuck || losing => theme.problem,
                         Lag::UnknownEnd | Lag::PastEnd(_) => theme.problem,
                         Lag::NoCommit => theme.dim,
                         Lag::Records(_)

@@ -191,6 +191,8 @@ pub fn render_group(
                 .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0))),
             owner: None,
             history: None,
+            stuck: false,
+            loss_in: None,
         })
         .collect();
     write_columns(out, &group_offsets::headless(), &offsets)?;
