@@ -67,9 +67,10 @@ impl EventsStore {
     }
 }
 
-/// Enter on the timeline: a partition's event opens its topic's
-/// Partitions screen on that partition, a topic's its Partitions screen, a
-/// broker's the Brokers screen on that broker. Events about the whole
+/// Enter on the timeline: a group's event opens the group's offsets, a
+/// partition's event its topic's Partitions screen on that partition, a
+/// topic's its Partitions screen, a broker's the Brokers screen on that
+/// broker. Events about the whole
 /// cluster have no screen of their own: nothing happens.
 pub fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
     let view = state.view();
@@ -81,6 +82,11 @@ pub fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect
         return;
     };
     let (topic, partition, broker) = (event.topic.clone(), event.partition, event.broker());
+    if let Some(group) = event.group() {
+        let group = group.to_owned();
+        super::update::push(state, Screen::Group { group }, None, fx);
+        return;
+    }
     match (topic, broker) {
         (Some(topic), _) => {
             if snap.topic(&topic).is_none() {

@@ -294,6 +294,15 @@ pub fn receive_list(
     if let Some(notice) = unlisted(&overview.failed_brokers) {
         state.notice = Some(notice);
     }
+    // What changed since the last read goes on the events timeline.
+    if let Some(held) = &store.overview {
+        let events = crate::groups::events::diff(held, &overview, state.wall);
+        if !events.is_empty() {
+            state.events.push(&events);
+            state.events.count_recent(state.wall);
+        }
+    }
+    let store = &mut state.groups;
     // Absorbed into the list held (its unchanged parts stay where they
     // are: see `groups::absorb`), the fresh read freed whole.
     match store.overview.as_mut() {

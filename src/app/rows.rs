@@ -215,7 +215,10 @@ pub fn movement_key(event: &MovementEvent) -> String {
         | K::TopicDeleted
         | K::MetadataFrozen { .. }
         | K::PartitionsAdded { .. }
-        | K::EventsSuppressed { .. } => Vec::new(),
+        | K::EventsSuppressed { .. }
+        | K::GroupStateChanged { .. }
+        | K::GroupMembersChanged { .. }
+        | K::GroupRecordsLost { .. } => Vec::new(),
     };
     let mut key = format!(
         "{} {} {}",

@@ -113,7 +113,9 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
             (Value::from(before), Value::from(isr.clone()))
         }
         K::ReplicasChanged { from, to } => (Value::from(from.clone()), Value::from(to.clone())),
-        K::PartitionsAdded { from, to } => (Value::from(*from), Value::from(*to)),
+        K::PartitionsAdded { from, to } | K::GroupMembersChanged { from, to, .. } => {
+            (Value::from(*from), Value::from(*to))
+        }
         K::ControllerChanged { from, to } => (id(*from), id(*to)),
         K::QuorumLeaderChanged { from, to, .. } => (id(*from), Value::from(*to)),
         K::BrokerJoined { .. } | K::TopicCreated { .. } => word("absent", "present"),
@@ -123,6 +125,12 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
         K::MetadataFrozen { .. } => word("live", "frozen"),
         K::MetadataLive { .. } => word("frozen", "live"),
         K::EventsSuppressed { .. } => (Value::Null, Value::Null),
+        K::GroupStateChanged { from, to, .. } => {
+            (Value::from(from.as_str()), Value::from(to.as_str()))
+        }
+        K::GroupRecordsLost {
+            committed, start, ..
+        } => (Value::from(*committed), Value::from(*start)),
     }
 }
 

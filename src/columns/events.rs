@@ -9,6 +9,12 @@ use super::format::{clock, movement_detail};
 /// What an event is about: `topic-partition`, a topic, `broker N`, or the
 /// cluster (quorum, metadata liveness).
 pub fn subject(event: &MovementEvent) -> String {
+    if let Some(group) = event.group() {
+        return match (&event.topic, event.partition) {
+            (Some(topic), Some(partition)) => format!("group {group} {topic}-{partition}"),
+            _ => format!("group {group}"),
+        };
+    }
     match (&event.topic, event.partition, event.broker()) {
         (Some(topic), Some(partition), _) => format!("{topic}-{partition}"),
         (Some(topic), None, _) => topic.clone(),

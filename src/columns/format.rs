@@ -142,6 +142,21 @@ pub fn movement_detail(kind: &MovementKind) -> String {
         MovementKind::EventsSuppressed {
             suppressed, count, ..
         } => write!(out, "{count} more {suppressed} suppressed"),
+        MovementKind::GroupStateChanged { group, from, to } => {
+            write!(out, "group {group}: {from} → {to}")
+        }
+        MovementKind::GroupMembersChanged { group, from, to } => {
+            write!(out, "group {group}: members {from} → {to}")
+        }
+        MovementKind::GroupRecordsLost {
+            group,
+            committed,
+            start,
+        } => write!(
+            out,
+            "group {group} lost {} unread records: committed {committed}, log start {start}",
+            start - committed
+        ),
     };
     out
 }

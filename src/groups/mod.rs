@@ -17,6 +17,7 @@ mod counter;
 mod description;
 mod end_offsets;
 mod error;
+pub mod events;
 mod fetch;
 mod history;
 mod kind;

@@ -141,6 +141,36 @@ pub enum MovementKind {
         /// The new leader epoch.
         epoch: i32,
     },
+    /// A consumer group's state changed (`Stable` → `PreparingRebalance`,
+    /// `Empty`, `Dead`, …), seen between two reads of the group list.
+    GroupStateChanged {
+        /// The group.
+        group: String,
+        /// The state before.
+        from: String,
+        /// The state now.
+        to: String,
+    },
+    /// A consumer group's member count changed (members joined or left: a
+    /// rebalance), seen between two reads of the group list.
+    GroupMembersChanged {
+        /// The group.
+        group: String,
+        /// Members before.
+        from: usize,
+        /// Members now.
+        to: usize,
+    },
+    /// Retention deleted records a group had not read: its committed offset
+    /// on the event's partition is below the partition's log start.
+    GroupRecordsLost {
+        /// The group.
+        group: String,
+        /// Its committed offset.
+        committed: i64,
+        /// The log start offset now (records below it are gone).
+        start: i64,
+    },
     /// More events of one kind came within its rate-limit window than the
     /// log keeps: they are folded into this one record, never dropped
     /// unseen (see [`super::movement_log::Limits`]).
@@ -177,6 +207,9 @@ impl MovementKind {
             MovementKind::PartitionsAdded { .. } => "partitions_added",
             MovementKind::QuorumLeaderChanged { .. } => "quorum_leader_changed",
             MovementKind::EventsSuppressed { .. } => "events_suppressed",
+            MovementKind::GroupStateChanged { .. } => "group_state_changed",
+            MovementKind::GroupMembersChanged { .. } => "group_members_changed",
+            MovementKind::GroupRecordsLost { .. } => "group_records_lost",
         }
     }
 }

@@ -74,6 +74,9 @@ pub const KIND_NAMES: &[&str] = &[
     "quorum_leader_changed",
     "metadata_frozen",
     "metadata_live",
+    "group_state_changed",
+    "group_members_changed",
+    "group_records_lost",
     "events_suppressed",
 ];
 
@@ -84,10 +87,16 @@ impl MovementKind {
         match self {
             K::PartitionOffline { .. }
             | K::BrokerNotAnswering { .. }
-            | K::MetadataFrozen { .. } => Severity::Critical,
+            | K::MetadataFrozen { .. }
+            | K::GroupRecordsLost { .. } => Severity::Critical,
+            K::GroupStateChanged { to, .. } if matches!(to.as_str(), "Empty" | "Dead") => {
+                Severity::Warn
+            }
             K::IsrShrank { .. } | K::BrokerLeft { .. } | K::TopicDeleted => Severity::Warn,
             K::EventsSuppressed { severity, .. } => *severity,
-            K::LeaderChanged { .. }
+            K::GroupStateChanged { .. }
+            | K::GroupMembersChanged { .. }
+            | K::LeaderChanged { .. }
             | K::PartitionOnline { .. }
             | K::IsrExpanded { .. }
             | K::ReplicasChanged { .. }
@@ -131,12 +140,19 @@ impl MovementKind {
     /// metadata liveness, topics), and the folds of those kinds.
     pub fn is_leader_movement(&self) -> bool {
         match self {
-            MovementKind::PartitionsAdded { .. } | MovementKind::QuorumLeaderChanged { .. } => {
-                false
-            }
-            MovementKind::EventsSuppressed { suppressed, .. } => {
-                !matches!(*suppressed, "partitions_added" | "quorum_leader_changed")
-            }
+            MovementKind::PartitionsAdded { .. }
+            | MovementKind::QuorumLeaderChanged { .. }
+            | MovementKind::GroupStateChanged { .. }
+            | MovementKind::GroupMembersChanged { .. }
+            | MovementKind::GroupRecordsLost { .. } => false,
+            MovementKind::EventsSuppressed { suppressed, .. } => !matches!(
+                *suppressed,
+                "partitions_added"
+                    | "quorum_leader_changed"
+                    | "group_state_changed"
+                    | "group_members_changed"
+                    | "group_records_lost"
+            ),
             _ => true,
         }
     }
@@ -148,12 +164,14 @@ impl MovementEvent {
         self.kind.broker()
     }
 
-    /// The consumer group this is about. No kind is about a group yet; group
-    /// kinds (state changed, rebalance, stuck) will carry their group in
-    /// their variant and answer it here, so the CLI's `group` field and
-    /// filters need no change.
+    /// The consumer group this is about, for group events.
     pub fn group(&self) -> Option<&str> {
-        None
+        match &self.kind {
+            MovementKind::GroupStateChanged { group, .. }
+            | MovementKind::GroupMembersChanged { group, .. }
+            | MovementKind::GroupRecordsLost { group, .. } => Some(group),
+            _ => None,
+        }
     }
 }
 
