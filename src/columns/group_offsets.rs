@@ -128,7 +128,7 @@ pub fn table<'a>() -> [Column<Row<'a>>; 10] {
 pub fn headless<'a>() -> Vec<Column<Row<'a>>> {
     table()
         .into_iter()
-        .filter(|c| !matches!(c.header, "OWNER" | "LAG OVER TIME" | "STUCK" | "LOSS IN"))
+        .filter(|c| !matches!(c.header, "OWNER" | "LAG OVER TIME" | "STUCK"))
         .collect()
 }
 

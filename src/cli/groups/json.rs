@@ -187,10 +187,19 @@ pub struct OffsetJson {
     /// Age in ms of the oldest unconsumed record (lagging partitions only).
     #[serde(skip_serializing_if = "Option::is_none")]
     oldest_unconsumed_age_ms: Option<i64>,
+    /// Ms until retention may delete records the group has not read: the
+    /// topic's `retention.ms` minus `oldest_unconsumed_age_ms`, 0 when due
+    /// (a lower bound: see the README). Absent without lag or with
+    /// unlimited or unread retention.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data_loss_in_ms: Option<i64>,
 }
 
 impl OffsetJson {
-    fn new(p: &PartitionLag, age_ms: Option<i64>) -> Self {
+    fn new(p: &PartitionLag, age_ms: Option<i64>, retention_ms: Option<i64>) -> Self {
+        let age = age_ms.map(|ms| std::time::Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
+        let loss_in = crate::columns::group_offsets::data_loss_in(retention_ms, age)
+            .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
         OffsetJson {
             topic: p.topic.to_string(),
             partition: p.partition,
@@ -208,6 +217,7 @@ impl OffsetJson {
             lag_from_broker: p.committed.is_some() && p.reported.is_some(),
             deleted_by_retention: p.deleted(),
             oldest_unconsumed_age_ms: age_ms,
+            data_loss_in_ms: loss_in,
         }
     }
 }
@@ -250,8 +260,9 @@ pub struct GroupDetailJson {
     offsets: Vec<OffsetJson>,
 }
 
-impl From<&GroupDetail> for GroupDetailJson {
-    fn from(detail: &GroupDetail) -> Self {
+impl GroupDetailJson {
+    /// `detail`, with the `retention.ms` of its topics where read.
+    pub fn new(detail: &GroupDetail, retention: &BTreeMap<String, i64>) -> Self {
         let d = &detail.description;
         GroupDetailJson {
             group: d.group.clone(),
@@ -277,7 +288,7 @@ impl From<&GroupDetail> for GroupDetailJson {
                     .iter()
                     .map(|p| {
                         let age = detail.oldest_unconsumed_age_ms(&p.topic, p.partition, now);
-                        OffsetJson::new(p, age)
+                        OffsetJson::new(p, age, retention.get(p.topic.as_ref()).copied())
                     })
                     .collect()
             },

@@ -2,6 +2,7 @@
 
 mod json;
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -67,7 +68,41 @@ pub async fn describe_group(
     let detail = GroupsClient::new(cluster.clone())
         .group_detail(name)
         .await?;
-    render_group(&detail, format, out)
+    let retention = retention_of(cluster, &detail).await;
+    render_group(&detail, &retention, format, out)
+}
+
+/// The `retention.ms` of the topics `detail` has lagging partitions on, for
+/// LOSS IN; empty (the column unknown) when they cannot be read.
+async fn retention_of(cluster: &Cluster, detail: &GroupDetail) -> BTreeMap<String, i64> {
+    use crate::inspect::{ConfigResource, TopicSummary, configs};
+    let mut topics: Vec<String> = detail
+        .lag
+        .partitions
+        .iter()
+        .filter(|p| p.records().is_some_and(|n| n > 0))
+        .map(|p| p.topic.to_string())
+        .collect();
+    topics.dedup();
+    if topics.is_empty() {
+        return BTreeMap::new();
+    }
+    let resources: Vec<ConfigResource> = topics.into_iter().map(ConfigResource::Topic).collect();
+    match configs::describe(cluster, &resources).await {
+        Ok(described) => described
+            .into_iter()
+            .filter_map(|(resource, entries)| {
+                let ConfigResource::Topic(topic) = resource else {
+                    return None;
+                };
+                Some((topic, TopicSummary::of(&entries.ok()?).retention_ms?))
+            })
+            .collect(),
+        Err(error) => {
+            tracing::debug!(%error, "topic retention for LOSS IN unavailable");
+            BTreeMap::new()
+        }
+    }
 }
 
 fn lag_cell(total: Option<i64>) -> String {
@@ -139,11 +174,12 @@ pub fn render_groups(
 /// Render one group.
 pub fn render_group(
     detail: &GroupDetail,
+    retention: &BTreeMap<String, i64>,
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     if format == OutputFormat::Json {
-        serde_json::to_writer_pretty(&mut *out, &GroupDetailJson::from(detail))?;
+        serde_json::to_writer_pretty(&mut *out, &GroupDetailJson::new(detail, retention))?;
         writeln!(out)?;
         return Ok(());
     }
@@ -193,6 +229,13 @@ pub fn render_group(
             history: None,
             stuck: false,
             loss_in: None,
+        })
+        .map(|row| group_offsets::Row {
+            loss_in: group_offsets::data_loss_in(
+                retention.get(row.lag.topic.as_ref()).copied(),
+                row.oldest_age,
+            ),
+            ..row
         })
         .collect();
     write_columns(out, &group_offsets::headless(), &offsets)?;
@@ -256,7 +299,7 @@ mod tests {
     #[test]
     fn describe_json_has_offsets_with_null_for_no_commit() {
         let mut out = Vec::new();
-        render_group(&detail(), OutputFormat::Json, &mut out).expect("renders");
+        render_group(&detail(), &BTreeMap::new(), OutputFormat::Json, &mut out).expect("renders");
         let value: serde_json::Value = serde_json::from_slice(&out).expect("json");
         assert_eq!(value["type"], "consumer");
         assert_eq!(value["lag"], 6);
@@ -280,14 +323,18 @@ mod tests {
     #[test]
     fn describe_table_says_no_commit() {
         let mut out = Vec::new();
-        render_group(&detail(), OutputFormat::Table, &mut out).expect("renders");
+        // An hour of retention and a 5-minute-old unread record: 55 minutes.
+        let retention = BTreeMap::from([("orders".to_owned(), 3_600_000)]);
+        render_group(&detail(), &retention, OutputFormat::Table, &mut out).expect("renders");
         let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("LOSS IN"), "{text}");
+        assert!(text.contains("5m00s   55m00s\n"), "{text}");
         assert!(
             text.contains("epochs:       group 3, assignment 3"),
             "{text}"
         );
         assert!(
-            text.contains("orders          1          -    7  no commit       -\n"),
+            text.contains("orders          1          -    7  no commit       -        -\n"),
             "{text}"
         );
         assert!(text.contains("orders:0,1"), "{text}");
