@@ -66,7 +66,12 @@ fn produce(env: &ClusterEnv, topic: &str, partitions: i32) {
         .args(["tool", "--name", env.name()])
         .arg("org.apache.kafka.tools.ConsoleProducer")
         .args(["--bootstrap-server", env.bootstrap(), "--topic", topic])
-        .args(["--property", "parse.key=true", "--property", "key.separator=\t"])
+        .args([
+            "--property",
+            "parse.key=true",
+            "--property",
+            "key.separator=\t",
+        ])
         .args(["--producer-property", "acks=all"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -135,7 +140,11 @@ fn a_groups_commit_history_is_the_offsets_it_committed_in_order() {
     for record in &records {
         let decoded = &record["decoded"];
         assert_eq!(decoded["group"], group.as_str(), "{record}");
-        assert_eq!(record["partition"], partition.clone().unwrap(), "one partition");
+        assert_eq!(
+            record["partition"],
+            partition.clone().unwrap(),
+            "one partition"
+        );
     }
     let seen: Vec<(i64, i64)> = records
         .iter()
@@ -144,13 +153,22 @@ fn a_groups_commit_history_is_the_offsets_it_committed_in_order() {
         .map(|d| {
             assert_eq!(d["topic"], topic.as_str(), "{d}");
             let at = d["commit_timestamp"].as_i64().unwrap();
-            assert!((started - 1000..=ended + 1000).contains(&at), "commit time {d}");
-            (d["partition"].as_i64().unwrap(), d["offset"].as_i64().unwrap())
+            assert!(
+                (started - 1000..=ended + 1000).contains(&at),
+                "commit time {d}"
+            );
+            (
+                d["partition"].as_i64().unwrap(),
+                d["offset"].as_i64().unwrap(),
+            )
         })
         .collect();
     assert_eq!(
         seen,
-        commits.to_vec(),
+        commits
+            .iter()
+            .map(|&(p, o)| (i64::from(p), o))
+            .collect::<Vec<_>>(),
         "the commits, in order: {records:#?}"
     );
     // Without --group, the group's partition read whole: the same commits
@@ -217,7 +235,10 @@ fn a_console_consumers_group_shows_its_metadata_and_its_commits() {
     let mut last = std::collections::BTreeMap::new();
     for d in records.iter().map(|r| &r["decoded"]) {
         if d["type"] == "offset_commit" && d["topic"] == topic.as_str() {
-            last.insert(d["partition"].as_i64().unwrap(), d["offset"].as_i64().unwrap());
+            last.insert(
+                d["partition"].as_i64().unwrap(),
+                d["offset"].as_i64().unwrap(),
+            );
         }
     }
     assert_eq!(last.into_iter().collect::<Vec<_>>(), vec![(0, 5), (1, 5)]);
@@ -228,5 +249,8 @@ fn a_console_consumers_group_shows_its_metadata_and_its_commits() {
         table.contains(&format!("commit {group} {topic}-0 @ 5")),
         "{table}"
     );
-    assert!(table.contains(&format!("group {group} consumer gen ")), "{table}");
+    assert!(
+        table.contains(&format!("group {group} consumer gen ")),
+        "{table}"
+    );
 }

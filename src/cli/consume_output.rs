@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use crate::browse::Record;
-use crate::browse::internal;
 use crate::browse::csv::RecordCsv;
+use crate::browse::internal;
 use crate::browse::json::{Field, RecordJson};
 use crate::schema::Decoding;
 

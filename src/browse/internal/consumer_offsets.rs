@@ -180,8 +180,7 @@ pub fn decode_key(bytes: &[u8]) -> Read<Key> {
             }
         }
     };
-    if matches!(key, Key::OffsetCommit { .. } | Key::GroupMetadata { .. }) && !r.rest().is_empty()
-    {
+    if matches!(key, Key::OffsetCommit { .. } | Key::GroupMetadata { .. }) && !r.rest().is_empty() {
         return Err(WireError(format!(
             "{} bytes after the key's fields",
             r.rest().len()

@@ -76,7 +76,11 @@ fn commit_value(version: i16) -> Vec<u8> {
         w.str("meta")
     };
     let w = w.i64(1_700_000_000_000);
-    let w = if version == 1 { w.i64(1_700_000_600_000) } else { w };
+    let w = if version == 1 {
+        w.i64(1_700_000_600_000)
+    } else {
+        w
+    };
     // Flexible: one tagged field (tag 7, 2 bytes) the decoder skips.
     if version >= 4 {
         w.uvarint(1).uvarint(7).uvarint(2).raw(&[1, 2]).0
@@ -210,7 +214,10 @@ fn group_metadata_of_every_value_version() {
             (version >= 3).then_some("i-1")
         );
         assert_eq!(g.members[1].group_instance_id, None);
-        assert_eq!((m.client_id.as_str(), m.client_host.as_str()), ("client", "/10.0.0.1"));
+        assert_eq!(
+            (m.client_id.as_str(), m.client_host.as_str()),
+            ("client", "/10.0.0.1")
+        );
         assert_eq!(m.rebalance_timeout, (version >= 1).then_some(300_000));
         assert_eq!(m.session_timeout, 45_000);
         assert_eq!((m.subscription_bytes, m.assignment_bytes), (3, 1));
@@ -353,10 +360,45 @@ fn hostile_lengths_are_refused_before_allocating() {
 #[test]
 fn key_group_reads_the_group_of_every_key_type() {
     assert_eq!(key_group(&commit_key(1)).as_deref(), Some("billing"));
-    assert_eq!(key_group(&W::default().i16(2).str("g").0).as_deref(), Some("g"));
+    assert_eq!(
+        key_group(&W::default().i16(2).str("g").0).as_deref(),
+        Some("g")
+    );
     assert_eq!(
         key_group(&W::default().i16(5).str("g").str("member").0).as_deref(),
         Some("g")
     );
     assert_eq!(key_group(&[0, 1, 0]), None);
+}
+
+#[test]
+fn a_commit_captured_from_kafka_4_2() {
+    // `kscope consume __consumer_offsets -o json` after
+    // `kafka-consumer-groups --reset-offsets --to-earliest --execute`.
+    let key = b"\x00\x01\x00\x0ahist-23299\x00\x0chist-t-12802\x00\x00\x00\x01";
+    let value = [
+        0x00, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00, 0x00, 0x01, 0xa2,
+        0x47, 0x43, 0xee, 0x35, 0x00,
+    ];
+    let decoded = decode(Some(key), Some(&value)).expect("decodes");
+    assert_eq!(
+        decoded.key,
+        Key::OffsetCommit {
+            version: 1,
+            group: "hist-23299".into(),
+            topic: "hist-t-12802".into(),
+            partition: 1
+        }
+    );
+    assert_eq!(
+        decoded.value,
+        Value::OffsetCommit(OffsetCommit {
+            version: 4,
+            offset: 0,
+            leader_epoch: -1,
+            metadata: String::new(),
+            commit_timestamp: 1_796_491_963_957,
+            expire_timestamp: None,
+        })
+    );
 }
