@@ -3,6 +3,7 @@
 //! every truncation of every record.
 
 use super::*;
+use rand::{Rng, SeedableRng};
 
 /// Bytes written as the schemas say.
 #[derive(Default)]
@@ -342,7 +343,6 @@ fn hostile_lengths_are_refused_before_allocating() {
     let value = W::default().i16(4).i64(1).i32(1).raw(&[0xff; 9]).0;
     let decoded = decode(Some(&commit_key(1)), Some(&value)).expect("key");
     assert!(matches!(decoded.value, Value::Error(_)));
-    use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(29);
     for _ in 0..20_000 {
         let len = rng.random_range(0..40);
