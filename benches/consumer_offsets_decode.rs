@@ -34,11 +34,17 @@ fn group(n: usize) -> (Vec<u8>, Vec<u8>) {
     str16(&mut value, "consumer");
     value.extend_from_slice(&42_i32.to_be_bytes());
     str16(&mut value, "range");
-    str16(&mut value, "consumer-1-6f1c2a9e-1b7d-4e55-9a51-0e6c1d2a3b4c");
+    str16(
+        &mut value,
+        "consumer-1-6f1c2a9e-1b7d-4e55-9a51-0e6c1d2a3b4c",
+    );
     value.extend_from_slice(&1_700_000_000_000_i64.to_be_bytes());
     value.extend_from_slice(&3_i32.to_be_bytes());
     for m in 0..3 {
-        str16(&mut value, &format!("consumer-{m}-6f1c2a9e-1b7d-4e55-9a51-0e6c1d2a3b4c"));
+        str16(
+            &mut value,
+            &format!("consumer-{m}-6f1c2a9e-1b7d-4e55-9a51-0e6c1d2a3b4c"),
+        );
         value.extend_from_slice(&(-1_i16).to_be_bytes());
         str16(&mut value, &format!("consumer-{m}"));
         str16(&mut value, "/10.1.2.3");
