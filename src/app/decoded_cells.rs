@@ -4,10 +4,14 @@
 //! strings. Cells are kept by record sequence for the rows on screen (a
 //! page), and all of them are dropped when what they were made under
 //! changes — another session, another `:format`, a schema or mapping answer.
+//! Records of `__consumer_offsets` are decoded here too: the key cell is the
+//! group, the value cell the record as what it is (`commit billing
+//! orders-3 @ 4711 epoch 5 …`).
 
 use std::collections::HashMap;
 
 use crate::browse::Format;
+use crate::browse::internal;
 
 use super::screen::Screen;
 use super::state::AppState;
@@ -93,6 +97,18 @@ pub fn refresh(state: &mut AppState) {
         let Some(record) = m.record(seq) else {
             continue;
         };
+        if internal::decodes(&m.topic) {
+            let decoding = internal::decode(record.key.as_deref(), record.value.as_deref());
+            let group = decoding.as_ref().ok().and_then(|d| d.key.group());
+            fresh.push((
+                seq,
+                Cells {
+                    key: group.map(|g| crate::untrusted::escape(g).into_owned()),
+                    value: Some(crate::untrusted::escape(&internal::line(&decoding)).into_owned()),
+                },
+            ));
+            continue;
+        }
         fresh.push((
             seq,
             Cells {

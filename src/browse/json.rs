@@ -42,7 +42,8 @@ pub enum Field<'a> {
 /// `offset`, `leader_epoch`, `timestamp`, `timestamp_type`, `key`,
 /// `key_encoding`, `value`, `value_encoding`, `headers`, `size`, `codec`,
 /// then, for a field a schema decoded or failed, `FIELD_schema_id` and
-/// `FIELD_schema_error` (key first).
+/// `FIELD_schema_error` (key first), and for `__consumer_offsets` the
+/// record `decoded`.
 #[derive(Debug, Clone, Copy)]
 pub struct RecordJson<'a> {
     /// The topic's name.
@@ -53,6 +54,9 @@ pub struct RecordJson<'a> {
     pub key: Field<'a>,
     /// How its value is written.
     pub value: Field<'a>,
+    /// A record of a topic Kafka keeps for itself (`__consumer_offsets`),
+    /// decoded: written last as `decoded` (left out when `None`).
+    pub decoded: Option<&'a Result<super::internal::Decoded, String>>,
 }
 
 impl<'a> RecordJson<'a> {
@@ -63,6 +67,7 @@ impl<'a> RecordJson<'a> {
             record,
             key: Field::Bytes,
             value: Field::Bytes,
+            decoded: None,
         }
     }
 }
@@ -109,6 +114,10 @@ impl RecordJson<'_> {
         out.push(b'"');
         schema_entries(out, "key", &self.key);
         schema_entries(out, "value", &self.value);
+        if let Some(decoded) = self.decoded {
+            out.extend_from_slice(b",\"decoded\":");
+            super::internal::write_json(decoded, out);
+        }
         out.push(b'}');
     }
 }
@@ -191,7 +200,7 @@ fn header_object(out: &mut Vec<u8>, header: &Header) {
     out.push(b'}');
 }
 
-fn number(out: &mut Vec<u8>, n: impl itoa::Integer) {
+pub(crate) fn number(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
@@ -216,7 +225,7 @@ static ESCAPE: [u8; 256] = {
 
 /// UTF-8 text as a JSON string, escaped in one pass: runs of plain bytes are
 /// copied whole.
-fn string(out: &mut Vec<u8>, text: &[u8]) {
+pub(crate) fn string(out: &mut Vec<u8>, text: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(text.len() + 2);
     out.push(b'"');

@@ -66,6 +66,10 @@ pub enum Command {
         /// written before the partition count changed sit elsewhere).
         #[arg(long)]
         key_scan: bool,
+        /// `__consumer_offsets` only: this group's commit history and
+        /// metadata, read from the one partition that holds the group.
+        #[arg(long, conflicts_with_all = ["partition", "key", "key_raw"])]
+        group: Option<String>,
         /// Keep reading new records past the end.
         #[arg(short = 'f', long)]
         follow: bool,

@@ -8,6 +8,7 @@ use std::io::{IsTerminal, Write};
 
 use regex::bytes::Regex;
 
+use crate::browse::internal::{self, consumer_offsets};
 use crate::browse::{self, Browser, Event, Isolation, Options, Record, Start};
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
@@ -36,6 +37,8 @@ pub struct ConsumeArgs {
     pub grep: Option<String>,
     /// Only records with this key, from its partition.
     pub key: Option<KeyArg>,
+    /// `__consumer_offsets` only: this group's records, from its partition.
+    pub group: Option<String>,
     /// `read_committed` or `read_uncommitted`.
     pub isolation: Isolation,
     /// Schemas for values without the wire prefix, by topic (config).
@@ -118,6 +121,9 @@ pub async fn run(
         }
         partition = Some(at);
     }
+    if let Some(group) = &args.group {
+        partition = Some(group_partition(cluster, &args.topic, group).await?);
+    }
     let from = args.from.as_deref().unwrap_or("beginning");
     let now_ms = i64::try_from(
         std::time::SystemTime::now()
@@ -151,6 +157,16 @@ pub async fn run(
                     }
                     if let Some(key) = &args.key
                         && !key.matches(&record, decoder).await
+                    {
+                        continue;
+                    }
+                    if let Some(group) = &args.group
+                        && record
+                            .key
+                            .as_deref()
+                            .and_then(consumer_offsets::key_group)
+                            .as_deref()
+                            != Some(group.as_str())
                     {
                         continue;
                     }
@@ -189,6 +205,33 @@ fn say_found(topic: &str, key: &KeyArg, partition: Option<i32>, found: u64, fetc
 fn matches(re: &Regex, record: &Record) -> bool {
     record.key.as_ref().is_some_and(|k| re.is_match(k))
         || record.value.as_ref().is_some_and(|v| re.is_match(v))
+}
+
+/// The partition of `__consumer_offsets` that holds `group`'s records.
+async fn group_partition(cluster: &Cluster, topic: &str, group: &str) -> Result<i32, Error> {
+    if !internal::decodes(topic) {
+        return Err(Error::Usage(format!(
+            "--group reads the commit history of a group from {}, not from '{}'",
+            internal::CONSUMER_OFFSETS,
+            crate::untrusted::escape(topic)
+        )));
+    }
+    let snapshot = cluster
+        .refresh_topics(&[topic])
+        .await
+        .map_err(|_| browse::Error::TopicNotFound(topic.to_owned()))?;
+    let count = snapshot
+        .topic(topic)
+        .map(|t| t.partitions.len())
+        .ok_or_else(|| browse::Error::TopicNotFound(topic.to_owned()))?;
+    let count = i32::try_from(count).unwrap_or(i32::MAX);
+    let partition = internal::partition_for_group(group, count)
+        .ok_or_else(|| Error::Usage(format!("topic '{topic}' has no partitions")))?;
+    eprintln!(
+        "kscope: group '{}' is in partition {partition} of {count} of {topic} (abs(Java hashCode) mod partitions, as the coordinator places it)",
+        crate::untrusted::escape(group)
+    );
+    Ok(partition)
 }
 
 /// The group's committed offsets on `topic`, per partition.

@@ -9,6 +9,7 @@ use std::io::Write;
 
 use crate::browse::Record;
 use crate::browse::csv::RecordCsv;
+use crate::browse::internal;
 use crate::browse::json::{Field, RecordJson};
 use crate::schema::Decoding;
 
@@ -50,11 +51,19 @@ impl Printer {
         output: OutputFormat,
         out: &mut impl Write,
     ) -> Result<(), Error> {
+        let internal = (internal::decodes(topic) && output != OutputFormat::Raw)
+            .then(|| internal::decode(record.key.as_deref(), record.value.as_deref()));
+        if output == OutputFormat::Table
+            && let Some(decoding) = &internal
+        {
+            return self.internal_row(record, decoding, out);
+        }
         match output {
             OutputFormat::Json => {
                 let json = RecordJson {
                     key: decoded.map_or(Field::Bytes, |d| field(&d.key)),
                     value: decoded.map_or(Field::Bytes, |d| field(&d.value)),
+                    decoded: internal.as_ref(),
                     ..RecordJson::plain(topic, record)
                 };
                 self.line.clear();
@@ -103,6 +112,28 @@ impl Printer {
                 )?;
             }
         }
+        Ok(())
+    }
+
+    /// A `__consumer_offsets` record's table row: the key's group, and the
+    /// record as one readable line.
+    fn internal_row(
+        &mut self,
+        record: &Record,
+        decoding: &Result<internal::Decoded, String>,
+        out: &mut impl Write,
+    ) -> Result<(), Error> {
+        let time = self.time(record.timestamp);
+        let group = decoding.as_ref().ok().and_then(|d| d.key.group());
+        writeln!(
+            out,
+            "{:>4}  {:>10}  {:<24}  {:<20}  {}",
+            record.partition,
+            record.offset,
+            time,
+            escaped(group.unwrap_or("-").as_bytes(), 20),
+            escaped(internal::line(decoding).as_bytes(), 400)
+        )?;
         Ok(())
     }
 

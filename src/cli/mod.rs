@@ -223,6 +223,7 @@ async fn dispatch(
             key,
             key_raw,
             key_scan,
+            group,
             follow,
             grep,
             isolation,
@@ -245,6 +246,7 @@ async fn dispatch(
                 follow,
                 grep,
                 key,
+                group,
                 isolation: match isolation {
                     IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
                     IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,
