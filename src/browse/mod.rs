@@ -19,6 +19,7 @@ mod error;
 pub mod fetch;
 pub mod format;
 mod in_flight;
+pub mod jq;
 pub mod json;
 mod list_offsets;
 mod lz4_frame;

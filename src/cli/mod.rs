@@ -225,6 +225,8 @@ async fn dispatch(
             key_scan,
             follow,
             grep,
+            filter,
+            project,
             isolation,
         } => {
             let key = match (key, key_raw) {
@@ -244,6 +246,7 @@ async fn dispatch(
                 count,
                 follow,
                 grep,
+                jq: consume::JqArgs::compile(filter.as_deref(), project.as_deref())?,
                 key,
                 isolation: match isolation {
                     IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
