@@ -62,7 +62,7 @@ impl JqArgs {
         let compile = |option: &str, text: Option<&str>| {
             text.map(JqFilter::compile)
                 .transpose()
-                .map_err(|e| Error::Usage(format!("{option}: {}", e.with_caret())))
+                .map_err(|e| Error::Expression(format!("{option}: {}", e.with_caret())))
         };
         Ok(JqArgs {
             filter: compile("--filter", filter)?,
