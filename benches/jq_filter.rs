@@ -27,7 +27,7 @@ fn value(i: usize) -> String {
         items = i % 9,
         amount = i * 37 % 100_000,
         d = i % 10,
-        paid = i % 2 == 0,
+        paid = i.is_multiple_of(2),
         t = i % 5,
         zip = i % 99_999,
     )
