@@ -21,6 +21,7 @@ struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once per run, never moved about
 enum Command {
     #[command(flatten)]
     Config(ConfigCommands),

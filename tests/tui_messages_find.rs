@@ -147,3 +147,110 @@ fn a_scan_beyond_reports_progress_cancels_and_opens_what_it_finds() {
         s.notice
     );
 }
+
+/// `:messages payments 1` fed with JSON values.
+fn opened_json(snap: &MetadataSnapshot) -> AppState {
+    let mut s = state(snap, 120, 20);
+    let records = vec![
+        record(1, r#"{"id":1,"status":"OK"}"#),
+        record(2, r#"{"id":2,"status":"FAILED"}"#),
+        record(3, "not json"),
+        record(4, r#"{"id":4,"status":"FAILED"}"#),
+    ];
+    open_messages(&mut s, snap, ":messages payments 1", records);
+    s
+}
+
+fn shown_offsets(s: &AppState) -> Vec<i64> {
+    s.view()
+        .rows
+        .iter()
+        .filter_map(|&seq| s.messages.record(seq).map(|r| r.offset))
+        .collect()
+}
+
+#[test]
+fn the_slash_filter_takes_a_jq_expression_and_shows_its_errors_with_the_column() {
+    let snap = cluster();
+    let mut s = opened_json(&snap);
+    keys(&mut s, &snap, r#"/.value.status? == "FAILED""#);
+    press(&mut s, &snap, Code::Enter);
+    assert_eq!(shown_offsets(&s), [2, 4]);
+    press(&mut s, &snap, Code::Esc);
+
+    let mut s = opened_json(&snap);
+    keys(&mut s, &snap, "/jq:.value.id > 1 and .value.id < 4");
+    press(&mut s, &snap, Code::Enter);
+    assert_eq!(shown_offsets(&s), [2]);
+
+    // Half typed: the error names the column; the last good filter stays.
+    let mut s = opened_json(&snap);
+    keys(&mut s, &snap, "/.value.id ==");
+    let notice = s.notice.clone().unwrap_or_default();
+    assert!(notice.contains("at column"), "{notice}");
+    assert!(notice.starts_with("jq: "), "{notice}");
+
+    // A regex starting with `.` is still a regex (`~`), and a plain
+    // substring still a substring.
+    let mut s = opened_json(&snap);
+    keys(&mut s, &snap, "/~.*FAILED");
+    press(&mut s, &snap, Code::Enter);
+    assert_eq!(shown_offsets(&s), [2, 4]);
+    let mut s = opened_json(&snap);
+    keys(&mut s, &snap, "/not json");
+    press(&mut s, &snap, Code::Enter);
+    assert_eq!(shown_offsets(&s), [3]);
+}
+
+#[test]
+fn find_takes_a_jq_expression_compiled_once_and_hands_it_to_the_scan() {
+    let snap = cluster();
+    let mut s = opened_json(&snap);
+    press(&mut s, &snap, Code::Home);
+    let effects = find(&mut s, &snap, r#".value.status? == "FAILED""#);
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Find { .. })),
+        "{effects:?}"
+    );
+    let selected = kscope::app::messages::selected(&s).map(|r| r.offset);
+    assert_eq!(selected, Some(2));
+
+    // Not among the loaded records: the scan gets the compiled expression.
+    let effects = find(&mut s, &snap, "jq:.value.id == 99");
+    let jq = effects.iter().find_map(|e| match e {
+        Effect::Find { jq, pattern, .. } => {
+            assert_eq!(pattern, "jq:.value.id == 99");
+            jq.clone()
+        }
+        _ => None,
+    });
+    assert_eq!(jq.expect("compiled").text(), ".value.id == 99");
+    press(&mut s, &snap, Code::Esc);
+
+    // `.*` is a regex, not jq.
+    let effects = find(&mut s, &snap, ".*zzz");
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Find { jq: None, .. })),
+        "{effects:?}"
+    );
+    press(&mut s, &snap, Code::Esc);
+
+    find(&mut s, &snap, ".value.id ==");
+    let notice = s.notice.clone().unwrap_or_default();
+    assert!(
+        notice.starts_with(":find: jq: expected term") && notice.contains("at column 13"),
+        "{notice}"
+    );
+}
+
+#[test]
+fn the_scan_matches_jq_on_the_records_it_reads() {
+    use kscope::app::messages_find::Matcher;
+    use kscope::browse::jq::JqFilter;
+    let matcher = Matcher::Jq(JqFilter::compile(r#".value.status == "FAILED""#).unwrap());
+    assert!(matcher.matches("payments", &record(1, r#"{"status":"FAILED"}"#)));
+    assert!(!matcher.matches("payments", &record(1, r#"{"status":"OK"}"#)));
+    assert!(!matcher.matches("payments", &record(1, "text: an error is no match")));
+}

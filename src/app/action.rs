@@ -348,8 +348,10 @@ pub enum Effect {
         start: crate::browse::Start,
         /// Committed or uncommitted records.
         isolation: crate::browse::Isolation,
-        /// A regex (checked by `update`).
+        /// A regex (checked by `update`), or the text of `jq`.
         pattern: String,
+        /// The jq expression compiled by `update`, when the pattern is one.
+        jq: Option<crate::browse::jq::JqFilter>,
     },
     /// Stop the `:find` scan running, if any.
     StopFind,

@@ -109,7 +109,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         let pattern = line.trim_start()[word.len()..].trim();
         if pattern.is_empty() {
             return Err(
-                "usage: :find REGEX (key or value; scans beyond the loaded records)".to_owned(),
+                "usage: :find REGEX or :find jq:EXPR (scans beyond the loaded records)".to_owned(),
             );
         }
         return Ok(Parsed::Find(pattern.to_owned()));

@@ -88,7 +88,7 @@ impl Default for Keymap {
                 C::Filter,
                 Some("filter"),
                 &[c('/')],
-                "filter: fuzzy; ~regex; !inverse",
+                "filter: fuzzy; ~regex; !inverse; jq:EXPR",
                 Scope::All,
             ),
             bind(

@@ -1,4 +1,5 @@
-//! `:find REGEX` on the Messages screen: first the loaded records after the
+//! `:find REGEX` (or `:find jq:EXPR`, `:find .value.id == 7`: a jq
+//! expression, compiled here once) on the Messages screen: first the loaded records after the
 //! selection; then a scan beyond them (the worker reads on from where the
 //! view's records end, every partition in scope, to the end or a budget),
 //! its progress in the title, Esc cancelling it. A record found in the
@@ -9,10 +10,13 @@ use std::time::Duration;
 
 use regex::bytes::Regex;
 
+use crate::browse::jq::{self, JqFilter};
+use crate::browse::json::RecordJson;
 use crate::browse::{Record, Start};
 
 use super::action::Effect;
 use super::messages::open_detail_of;
+use super::record_filter::jq_input;
 use super::screen::Screen;
 use super::state::AppState;
 
@@ -62,14 +66,48 @@ pub fn matches(re: &Regex, record: &Record) -> bool {
         || record.value.as_ref().is_some_and(|v| re.is_match(v))
 }
 
+/// What a scan looks for: a regex over the key or value, or a jq
+/// expression over the record (its key and value as bytes, JSON parsed).
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    /// A regex over the key or the value.
+    Regex(Regex),
+    /// A jq expression that must yield a value other than false or null.
+    Jq(JqFilter),
+}
+
+impl Matcher {
+    /// Whether `record` of `topic` matches (a jq error is no match).
+    pub fn matches(&self, topic: &str, record: &Record) -> bool {
+        match self {
+            Matcher::Regex(re) => matches(re, record),
+            Matcher::Jq(filter) => filter
+                .passes(jq::record_val(&RecordJson::plain(topic, record)))
+                .unwrap_or(false),
+        }
+    }
+}
+
+/// The pattern compiled: a jq expression (`jq:` or `.x`) or a regex.
+fn compile(pattern: &str) -> Result<Matcher, String> {
+    match jq::typed(pattern) {
+        Some(expr) => JqFilter::compile(expr)
+            .map(Matcher::Jq)
+            .map_err(|e| format!("jq: {}", e.line())),
+        None => Regex::new(pattern)
+            .map(Matcher::Regex)
+            .map_err(|e| e.to_string()),
+    }
+}
+
 /// `:find PATTERN`.
 pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
     if !matches!(state.view().screen, Screen::Messages { .. }) {
         state.notice = Some(":find works on the Messages screen".to_owned());
         return;
     }
-    let re = match Regex::new(&pattern) {
-        Ok(re) => re,
+    let matcher = match compile(&pattern) {
+        Ok(matcher) => matcher,
         Err(error) => {
             state.notice = Some(format!(":find: {error}"));
             return;
@@ -77,12 +115,15 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
     };
     let view = state.view();
     let after = view.selected.saturating_add(1);
-    let hit = view
-        .rows
-        .iter()
-        .enumerate()
-        .skip(after)
-        .find(|&(_, &seq)| state.messages.record(seq).is_some_and(|r| matches(&re, r)));
+    let (m, schemas) = (&state.messages, &state.schemas);
+    let hit = view.rows.iter().enumerate().skip(after).find(|&(_, &seq)| {
+        m.record(seq).is_some_and(|r| match &matcher {
+            Matcher::Regex(re) => matches(re, r),
+            Matcher::Jq(filter) => filter
+                .passes(jq_input(r, &m.topic, m.format, schemas))
+                .unwrap_or(false),
+        })
+    });
     if let Some((index, _)) = hit {
         state.view_mut().selected = index;
         state.notice = Some(format!("/{pattern}/ found in the loaded records"));
@@ -109,6 +150,10 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
         start: from,
         isolation: m.isolation,
         pattern: pattern.clone(),
+        jq: match matcher {
+            Matcher::Jq(filter) => Some(filter),
+            Matcher::Regex(_) => None,
+        },
     });
     state.messages.finds = id;
     state.messages.find = Some(Finding {

@@ -4,9 +4,17 @@
 //! `header:NAME` for its presence); `!` in front inverts any of them. A key
 //! or value shown decoded (a Confluent-framed one whose schema is held, or
 //! one its topic's mapping reads) is also searched as its decoded JSON text.
+//!
+//! `jq:EXPR`, or text starting with `.` then a letter, `_`, `[`, `"`, a
+//! space or nothing (`.value.status == "FAILED"`), is a jq expression over
+//! the record as `consume -o json` prints it (decoded values as their JSON;
+//! see [`crate::browse::jq`]): compiled once here, a record passes when it
+//! yields a value other than false or null. `~.*x` and the like stay regexes.
 
 use regex::bytes::{Regex, RegexBuilder};
 
+use crate::browse::jq::{self, JqFilter};
+use crate::browse::json::{Field, RecordJson};
 use crate::browse::{Format, Record};
 
 use super::schema_cache::{SchemaCache, Shown};
@@ -25,6 +33,8 @@ enum Form {
         name: Vec<u8>,
         value: Option<Needle>,
     },
+    /// A jq expression over the record as JSON.
+    Jq(JqFilter),
 }
 
 /// A literal searched for in bytes.
@@ -77,7 +87,12 @@ impl RecordFilter {
         if rest.is_empty() {
             return Ok(None);
         }
-        let form = if let Some(pattern) = rest.strip_prefix('~') {
+        let form = if let Some(expr) = jq::typed(rest) {
+            if expr.trim().is_empty() {
+                return Ok(None);
+            }
+            Form::Jq(JqFilter::compile(expr).map_err(|e| format!("jq: {}", e.line()))?)
+        } else if let Some(pattern) = rest.strip_prefix('~') {
             if pattern.is_empty() {
                 return Ok(None);
             }
@@ -124,6 +139,10 @@ impl RecordFilter {
         format: Format,
         schemas: &SchemaCache,
     ) -> bool {
+        if let Form::Jq(filter) = &self.form {
+            let input = jq_input(record, topic, format, schemas);
+            return filter.passes(input).unwrap_or(false) != self.inverse;
+        }
         let (key, value) = (record.key.as_deref(), record.value.as_deref());
         let mut hit = self.hit(key, value, record);
         if !hit && !matches!(self.form, Form::Header { .. }) {
@@ -157,6 +176,10 @@ impl RecordFilter {
                 h.key.as_ref() == name.as_slice()
                     && value.as_ref().is_none_or(|n| n.found(h.value.as_deref()))
             }),
+            Form::Jq(filter) => {
+                let input = jq::record_val(&RecordJson::plain("", record));
+                filter.passes(input).unwrap_or(false)
+            }
         }
     }
 
@@ -190,6 +213,33 @@ impl RecordFilter {
             }
             _ => false,
         }
+    }
+}
+
+/// `record` of `topic` as a jq expression's input: what `-o json` prints,
+/// with a key or value shown decoded (schemas held) as its decoded JSON.
+pub fn jq_input(record: &Record, topic: &str, format: Format, schemas: &SchemaCache) -> jq::Val {
+    let key = record.key.as_deref().map(|k| schemas.shown(k, format));
+    let value = record
+        .value
+        .as_deref()
+        .map(|v| schemas.shown_value(topic, v, format));
+    jq::record_val(&RecordJson {
+        key: field(key.as_ref()),
+        value: field(value.as_ref()),
+        ..RecordJson::plain(topic, record)
+    })
+}
+
+/// A key or value as `RecordJson` writes it: decoded, or its bytes.
+fn field(shown: Option<&Shown>) -> Field<'_> {
+    match shown {
+        Some(Shown::Decoded(decoded)) => Field::Decoded {
+            json: &decoded.value,
+            encoding: decoded.format.name(),
+            schema_id: (decoded.schema_id != 0).then_some(decoded.schema_id),
+        },
+        _ => Field::Bytes,
     }
 }
 

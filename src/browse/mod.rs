@@ -20,6 +20,7 @@ pub mod fetch;
 pub mod format;
 mod in_flight;
 pub mod internal;
+pub mod jq;
 pub mod json;
 mod list_offsets;
 mod lz4_frame;

@@ -76,6 +76,16 @@ pub enum Command {
         /// Only records whose key or value matches this regex.
         #[arg(long)]
         grep: Option<String>,
+        /// Only records for which this jq expression yields a value other
+        /// than false or null; its input is the object `-o json` prints
+        /// (a JSON key or value parsed, a schema's decoding as its JSON):
+        /// `.value.status == "FAILED"`.
+        #[arg(long, value_name = "EXPR")]
+        filter: Option<String>,
+        /// Print what this jq expression yields for each record (one JSON
+        /// value a line) instead of the record (`-o` is not used).
+        #[arg(long, value_name = "EXPR")]
+        project: Option<String>,
         /// committed (aborted transactions hidden) or uncommitted.
         #[arg(long, value_enum, default_value_t = IsolationArg::Committed)]
         isolation: IsolationArg,

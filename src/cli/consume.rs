@@ -9,13 +9,15 @@ use std::io::{IsTerminal, Write};
 use regex::bytes::Regex;
 
 use crate::browse::internal::{self, consumer_offsets};
+use crate::browse::jq::{self, JqFilter};
+use crate::browse::json::{Field, RecordJson};
 use crate::browse::{self, Browser, Event, Isolation, Options, Record, Start};
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
 use crate::schema::{Decoder, Decoding};
 
 use super::consume_key::{self, KeyArg};
-use super::consume_output::Printer;
+use super::consume_output::{Printer, field};
 
 use super::args::OutputFormat;
 use super::error::Error;
@@ -35,6 +37,8 @@ pub struct ConsumeArgs {
     pub follow: bool,
     /// Only records whose key or value matches.
     pub grep: Option<String>,
+    /// `--filter` and `--project`, compiled.
+    pub jq: JqArgs,
     /// Only records with this key, from its partition.
     pub key: Option<KeyArg>,
     /// `__consumer_offsets` only: this group's records, from its partition.
@@ -45,12 +49,49 @@ pub struct ConsumeArgs {
     pub mappings: crate::schema::mapping::Mappings,
 }
 
+/// `--filter EXPR` and `--project EXPR`, each compiled once.
+#[derive(Debug, Clone, Default)]
+pub struct JqArgs {
+    /// Only records for which this yields a truthy value.
+    pub filter: Option<JqFilter>,
+    /// Print what this yields instead of the record.
+    pub project: Option<JqFilter>,
+}
+
+impl JqArgs {
+    /// Compile both; an error is a usage error naming the option, the
+    /// column, and the expression with a caret under it.
+    pub fn compile(filter: Option<&str>, project: Option<&str>) -> Result<JqArgs, Error> {
+        let compile = |option: &str, text: Option<&str>| {
+            text.map(JqFilter::compile)
+                .transpose()
+                .map_err(|e| Error::Expression(format!("{option}: {}", e.with_caret())))
+        };
+        Ok(JqArgs {
+            filter: compile("--filter", filter)?,
+            project: compile("--project", project)?,
+        })
+    }
+
+    fn active(&self) -> bool {
+        self.filter.is_some() || self.project.is_some()
+    }
+}
+
+/// Records a jq expression failed on (they do not pass), and the first error.
+#[derive(Debug, Default)]
+struct JqFailures {
+    count: u64,
+    first: Option<String>,
+}
+
 /// How records are printed: the format, the registry, the printer's buffers.
 pub struct Output<'a> {
     /// The registry decoding framed keys and values, if any.
     pub decoder: Option<&'a Decoder>,
     format: OutputFormat,
     printer: Printer,
+    failures: JqFailures,
 }
 
 impl Output<'_> {
@@ -63,24 +104,79 @@ impl Output<'_> {
         }
     }
 
-    /// Decode (schemas, topic mappings) and print one record.
+    /// Decode (schemas, topic mappings) and print one record, unless
+    /// `--filter` drops it; `--project` prints what it yields instead.
+    /// Returns whether the record passed.
     pub async fn print(
         &mut self,
         args: &ConsumeArgs,
         record: &Record,
         out: &mut impl Write,
-    ) -> Result<(), Error> {
-        let decoding = match (self.decoder, self.format) {
-            (Some(registry), OutputFormat::Raw) => Some(decode(registry, record).await),
-            (Some(registry), _) => {
+    ) -> Result<bool, Error> {
+        let raw = self.format == OutputFormat::Raw && !args.jq.active();
+        let decoding = match (self.decoder, raw) {
+            (Some(registry), true) => Some(decode(registry, record).await),
+            (Some(registry), false) => {
                 let decoding = Some(decode(registry, record).await);
                 mapped(args, self.decoder, record, decoding).await
             }
-            (None, OutputFormat::Raw) => None,
-            (None, _) => mapped(args, None, record, None).await,
+            (None, true) => None,
+            (None, false) => mapped(args, None, record, None).await,
         };
+        if args.jq.active() {
+            let json = RecordJson {
+                key: decoding.as_ref().map_or(Field::Bytes, |d| field(&d.key)),
+                value: decoding.as_ref().map_or(Field::Bytes, |d| field(&d.value)),
+                ..RecordJson::plain(&args.topic, record)
+            };
+            let input = jq::record_val(&json);
+            if let Some(filter) = &args.jq.filter {
+                match filter.passes(input.clone()) {
+                    Ok(true) => {}
+                    Ok(false) => return Ok(false),
+                    Err(error) => {
+                        self.failed(record, &error);
+                        return Ok(false);
+                    }
+                }
+            }
+            if let Some(project) = &args.jq.project {
+                let mut line = Vec::new();
+                let ran = project.each(input, |value| {
+                    jq::write(value, &mut line);
+                    line.push(b'\n');
+                });
+                out.write_all(&line)?;
+                if let Err(error) = ran {
+                    self.failed(record, &error);
+                }
+                return Ok(true);
+            }
+        }
         self.printer
-            .write(&args.topic, record, decoding.as_ref(), self.format, out)
+            .write(&args.topic, record, decoding.as_ref(), self.format, out)?;
+        Ok(true)
+    }
+
+    fn failed(&mut self, record: &Record, error: &str) {
+        self.failures.count += 1;
+        self.failures.first.get_or_insert_with(|| {
+            format!(
+                "partition {} offset {}: {}",
+                record.partition,
+                record.offset,
+                crate::untrusted::escape(error)
+            )
+        });
+    }
+
+    /// Say on stderr how many records the jq expressions failed on.
+    pub fn say_failures(&self) {
+        if let Some(first) = &self.failures.first {
+            let n = self.failures.count;
+            let noun = if n == 1 { "record" } else { "records" };
+            eprintln!("kscope: the jq expression failed on {n} {noun} (skipped); first: {first}");
+        }
     }
 }
 
@@ -108,8 +204,11 @@ pub async fn run(
         decoder,
         format: output,
         printer: Printer::default(),
+        failures: JqFailures::default(),
     };
-    Printer::header(output, out)?;
+    if args.jq.project.is_none() {
+        Printer::header(output, out)?;
+    }
     let mut partition = args.partition;
     if let Some(key) = args.key.as_ref().filter(|k| !k.scan) {
         let at = consume_key::partition(cluster, &args.topic, key).await?;
@@ -117,6 +216,7 @@ pub async fn run(
             let (found, fetched) =
                 consume_key::newest_first(cluster, &args, key, at, &mut sink, out).await?;
             say_found(&args.topic, key, Some(at), found, fetched);
+            sink.say_failures();
             return Ok(());
         }
         partition = Some(at);
@@ -152,31 +252,18 @@ pub async fn run(
                     if args.count.is_some_and(|n| printed >= n) {
                         break;
                     }
-                    if grep.as_ref().is_some_and(|re| !matches(re, &record)) {
+                    if !wanted(&args, grep.as_ref(), decoder, &record).await {
                         continue;
                     }
-                    if let Some(key) = &args.key
-                        && !key.matches(&record, decoder).await
-                    {
-                        continue;
+                    if sink.print(&args, &record, out).await? {
+                        printed += 1;
                     }
-                    if let Some(group) = &args.group
-                        && record
-                            .key
-                            .as_deref()
-                            .and_then(consumer_offsets::key_group)
-                            .as_deref()
-                            != Some(group.as_str())
-                    {
-                        continue;
-                    }
-                    sink.print(&args, &record, out).await?;
-                    printed += 1;
                 }
             }
         }
         out.flush()?;
     }
+    sink.say_failures();
     if let Some(key) = &args.key {
         say_found(
             &args.topic,
@@ -187,6 +274,32 @@ pub async fn run(
         );
     }
     Ok(())
+}
+
+/// Whether `record` passes `--grep`, `--key` and (on `__consumer_offsets`)
+/// `--group`; `--filter` is the sink's.
+async fn wanted(
+    args: &ConsumeArgs,
+    grep: Option<&Regex>,
+    decoder: Option<&Decoder>,
+    record: &Record,
+) -> bool {
+    if grep.is_some_and(|re| !matches(re, record)) {
+        return false;
+    }
+    if let Some(key) = &args.key
+        && !key.matches(record, decoder).await
+    {
+        return false;
+    }
+    args.group.as_ref().is_none_or(|group| {
+        record
+            .key
+            .as_deref()
+            .and_then(consumer_offsets::key_group)
+            .as_deref()
+            == Some(group.as_str())
+    })
 }
 
 /// The stderr line that ends a key search: matches, where, bytes fetched.

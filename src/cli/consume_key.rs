@@ -204,8 +204,9 @@ pub async fn newest_first(
             if printed >= count {
                 break;
             }
-            output.print(args, record, out).await?;
-            printed += 1;
+            if output.print(args, record, out).await? {
+                printed += 1;
+            }
         }
         out.flush()?;
         hi = lo;

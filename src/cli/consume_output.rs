@@ -199,7 +199,7 @@ fn cell(decoding: &Decoding, bytes: Option<&[u8]>, max: usize) -> String {
 /// How a key or value a schema decoded (or failed to) is written in JSON:
 /// the decoded value with its format and registry id (a local schema has
 /// id 0, left out), or the bytes as base64 with the id and the reason.
-fn field(decoding: &Decoding) -> Field<'_> {
+pub fn field(decoding: &Decoding) -> Field<'_> {
     match decoding {
         Decoding::NotFramed => Field::Bytes,
         Decoding::Decoded(decoded) => Field::Decoded {

@@ -11,6 +11,11 @@ pub enum Error {
     /// The command line is wrong in a way clap cannot see.
     #[error("{0}")]
     Usage(String),
+    /// A `--filter`/`--project` expression that does not compile: the
+    /// option, the message with the column, then the expression with a
+    /// caret under the column (lines printed one by one, each escaped).
+    #[error("{0}")]
+    Expression(String),
     /// The named topic is not in the cluster (and was not created).
     #[error("topic '{0}' does not exist")]
     UnknownTopic(String),
@@ -66,7 +71,7 @@ impl Error {
     /// The process exit code: 2 for usage errors, 1 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::NoBootstrap | Error::Usage(_) | Error::NoRegistry => 2,
+            Error::NoBootstrap | Error::Usage(_) | Error::Expression(_) | Error::NoRegistry => 2,
             _ => 1,
         }
     }

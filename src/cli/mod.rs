@@ -52,6 +52,15 @@ pub fn main(invocation: Invocation) -> ExitCode {
         Ok(()) if partial::happened() => ExitCode::from(partial::PARTIAL_EXIT),
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(Error::Expression(text)) => {
+            // The expression and its caret on lines of their own, each escaped.
+            let mut lines = text.lines();
+            eprintln!("kscope: {}", escape(lines.next().unwrap_or_default()));
+            for line in lines {
+                eprintln!("{}", escape(line));
+            }
+            ExitCode::from(2)
+        }
         Err(error) => {
             // Error messages carry names and messages from the cluster.
             eprintln!("kscope: {}", escape(&error.to_string()));
@@ -226,6 +235,8 @@ async fn dispatch(
             group,
             follow,
             grep,
+            filter,
+            project,
             isolation,
         } => {
             let key = match (key, key_raw) {
@@ -245,6 +256,7 @@ async fn dispatch(
                 count,
                 follow,
                 grep,
+                jq: consume::JqArgs::compile(filter.as_deref(), project.as_deref())?,
                 key,
                 group,
                 isolation: match isolation {

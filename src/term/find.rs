@@ -10,7 +10,8 @@ use tokio::sync::mpsc::Sender;
 use tokio::task::JoinHandle;
 
 use crate::app::Action;
-use crate::app::messages_find::{FindEnd, matches};
+use crate::app::messages_find::{FindEnd, Matcher};
+use crate::browse::jq::JqFilter;
 use crate::browse::{Browser, Event, Options};
 use crate::meta::Cluster;
 
@@ -25,8 +26,14 @@ pub const MAX_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 pub const MAX_TIME: Duration = Duration::from_mins(2);
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
-/// Start scan `ask.session` for `pattern` (a valid regex: `update` checked it).
-pub fn start(cluster: Cluster, ask: Ask, pattern: String, tx: Sender<Msg>) -> JoinHandle<()> {
+/// Start scan `ask.session` for `pattern` (a valid regex: `update` checked
+/// it), or for the jq expression `update` compiled.
+pub fn start(
+    cluster: Cluster,
+    ask: Ask,
+    (pattern, jq): (String, Option<JqFilter>),
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         let began = Instant::now();
         let id = ask.session;
@@ -34,7 +41,7 @@ pub fn start(cluster: Cluster, ask: Ask, pattern: String, tx: Sender<Msg>) -> Jo
         let end = scan(
             cluster,
             ask,
-            &pattern,
+            (&pattern, jq),
             (&mut records, &mut bytes),
             &tx,
             began,
@@ -52,14 +59,17 @@ pub fn start(cluster: Cluster, ask: Ask, pattern: String, tx: Sender<Msg>) -> Jo
 async fn scan(
     cluster: Cluster,
     ask: Ask,
-    pattern: &str,
+    (pattern, jq): (&str, Option<JqFilter>),
     (records, bytes): (&mut u64, &mut u64),
     tx: &Sender<Msg>,
     began: Instant,
 ) -> FindEnd {
-    let re = match Regex::new(pattern) {
-        Ok(re) => re,
-        Err(error) => return FindEnd::NotFound(error.to_string()),
+    let matcher = match jq {
+        Some(filter) => Matcher::Jq(filter),
+        None => match Regex::new(pattern) {
+            Ok(re) => Matcher::Regex(re),
+            Err(error) => return FindEnd::NotFound(error.to_string()),
+        },
     };
     let options = Options {
         isolation: ask.isolation,
@@ -83,7 +93,7 @@ async fn scan(
             };
             *records += 1;
             *bytes += record.size as u64;
-            if matches(&re, &record) {
+            if matcher.matches(&ask.topic, &record) {
                 return FindEnd::Found(record.detached());
             }
         }

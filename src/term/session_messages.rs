@@ -64,6 +64,7 @@ impl Session {
                 start,
                 isolation,
                 pattern,
+                jq,
             } => {
                 if let Some(cluster) = &self.cluster {
                     let ask = crate::term::browse::Ask {
@@ -74,8 +75,12 @@ impl Session {
                         isolation,
                         key: None,
                     };
-                    let task =
-                        crate::term::find::start(cluster.clone(), ask, pattern, self.tx.clone());
+                    let task = crate::term::find::start(
+                        cluster.clone(),
+                        ask,
+                        (pattern, jq),
+                        self.tx.clone(),
+                    );
                     self.fetches.replace(Fetch::Find, task);
                 }
             }

@@ -1,0 +1,107 @@
+//! A jq filter (`consume --filter`, the Messages `/` and `:find`) over 1M
+//! records with a JSON value of a typical order (12 fields, a nested object,
+//! an array), one compiled `JqFilter` reused for every record: the record
+//! built as the jq input (`browse::jq::record_val`, the value parsed from
+//! its bytes, or given as a schema's decoded JSON) and the expression run.
+//! Goal (issue 29): at least 300k records/s. BENCHMARK HARNESS: records
+//! built in memory, no cluster.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use bytes::Bytes;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use kscope::browse::jq::{JqFilter, record_val};
+use kscope::browse::json::{Field, RecordJson};
+use kscope::browse::{Codec, Header, Record, TimestampType};
+
+/// Records filtered per iteration.
+const RECORDS: usize = 1_000_000;
+
+const FILTER: &str = r#".value.status == "FAILED" and .value.address.country == "DE""#;
+
+fn value(i: usize) -> String {
+    let status = ["OK", "FAILED", "PENDING", "OK"][i % 4];
+    let country = ["DE", "FR", "US"][i % 3];
+    format!(
+        r#"{{"id":"order-{i}","customer":"c-{c}","email":"c{c}@example.com","status":"{status}","items":{items},"amount_cents":{amount},"discount":0.{d},"paid":{paid},"created":"2024-01-01T12:00:00.123Z","note":null,"tags":["a","b{t}"],"address":{{"street":"Main St {i}","zip":"{zip:05}","country":"{country}"}}}}"#,
+        c = i % 977,
+        items = i % 9,
+        amount = i * 37 % 100_000,
+        d = i % 10,
+        paid = i.is_multiple_of(2),
+        t = i % 5,
+        zip = i % 99_999,
+    )
+}
+
+fn records() -> Vec<Record> {
+    (0..RECORDS)
+        .map(|i| {
+            let value = value(i);
+            Record {
+                partition: i32::try_from(i % 12).unwrap(),
+                offset: i64::try_from(i).unwrap(),
+                leader_epoch: 3,
+                timestamp: 1_700_000_000_000 + i64::try_from(i).unwrap(),
+                timestamp_type: TimestampType::Create,
+                key: Some(Bytes::from(format!("order-{i}"))),
+                size: value.len() + 40,
+                value: Some(Bytes::from(value)),
+                headers: vec![Header {
+                    key: Bytes::from_static(b"region"),
+                    value: Some(Bytes::from_static(b"eu")),
+                }],
+                codec: Codec::None,
+            }
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let records = records();
+    let filter = JqFilter::compile(FILTER).expect("compiles");
+    let mut group = c.benchmark_group("jq_filter");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(RECORDS as u64));
+    group.bench_function("json_value_1m", |b| {
+        b.iter(|| {
+            let mut passed = 0_u64;
+            for record in &records {
+                let input = record_val(&RecordJson::plain("orders", record));
+                if filter.passes(input).unwrap_or(false) {
+                    passed += 1;
+                }
+            }
+            assert!(passed > 0);
+            passed
+        });
+    });
+    // The same values as a schema's decoding (what the registry gives).
+    let decoded: Vec<serde_json::Value> = records
+        .iter()
+        .map(|r| serde_json::from_slice(r.value.as_deref().unwrap()).unwrap())
+        .collect();
+    group.bench_function("decoded_value_1m", |b| {
+        b.iter(|| {
+            let mut passed = 0_u64;
+            for (record, json) in records.iter().zip(&decoded) {
+                let input = record_val(&RecordJson {
+                    value: Field::Decoded {
+                        json,
+                        encoding: "avro",
+                        schema_id: Some(1),
+                    },
+                    ..RecordJson::plain("orders", record)
+                });
+                if filter.passes(input).unwrap_or(false) {
+                    passed += 1;
+                }
+            }
+            assert!(passed > 0);
+            passed
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

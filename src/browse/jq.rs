@@ -1,0 +1,394 @@
+//! jq expressions over records: `consume --filter/--project` and the
+//! Messages screen's `/` and `:find` (`jq:EXPR` or `.EXPR`).
+//!
+//! A [`JqFilter`] is compiled once (parse errors carry the column) and run
+//! per record on [`record_val`]: the object `-o json` prints
+//! ([`super::json::RecordJson`]), built straight as a jq value (no JSON text
+//! written and read back), except that a UTF-8 key or value that is itself
+//! JSON is given parsed, so `.value.status` reaches into a JSON value. A
+//! decoded (schema) key or value is its decoded JSON.
+//!
+//! Why jaq (`jaq-core`, `jaq-std`, `jaq-json`, 3.x/2.x on crates.io): the
+//! candidates were `jaq` (pure Rust, actively released, the fastest of them,
+//! compiles a filter once into a look-up table that then runs on any number
+//! of values, `#![forbid(unsafe_code)]`), `jaq-interpret` (jaq's 1.x
+//! interpreter, superseded by `jaq-core` 2+ and no longer released), `jq-rs`
+//! (bindings to the C libjq: a C build, unsafe FFI, and JSON text in and
+//! out per call) and `xq` (a pure-Rust reimplementation, unreleased since
+//! 2022). jaq is maintained, safe and takes values directly.
+
+use std::fmt;
+use std::sync::Arc;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use jaq_core::load::{Arena, File, Loader};
+use jaq_core::{Compiler, Ctx, Vars, data, unwrap_valr};
+use jaq_json::{Map, Num};
+
+pub use jaq_json::Val;
+use serde_json::Value;
+
+use super::json::{Field, RecordJson};
+use super::record::Header;
+
+type Program = jaq_core::Filter<data::JustLut<Val>>;
+
+/// A jq expression compiled once, run on any number of records. Cloning is
+/// cheap (the program is shared).
+#[derive(Clone)]
+pub struct JqFilter {
+    text: String,
+    program: Arc<Program>,
+}
+
+impl fmt::Debug for JqFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("JqFilter").field(&self.text).finish()
+    }
+}
+
+impl PartialEq for JqFilter {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for JqFilter {}
+
+/// Why an expression did not compile, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JqError {
+    /// The expression.
+    pub text: String,
+    /// What was wrong (`expected term`, `undefined filter foo/0`).
+    pub message: String,
+    /// The 1-based column (in characters) it was found at, if known.
+    pub column: Option<usize>,
+}
+
+impl JqError {
+    /// One line: `MESSAGE at column N` (for a status line).
+    pub fn line(&self) -> String {
+        match self.column {
+            Some(column) => format!("{} at column {column}", self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    /// The line, then the expression and a caret under the column.
+    pub fn with_caret(&self) -> String {
+        let mut out = self.line();
+        if let Some(column) = self.column {
+            out.push_str("\n  ");
+            out.push_str(&self.text);
+            out.push_str("\n  ");
+            out.push_str(&" ".repeat(column - 1));
+            out.push('^');
+        }
+        out
+    }
+}
+
+impl fmt::Display for JqError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.line())
+    }
+}
+
+impl JqFilter {
+    /// Compile `text` (jq with jaq's standard library).
+    pub fn compile(text: &str) -> Result<JqFilter, JqError> {
+        let error = |message: String, at: Option<&str>| JqError {
+            text: text.to_owned(),
+            message,
+            column: at.and_then(|part| column(text, part)),
+        };
+        let defs = jaq_core::defs()
+            .chain(jaq_std::defs())
+            .chain(jaq_json::defs());
+        let funs = jaq_core::funs()
+            .chain(jaq_std::funs())
+            .chain(jaq_json::funs());
+        let arena = Arena::default();
+        let file = File {
+            code: text,
+            path: (),
+        };
+        let modules = Loader::new(defs).load(&arena, file).map_err(|errors| {
+            let first = errors.into_iter().next().map(|(_, e)| e);
+            match first {
+                Some(jaq_core::load::Error::Lex(errors)) => match errors.first() {
+                    Some((expect, at)) => {
+                        error(format!("expected {}", lex_expect(expect)), Some(at))
+                    }
+                    None => error("invalid expression".to_owned(), None),
+                },
+                Some(jaq_core::load::Error::Parse(errors)) => match errors.first() {
+                    Some((expect, at)) => error(
+                        format!("expected {}, found {}", expect.as_str(), found(at)),
+                        Some(at),
+                    ),
+                    None => error("invalid expression".to_owned(), None),
+                },
+                Some(jaq_core::load::Error::Io(errors)) => error(
+                    errors
+                        .first()
+                        .map_or_else(|| "cannot load".to_owned(), |(_, e)| e.clone()),
+                    None,
+                ),
+                None => error("invalid expression".to_owned(), None),
+            }
+        })?;
+        let program = Compiler::default()
+            .with_funs(funs)
+            .compile(modules)
+            .map_err(|errors| {
+                let first = errors.into_iter().flat_map(|(_, e)| e).next();
+                match first {
+                    Some((name, undefined)) => {
+                        let arity = match undefined {
+                            jaq_core::compile::Undefined::Filter(n) => format!("/{n}"),
+                            _ => String::new(),
+                        };
+                        error(
+                            format!("undefined {} {name}{arity}", undefined.as_str()),
+                            Some(name),
+                        )
+                    }
+                    None => error("invalid expression".to_owned(), None),
+                }
+            })?;
+        Ok(JqFilter {
+            text: text.to_owned(),
+            program: Arc::new(program),
+        })
+    }
+
+    /// The expression as typed.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether `input` passes: the expression yields at least one value that
+    /// is neither `false` nor `null` (the first such ends the run). An error
+    /// before that is returned.
+    pub fn passes(&self, input: Val) -> Result<bool, String> {
+        let ctx = Ctx::<data::JustLut<Val>>::new(&self.program.lut, Vars::new([]));
+        for out in self.program.id.run((ctx, input)).map(unwrap_valr) {
+            match out {
+                Ok(value) if truthy(&value) => return Ok(true),
+                Ok(_) => {}
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+        Ok(false)
+    }
+
+    /// Every value the expression yields for `input`, in order; an error
+    /// ends the run (the values before it were given).
+    pub fn each(&self, input: Val, mut yielded: impl FnMut(&Val)) -> Result<(), String> {
+        let ctx = Ctx::<data::JustLut<Val>>::new(&self.program.lut, Vars::new([]));
+        for out in self.program.id.run((ctx, input)).map(unwrap_valr) {
+            yielded(&out.map_err(|e| e.to_string())?);
+        }
+        Ok(())
+    }
+}
+
+/// jq's truth: everything but `false` and `null`.
+pub fn truthy(value: &Val) -> bool {
+    !matches!(value, Val::Null | Val::Bool(false))
+}
+
+/// Whether what the user typed in `/` or `:find` is a jq expression: it
+/// starts with `jq:` (the rest is the expression), or with `.` followed by
+/// a letter, `_`, `[`, `"`, a space or nothing (the whole text: `.value.id`,
+/// `.["a b"]`, `.`). `None` for anything else: a substring, or a regex such
+/// as `.*FAILED`, `.+` or `..x` (a regex that must start with `.` and a
+/// letter is written `(.)x`).
+pub fn typed(text: &str) -> Option<&str> {
+    if let Some(expr) = text.strip_prefix("jq:") {
+        return Some(expr);
+    }
+    let after = text.strip_prefix('.')?;
+    let jq_like = after
+        .chars()
+        .next()
+        .is_none_or(|c| c.is_alphabetic() || matches!(c, '_' | '[' | '"' | ' '));
+    jq_like.then_some(text)
+}
+
+/// The 1-based character column of `part` in `whole`, when `part` lies in it.
+fn column(whole: &str, part: &str) -> Option<usize> {
+    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    if start > whole.len() || !whole.is_char_boundary(start) {
+        return None;
+    }
+    Some(whole[..start].chars().count() + 1)
+}
+
+fn found(at: &str) -> String {
+    if at.is_empty() {
+        "the end".to_owned()
+    } else {
+        let token: String = at.chars().take(12).collect();
+        format!("'{token}'")
+    }
+}
+
+fn lex_expect(expect: &jaq_core::load::lex::Expect<&str>) -> &'static str {
+    use jaq_core::load::lex::Expect;
+    match expect {
+        Expect::Digit => "digit",
+        Expect::Ident => "identifier",
+        Expect::Delim("(") => "closing parenthesis",
+        Expect::Delim("[") => "closing bracket",
+        Expect::Delim("{") => "closing brace",
+        Expect::Delim("\"") => "closing quote",
+        Expect::Delim(_) => "closing delimiter",
+        Expect::Escape => "string escape sequence",
+        Expect::Unicode => "4-digit hexadecimal code point",
+        _ => "token",
+    }
+}
+
+/// A record as the jq input: the fields of `-o json` in its order, a JSON
+/// key or value parsed.
+pub fn record_val(json: &RecordJson<'_>) -> Val {
+    let record = json.record;
+    let mut map = Map::default();
+    let mut put = |name: &str, value: Val| {
+        map.insert(text(name), value);
+    };
+    put("topic", text(json.topic));
+    put("partition", int(record.partition));
+    put("offset", int(record.offset));
+    put("leader_epoch", int(record.leader_epoch));
+    put("timestamp", int(record.timestamp));
+    put("timestamp_type", text(record.timestamp_type.name()));
+    let (key, key_encoding) = field(record.key.as_deref(), &json.key);
+    put("key", key);
+    put("key_encoding", text(key_encoding));
+    let (value, value_encoding) = field(record.value.as_deref(), &json.value);
+    put("value", value);
+    put("value_encoding", text(value_encoding));
+    put("headers", record.headers.iter().map(header).collect());
+    put("size", int(i64::try_from(record.size).unwrap_or(i64::MAX)));
+    put("codec", text(record.codec.name()));
+    for (name, how) in [("key", &json.key), ("value", &json.value)] {
+        match how {
+            Field::Decoded {
+                schema_id: Some(id),
+                ..
+            } => put(&format!("{name}_schema_id"), int(*id)),
+            Field::Failed { schema_id, reason } => {
+                put(&format!("{name}_schema_id"), int(*schema_id));
+                put(&format!("{name}_schema_error"), text(reason));
+            }
+            _ => {}
+        }
+    }
+    Val::obj(map)
+}
+
+/// A key or value and its encoding's name.
+fn field(bytes: Option<&[u8]>, how: &Field<'_>) -> (Val, &'static str) {
+    match how {
+        Field::Bytes => bytes_val(bytes, true),
+        Field::Decoded { json, encoding, .. } => (from_json(json), static_encoding(encoding)),
+        Field::Failed { .. } => (text(&BASE64.encode(bytes.unwrap_or_default())), "base64"),
+    }
+}
+
+fn static_encoding(name: &str) -> &'static str {
+    match name {
+        "avro" => "avro",
+        "protobuf" => "protobuf",
+        "jsonschema" => "jsonschema",
+        _ => "decoded",
+    }
+}
+
+/// Bytes as `null`, parsed JSON (when `parse` and they are JSON), text or
+/// base64.
+fn bytes_val(bytes: Option<&[u8]>, parse: bool) -> (Val, &'static str) {
+    match bytes {
+        None => (Val::Null, "utf8"),
+        Some(b) if std::str::from_utf8(b).is_ok() => {
+            let parsed = if parse && looks_like_json(b) {
+                jaq_json::read::parse_single(b).ok()
+            } else {
+                None
+            };
+            (
+                parsed.unwrap_or_else(|| Val::utf8_str(bytes::Bytes::copy_from_slice(b))),
+                "utf8",
+            )
+        }
+        Some(b) => (text(&BASE64.encode(b)), "base64"),
+    }
+}
+
+/// A cheap first look: JSON text starts with `{`, `[`, `"`, a digit, `-`,
+/// `t`, `f` or `n` (after white space).
+fn looks_like_json(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| {
+            matches!(
+                b,
+                b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+            )
+        })
+}
+
+fn header(header: &Header) -> Val {
+    let mut map = Map::default();
+    map.insert(text("key"), text(&String::from_utf8_lossy(&header.key)));
+    let (value, encoding) = bytes_val(header.value.as_deref(), false);
+    map.insert(text("value"), value);
+    map.insert(text("value_encoding"), text(encoding));
+    Val::obj(map)
+}
+
+fn text(s: &str) -> Val {
+    Val::utf8_str(bytes::Bytes::copy_from_slice(s.as_bytes()))
+}
+
+fn int(n: impl Into<i64>) -> Val {
+    Val::Num(Num::from_integral(n.into()))
+}
+
+/// A `serde_json` value (a schema's decoding) as a jq value.
+pub fn from_json(value: &Value) -> Val {
+    match value {
+        Value::Null => Val::Null,
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Val::Num(Num::from_integral(i)),
+            (None, Some(u)) => Val::Num(Num::from_integral(u)),
+            _ => Val::Num(Num::Float(n.as_f64().unwrap_or(f64::NAN))),
+        },
+        Value::String(s) => text(s),
+        Value::Array(items) => items.iter().map(from_json).collect(),
+        Value::Object(fields) => Val::obj(
+            fields
+                .iter()
+                .map(|(k, v)| (text(k), from_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// Append `value` as compact JSON (what `--project` prints).
+pub fn write(value: &Val, out: &mut Vec<u8>) {
+    use std::io::Write as _;
+    // Writing to a Vec cannot fail.
+    let _ = write!(out, "{value}");
+}
+
+#[cfg(test)]
+#[path = "jq_tests.rs"]
+mod tests;
