@@ -329,15 +329,7 @@ async fn group_partition(cluster: &Cluster, topic: &str, group: &str) -> Result<
             crate::untrusted::escape(topic)
         )));
     }
-    let snapshot = cluster
-        .refresh_topics(&[topic])
-        .await
-        .map_err(|_| browse::Error::TopicNotFound(topic.to_owned()))?;
-    let count = snapshot
-        .topic(topic)
-        .map(|t| t.partitions.len())
-        .ok_or_else(|| browse::Error::TopicNotFound(topic.to_owned()))?;
-    let count = i32::try_from(count).unwrap_or(i32::MAX);
+    let count = consume_key::partition_count(cluster, topic).await?;
     let partition = internal::partition_for_group(group, count)
         .ok_or_else(|| Error::Usage(format!("topic '{topic}' has no partitions")))?;
     eprintln!(

@@ -113,9 +113,9 @@ fn decode_hex(hex: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// The partition `key` maps to in `topic` (said on stderr, with the caveat
-/// about partition-count changes).
-pub async fn partition(cluster: &Cluster, topic: &str, key: &KeyArg) -> Result<i32, Error> {
+/// `topic`'s partition count, freshly read (it decides where a key or a
+/// group lives); an error when the topic does not exist.
+pub async fn partition_count(cluster: &Cluster, topic: &str) -> Result<i32, Error> {
     let snapshot = cluster
         .refresh_topics(&[topic])
         .await
@@ -124,7 +124,13 @@ pub async fn partition(cluster: &Cluster, topic: &str, key: &KeyArg) -> Result<i
         .topic(topic)
         .map(|t| t.partitions.len())
         .ok_or_else(|| browse::Error::TopicNotFound(topic.to_owned()))?;
-    let count = i32::try_from(count).unwrap_or(i32::MAX);
+    Ok(i32::try_from(count).unwrap_or(i32::MAX))
+}
+
+/// The partition `key` maps to in `topic` (said on stderr, with the caveat
+/// about partition-count changes).
+pub async fn partition(cluster: &Cluster, topic: &str, key: &KeyArg) -> Result<i32, Error> {
+    let count = partition_count(cluster, topic).await?;
     let partition = partitioner::partition_for_key(&key.bytes, count)
         .ok_or_else(|| Error::Usage(format!("topic '{topic}' has no partitions")))?;
     eprintln!(
