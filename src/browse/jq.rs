@@ -257,39 +257,60 @@ fn lex_expect(expect: &jaq_core::load::lex::Expect<&str>) -> &'static str {
 /// key or value parsed.
 pub fn record_val(json: &RecordJson<'_>) -> Val {
     let record = json.record;
-    let mut map = Map::default();
-    let mut put = |name: &str, value: Val| {
-        map.insert(text(name), value);
+    let mut map = sized_map(18);
+    let mut put = |name: &'static str, value: Val| {
+        map.insert(name_val(name), value);
     };
     put("topic", text(json.topic));
     put("partition", int(record.partition));
     put("offset", int(record.offset));
     put("leader_epoch", int(record.leader_epoch));
     put("timestamp", int(record.timestamp));
-    put("timestamp_type", text(record.timestamp_type.name()));
+    put("timestamp_type", name_val(record.timestamp_type.name()));
     let (key, key_encoding) = field(record.key.as_deref(), &json.key);
     put("key", key);
-    put("key_encoding", text(key_encoding));
+    put("key_encoding", name_val(key_encoding));
     let (value, value_encoding) = field(record.value.as_deref(), &json.value);
     put("value", value);
-    put("value_encoding", text(value_encoding));
+    put("value_encoding", name_val(value_encoding));
     put("headers", record.headers.iter().map(header).collect());
     put("size", int(i64::try_from(record.size).unwrap_or(i64::MAX)));
-    put("codec", text(record.codec.name()));
-    for (name, how) in [("key", &json.key), ("value", &json.value)] {
+    put("codec", name_val(record.codec.name()));
+    let names = [
+        ("key", &json.key, "key_schema_id", "key_schema_error"),
+        (
+            "value",
+            &json.value,
+            "value_schema_id",
+            "value_schema_error",
+        ),
+    ];
+    for (_, how, id_name, error_name) in names {
         match how {
             Field::Decoded {
                 schema_id: Some(id),
                 ..
-            } => put(&format!("{name}_schema_id"), int(*id)),
+            } => put(id_name, int(*id)),
             Field::Failed { schema_id, reason } => {
-                put(&format!("{name}_schema_id"), int(*schema_id));
-                put(&format!("{name}_schema_error"), text(reason));
+                put(id_name, int(*schema_id));
+                put(error_name, text(reason));
             }
             _ => {}
         }
     }
     Val::obj(map)
+}
+
+/// An empty object with room for `n` entries (no regrowth while filled).
+fn sized_map(n: usize) -> Map {
+    let mut map = Map::default();
+    map.reserve(n);
+    map
+}
+
+/// A name known at compile time as a jq string (its bytes not copied).
+fn name_val(name: &'static str) -> Val {
+    Val::utf8_str(bytes::Bytes::from_static(name.as_bytes()))
 }
 
 /// A key or value and its encoding's name.
@@ -345,11 +366,11 @@ fn looks_like_json(bytes: &[u8]) -> bool {
 }
 
 fn header(header: &Header) -> Val {
-    let mut map = Map::default();
-    map.insert(text("key"), text(&String::from_utf8_lossy(&header.key)));
+    let mut map = sized_map(3);
+    map.insert(name_val("key"), text(&String::from_utf8_lossy(&header.key)));
     let (value, encoding) = bytes_val(header.value.as_deref(), false);
-    map.insert(text("value"), value);
-    map.insert(text("value_encoding"), text(encoding));
+    map.insert(name_val("value"), value);
+    map.insert(name_val("value_encoding"), name_val(encoding));
     Val::obj(map)
 }
 
