@@ -138,6 +138,9 @@ pub struct AppState {
     pub events: super::events::EventsStore,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
+    /// When the latest of them moved: while within [`MOVED_HIGHLIGHT`], some
+    /// row's highlight is still due to fade, so the clock changes the frame.
+    pub last_moved: Option<Instant>,
     /// Watermarks.
     pub watermarks: WatermarkStore,
     /// Consumer groups and their lag.
@@ -218,6 +221,7 @@ impl AppState {
             movements_seen: 0,
             events: super::events::EventsStore::default(),
             moved_at: HashMap::new(),
+            last_moved: None,
             watermarks: WatermarkStore::default(),
             groups: GroupsStore::default(),
             configs: ConfigStore::default(),
@@ -266,6 +270,7 @@ impl AppState {
         self.movements_seen = 0;
         self.events.reset();
         self.moved_at.clear();
+        self.last_moved = None;
         self.watermarks = WatermarkStore::default();
         self.groups.reset();
         self.configs.reset();
@@ -318,6 +323,12 @@ impl AppState {
     /// How many rows the Brokers screen has (live and down).
     pub fn broker_rows(&self, snap: &MetadataSnapshot) -> usize {
         snap.brokers().len() + self.down_brokers.len()
+    }
+
+    /// Whether some partition's recent-move highlight has yet to fade.
+    pub fn highlights_fading(&self) -> bool {
+        self.last_moved
+            .is_some_and(|at| self.now.saturating_duration_since(at) < MOVED_HIGHLIGHT)
     }
 
     /// Whether the partition changed leader recently.

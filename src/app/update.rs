@@ -346,6 +346,7 @@ fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
             )
         {
             state.moved_at.insert((topic.clone(), partition), state.now);
+            state.last_moved = Some(state.now);
         }
         state.movements_seen += 1;
         state.movements.push_back(event);

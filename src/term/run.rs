@@ -120,6 +120,9 @@ pub(super) async fn run_loop(
     );
     let mut ticks = tokio::time::interval(Duration::from_secs(1));
     let mut last_draw: Option<Instant> = None;
+    // What the clock showed in the last frame: a tick that changes none of
+    // it draws nothing (ui/status.rs says why that matters).
+    let mut drawn_face: Option<ui::ClockFace> = None;
     let mut dirty = true;
     loop {
         for effect in effects.drain(..) {
@@ -132,6 +135,7 @@ pub(super) async fn run_loop(
             if wait.is_zero() {
                 let snap = Arc::clone(&session.snap);
                 tui.draw(|frame| ui::view(frame, &state, &snap, &theme))?;
+                drawn_face = Some(ui::clock_face(&state, &snap));
                 last_draw = Some(Instant::now());
                 dirty = false;
             }
@@ -143,17 +147,19 @@ pub(super) async fn run_loop(
                 (false, _) => std::future::pending::<()>().await,
             }
         };
-        let actions = tokio::select! {
+        let (actions, tick) = tokio::select! {
             msg = rx.recv() => match msg {
-                Some(msg) => session.receive(msg, &mut state),
+                Some(msg) => (session.receive(msg, &mut state), false),
                 None => return Ok(()),
             },
-            _ = ticks.tick() => vec![Action::Tick { now: Instant::now(), wall: SystemTime::now() }],
-            () = frame_due => Vec::new(),
+            _ = ticks.tick() => (vec![Action::Tick { now: Instant::now(), wall: SystemTime::now() }], true),
+            () = frame_due => (Vec::new(), false),
         };
         for action in actions {
             effects.extend(update(&mut state, action, &session.snap));
-            dirty = true;
+            dirty = dirty
+                || !tick
+                || drawn_face.as_ref() != Some(&ui::clock_face(&state, &session.snap));
         }
         if state.quit {
             return Ok(());

@@ -10,8 +10,11 @@ mod producers_screen;
 mod schema_screens;
 mod screens;
 mod security_screens;
+mod status;
 mod table_title;
 pub mod theme;
+
+pub use status::{ClockFace, clock_face};
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -84,7 +87,7 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
             _ => draw_table(frame, body, state, snap, theme),
         },
     }
-    draw_status(frame, status, state, snap, theme);
+    status::draw_status(frame, status, state, snap, theme);
     draw_prompt(frame, prompt, state, theme);
     if state.show_help {
         help::draw_help(frame, body, state, theme);
@@ -331,43 +334,6 @@ fn draw_table(
         .block(block)
         .column_spacing(1);
     frame.render_widget(table, area);
-}
-
-fn draw_status(
-    frame: &mut Frame,
-    area: Rect,
-    state: &AppState,
-    snap: &MetadataSnapshot,
-    theme: &Theme,
-) {
-    let age = state.now.saturating_duration_since(snap.fetched_at());
-    let mut spans = vec![Span::styled(
-        if state.has_cluster() {
-            format!("snapshot {} old", format::age(age))
-        } else {
-            "not connected".to_owned()
-        },
-        theme.dim,
-    )];
-    if state.refreshing {
-        spans.push(Span::raw("  refreshing…"));
-    }
-    if let Some(d) = &state.degraded {
-        let since = state.wall.duration_since(d.since).unwrap_or_default();
-        spans.push(Span::styled(
-            escaped(format!(
-                "  DEGRADED for {} ({} failures): {}",
-                format::age(since),
-                d.failures,
-                d.error
-            )),
-            theme.problem,
-        ));
-    }
-    if let Some(notice) = &state.notice {
-        spans.push(Span::styled(escaped(format!("  {notice}")), theme.warning));
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 fn draw_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
