@@ -9,8 +9,8 @@ use std::path::Path;
 
 use kscope::config::keys::ACTIONS;
 use kscope::config::schema::{
-    ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection, TlsSection,
-    TopicSchemaSection, UiSection,
+    ConfigFile, ContextSection, MaskSection, RefreshSection, SaslSection, SchemaRegistrySection,
+    TlsSection, TopicSchemaSection, UiSection,
 };
 use kscope::config::{Selection, load, resolve};
 use serde::Deserialize;
@@ -93,6 +93,7 @@ fn schema_keys() -> BTreeSet<String> {
         "contexts.*.topic_schemas.",
         fields_of::<TopicSchemaSection>(),
     );
+    add("contexts.*.mask.", fields_of::<MaskSection>());
     keys
 }
 

@@ -24,6 +24,7 @@ pub mod jq;
 pub mod json;
 mod list_offsets;
 mod lz4_frame;
+pub mod mask;
 mod notice;
 pub mod partitioner;
 mod record;

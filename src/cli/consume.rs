@@ -11,6 +11,7 @@ use regex::bytes::Regex;
 use crate::browse::internal::{self, consumer_offsets};
 use crate::browse::jq::{self, JqFilter};
 use crate::browse::json::{Field, RecordJson};
+use crate::browse::mask::Masker;
 use crate::browse::{self, Browser, Event, Isolation, Options, Record, Start};
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
@@ -47,6 +48,8 @@ pub struct ConsumeArgs {
     pub isolation: Isolation,
     /// Schemas for values without the wire prefix, by topic (config).
     pub mappings: crate::schema::mapping::Mappings,
+    /// What is masked before printing, `--grep` and `--filter`.
+    pub mask: Masker,
 }
 
 /// `--filter EXPR` and `--project EXPR`, each compiled once.
@@ -92,6 +95,9 @@ pub struct Output<'a> {
     format: OutputFormat,
     printer: Printer,
     failures: JqFailures,
+    /// `--grep`, when the topic has mask rules: matched after masking, so
+    /// it cannot find what is masked.
+    grep_masked: Option<Regex>,
 }
 
 impl Output<'_> {
@@ -114,7 +120,7 @@ impl Output<'_> {
         out: &mut impl Write,
     ) -> Result<bool, Error> {
         let raw = self.format == OutputFormat::Raw && !args.jq.active();
-        let decoding = match (self.decoder, raw) {
+        let mut decoding = match (self.decoder, raw) {
             (Some(registry), true) => Some(decode(registry, record).await),
             (Some(registry), false) => {
                 let decoding = Some(decode(registry, record).await);
@@ -122,6 +128,24 @@ impl Output<'_> {
             }
             (None, true) => None,
             (None, false) => mapped(args, None, record, None).await,
+        };
+        let masked;
+        let record = match args.mask.for_topic(&args.topic) {
+            Some(mask) => {
+                let mut copy = record.clone();
+                let (key, value) = decoded_json(&mut decoding);
+                mask.record(&mut copy, key, value);
+                masked = copy;
+                if self
+                    .grep_masked
+                    .as_ref()
+                    .is_some_and(|re| !matches(re, &masked))
+                {
+                    return Ok(false);
+                }
+                &masked
+            }
+            None => record,
         };
         if args.jq.active() {
             let json = RecordJson {
@@ -200,11 +224,17 @@ pub async fn run(
         .map(Regex::new)
         .transpose()
         .map_err(|e| Error::Usage(format!("--grep: {e}")))?;
+    // With mask rules on the topic, --grep looks only at masked records.
+    let (grep, grep_masked) = match args.mask.for_topic(&args.topic) {
+        Some(_) => (None, grep),
+        None => (grep, None),
+    };
     let mut sink = Output {
         decoder,
         format: output,
         printer: Printer::default(),
         failures: JqFailures::default(),
+        grep_masked,
     };
     if args.jq.project.is_none() {
         Printer::header(output, out)?;
@@ -313,6 +343,25 @@ fn say_found(topic: &str, key: &KeyArg, partition: Option<i32>, found: u64, fetc
         "kscope: key '{}': {found} {noun} found in topic '{topic}' {place}; {fetched} bytes fetched",
         crate::untrusted::escape(&key.text)
     );
+}
+
+/// The JSON a schema decoded the key and value into, for masking in place.
+fn decoded_json(
+    decoding: &mut Option<RecordDecoding>,
+) -> (
+    Option<&mut serde_json::Value>,
+    Option<&mut serde_json::Value>,
+) {
+    fn json(field: &mut Decoding) -> Option<&mut serde_json::Value> {
+        match field {
+            Decoding::Decoded(decoded) => Some(&mut decoded.value),
+            _ => None,
+        }
+    }
+    match decoding {
+        Some(RecordDecoding { key, value }) => (json(key), json(value)),
+        None => (None, None),
+    }
 }
 
 fn matches(re: &Regex, record: &Record) -> bool {

@@ -44,6 +44,8 @@ pub struct Invocation {
     pub schema_registry: Option<RegistryConfig>,
     /// Schemas for values without the wire prefix, by topic.
     pub topic_schemas: Vec<crate::schema::mapping::TopicSchema>,
+    /// What `consume` masks before printing.
+    pub mask: crate::browse::mask::Masker,
 }
 
 /// Run a headless command to completion and report how it went.
@@ -77,6 +79,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         command,
         schema_registry,
         topic_schemas,
+        mask,
     } = invocation;
     if let Command::Get {
         what: GetCommand::Schemas,
@@ -116,6 +119,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
     let extras = Extras {
         schema_registry,
         topic_schemas,
+        mask,
     };
     runtime.block_on(async {
         let started = tokio::time::Instant::now();
@@ -191,6 +195,7 @@ fn unbuffered_stdout() -> Box<dyn Write> {
 struct Extras {
     schema_registry: Option<RegistryConfig>,
     topic_schemas: Vec<crate::schema::mapping::TopicSchema>,
+    mask: crate::browse::mask::Masker,
 }
 
 /// Run `command` on `cluster`, printing to `out`.
@@ -264,6 +269,7 @@ async fn dispatch(
                     IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,
                 },
                 mappings: crate::schema::mapping::Mappings::new(extras.topic_schemas),
+                mask: extras.mask,
             };
             let decoder = extras
                 .schema_registry

@@ -61,6 +61,11 @@ pub struct ConnectArgs {
         global = true
     )]
     pub log_level: String,
+    /// Mask in every topic, repeatable: a path into the record as jq sees it
+    /// (`.value.card.number`, `.key`, `.headers.auth`) or a regex between
+    /// slashes over text (`/\d{16}/`). Masked values show as `********`.
+    #[arg(long, value_name = "RULE", global = true)]
+    pub mask: Vec<String>,
     /// Refuse every request that changes the cluster, whatever the context says.
     #[arg(long, global = true)]
     pub read_only: bool,
@@ -76,6 +81,7 @@ impl std::fmt::Debug for ConnectArgs {
             .field("overrides", &overrides::redacted(&self.overrides))
             .field("log_level", &self.log_level)
             .field("read_only", &self.read_only)
+            .field("mask", &self.mask)
             .finish()
     }
 }
@@ -93,6 +99,7 @@ impl ConnectArgs {
             }),
             overrides: self.overrides.clone(),
             read_only: self.read_only,
+            mask: self.mask.clone(),
         }
     }
 }

@@ -42,6 +42,8 @@ pub struct Selection {
     pub overrides: Vec<String>,
     /// `--read-only`.
     pub read_only: bool,
+    /// `--mask RULE`, repeatable: masked in every topic.
+    pub mask: Vec<String>,
 }
 
 impl std::fmt::Debug for Selection {
@@ -51,6 +53,7 @@ impl std::fmt::Debug for Selection {
             .field("bootstrap", &self.bootstrap)
             .field("overrides", &super::overrides::redacted(&self.overrides))
             .field("read_only", &self.read_only)
+            .field("mask", &self.mask)
             .finish()
     }
 }
@@ -89,6 +92,9 @@ pub struct ResolvedContext {
     pub schema_registry: Option<RegistryConfig>,
     /// Schemas for values without the Confluent wire prefix, by topic regex.
     pub topic_schemas: Vec<crate::schema::mapping::TopicSchema>,
+    /// What is masked before anything is shown (`[[contexts.NAME.mask]]`
+    /// and `--mask`).
+    pub mask: crate::browse::mask::Masker,
 }
 
 impl ResolvedContext {
@@ -144,6 +150,7 @@ pub fn resolve(
         base,
     )?;
     let topic_schemas = section.map_or_else(Vec::new, |s| topic_schemas(&s.topic_schemas, base));
+    let mask = masker(section, &selection.mask).map_err(fail)?;
     let read_only = selection.read_only || section.is_some_and(|s| s.read_only);
     let defaults = ConnectionConfig::default();
     let connection = ConnectionConfig {
@@ -188,7 +195,36 @@ pub fn resolve(
         warnings: loaded.warnings.clone(),
         schema_registry,
         topic_schemas,
+        mask,
     })
+}
+
+/// The context's mask rules (checked when the file was loaded) and then
+/// `--mask`'s.
+fn masker(
+    section: Option<&ContextSection>,
+    args: &[String],
+) -> Result<crate::browse::mask::Masker, String> {
+    use crate::browse::mask::{MaskRule, Masker};
+    let mut rules = Vec::new();
+    for rule in section.map_or(&[][..], |s| &s.mask) {
+        rules.push(mask_rule(rule)?);
+    }
+    for rule in args {
+        rules.push(MaskRule::from_arg(rule).map_err(|e| format!("--mask '{rule}': {e}"))?);
+    }
+    Ok(Masker::new(rules))
+}
+
+/// A `[[contexts.NAME.mask]]` entry compiled, or what is wrong with it.
+pub fn mask_rule(
+    section: &crate::config::schema::MaskSection,
+) -> Result<crate::browse::mask::MaskRule, String> {
+    crate::browse::mask::MaskRule::new(
+        section.topic.as_ref().map(|t| t.get_ref().as_str()),
+        &section.paths,
+        section.text.as_ref().map(|t| t.get_ref().as_str()),
+    )
 }
 
 /// The topic mappings (checked when the file was loaded: a regex that does

@@ -79,6 +79,25 @@ pub struct ContextSection {
     /// Schemas for values without the Confluent wire prefix, by topic.
     #[serde(default)]
     pub topic_schemas: Vec<TopicSchemaSection>,
+    /// Values never shown: masked before anything is drawn, copied or saved.
+    #[serde(default)]
+    pub mask: Vec<MaskSection>,
+}
+
+/// `[[contexts.NAME.mask]]`: what of matching topics' records is masked
+/// (`crate::browse::mask`): paths into the record as jq sees it, a regex
+/// over text, or both.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaskSection {
+    /// A regex on the topic name (default: every topic).
+    pub topic: Option<Spanned<String>>,
+    /// Paths: `.value.card.number`, `.value.items[].iban`, `.key`,
+    /// `.headers.authorization`.
+    #[serde(default)]
+    pub paths: Vec<String>,
+    /// A regex over text values and JSON strings; each match is masked.
+    pub text: Option<Spanned<String>>,
 }
 
 /// `[[contexts.NAME.topic_schemas]]`: how values of matching topics that

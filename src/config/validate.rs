@@ -8,7 +8,7 @@ use toml::Spanned;
 use super::error::ConfigError;
 use super::keys;
 use super::schema::{
-    ConfigFile, ContextSection, RefreshSection, SaslSection, SchemaRegistrySection,
+    ConfigFile, ContextSection, MaskSection, RefreshSection, SaslSection, SchemaRegistrySection,
     TopicSchemaSection,
 };
 use super::secret;
@@ -88,6 +88,9 @@ impl Checker<'_> {
         for mapping in &context.topic_schemas {
             self.topic_schema(mapping, &format!("{prefix}topic_schemas."))?;
         }
+        for rule in &context.mask {
+            self.mask(rule, &format!("{prefix}mask"))?;
+        }
         match &context.sasl {
             Some(sasl) => self.sasl(sasl, &format!("{prefix}sasl.")),
             None => Ok(()),
@@ -110,6 +113,20 @@ impl Checker<'_> {
                 .map_err(|m| self.fail(&password.span(), &format!("{prefix}password"), m))?;
         }
         Ok(())
+    }
+
+    fn mask(&self, rule: &MaskSection, key: &str) -> Result<(), ConfigError> {
+        match super::resolve::mask_rule(rule) {
+            Ok(_) => Ok(()),
+            Err(message) => {
+                let span = rule
+                    .topic
+                    .as_ref()
+                    .or(rule.text.as_ref())
+                    .map_or(0..0, Spanned::span);
+                Err(self.fail(&span, key, message))
+            }
+        }
     }
 
     fn topic_schema(&self, mapping: &TopicSchemaSection, prefix: &str) -> Result<(), ConfigError> {

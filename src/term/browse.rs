@@ -92,6 +92,9 @@ pub struct Ask {
     pub isolation: Isolation,
     /// Only records with this key (the others are never staged).
     pub key: Option<bytes::Bytes>,
+    /// Masked before a record is staged: the screen, its copies and its
+    /// saves only ever hold the masked record.
+    pub mask: crate::browse::mask::Masker,
 }
 
 /// Start session `ask.session`: its topic (one partition or all) from its
@@ -104,6 +107,7 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
         start,
         isolation,
         key,
+        mask,
     } = ask;
     let staging = Arc::new(Staging {
         session,
@@ -124,8 +128,17 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
                 return;
             }
         };
+        let rules = mask.for_topic(&topic);
         loop {
-            let events = browser.next_events().await;
+            let mut events = browser.next_events().await;
+            // Masked before the staging lock is taken (the loop takes it too).
+            if let (Ok(events), Some(rules)) = (&mut events, &rules) {
+                for event in events {
+                    if let Event::Record(record) = event {
+                        rules.record(record, None, None);
+                    }
+                }
+            }
             {
                 let mut staged = staging.lock();
                 match events {

@@ -81,6 +81,7 @@ async fn scan(
             Ok(browser) => browser,
             Err(error) => return FindEnd::NotFound(error.to_string()),
         };
+    let rules = ask.mask.for_topic(&ask.topic);
     let mut reported = Instant::now();
     while !browser.finished() {
         let events = match browser.next_events().await {
@@ -88,11 +89,15 @@ async fn scan(
             Err(error) => return FindEnd::NotFound(error.to_string()),
         };
         for event in events {
-            let Event::Record(record) = event else {
+            let Event::Record(mut record) = event else {
                 continue;
             };
             *records += 1;
             *bytes += record.size as u64;
+            // What is masked on screen cannot be found either.
+            if let Some(rules) = &rules {
+                rules.record(&mut record, None, None);
+            }
             if matcher.matches(&ask.topic, &record) {
                 return FindEnd::Found(record.detached());
             }

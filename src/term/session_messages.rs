@@ -8,6 +8,14 @@ use super::in_flight::Fetch;
 use super::run::{Msg, Session};
 
 impl Session {
+    /// The context's mask rules (none before one is resolved).
+    fn mask(&self) -> crate::browse::mask::Masker {
+        self.context
+            .as_ref()
+            .map(|c| c.mask.clone())
+            .unwrap_or_default()
+    }
+
     /// Carry out an effect of the Messages screen: its browse session
     /// (kept until connected, if need be), saving and copying records.
     pub(super) fn run_messages(&mut self, effect: Effect, state: &mut AppState) {
@@ -27,6 +35,7 @@ impl Session {
                     start,
                     isolation,
                     key,
+                    mask: self.mask(),
                 };
                 match &self.cluster {
                     Some(cluster) => {
@@ -74,6 +83,7 @@ impl Session {
                         start,
                         isolation,
                         key: None,
+                        mask: self.mask(),
                     };
                     let task = crate::term::find::start(
                         cluster.clone(),
