@@ -56,6 +56,7 @@ fn main() -> ExitCode {
             command,
             schema_registry: context.schema_registry,
             topic_schemas: context.topic_schemas,
+            context: Some(context.name),
         });
     }
     // No subcommand: the TUI on the resolved context.
