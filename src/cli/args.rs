@@ -36,7 +36,12 @@ pub enum Command {
         /// With `--from-file`: the moment to answer for: RFC 3339, `+90s`
         /// after the start, `-1m` before the end, `start` or `end` (the
         /// default).
-        #[arg(long, global = true, requires = "from_file", allow_hyphen_values = true)]
+        #[arg(
+            long,
+            global = true,
+            requires = "from_file",
+            allow_hyphen_values = true
+        )]
         at: Option<String>,
     },
     /// Record metadata, events, liveness and groups to a file until
@@ -245,6 +250,23 @@ pub enum ConfigOf {
         /// The group id.
         name: String,
     },
+}
+
+impl Command {
+    /// Whether this answers from a recording (`--from-file`), needing no
+    /// cluster and no context.
+    pub fn reads_recording(&self) -> bool {
+        matches!(
+            self,
+            Command::Get {
+                from_file: Some(_),
+                ..
+            } | Command::Watch {
+                from_file: Some(_),
+                ..
+            }
+        )
+    }
 }
 
 impl GetCommand {

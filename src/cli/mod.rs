@@ -206,7 +206,14 @@ fn from_file(command: &Command, output: OutputFormat) -> Option<Result<(), Error
             at,
             ..
         } => Some(watch::Filter::new(*what, kinds).and_then(|filter| {
-            replay::watch(path, at.as_deref(), topic.as_deref(), &filter, output, &mut out)
+            replay::watch(
+                path,
+                at.as_deref(),
+                topic.as_deref(),
+                &filter,
+                output,
+                &mut out,
+            )
         })),
         _ => None,
     }

@@ -75,12 +75,13 @@ impl Recorder {
         let kept: Vec<Event> = events
             .iter()
             .filter(|e| {
-                let topic_ok = e.topic.as_deref().is_none_or(|t| {
-                    self.topics.as_ref().is_none_or(|re| re.is_match(t))
-                });
-                let group_ok = e.group().is_none_or(|g| {
-                    self.groups.as_ref().is_none_or(|re| re.is_match(g))
-                });
+                let topic_ok = e
+                    .topic
+                    .as_deref()
+                    .is_none_or(|t| self.topics.as_ref().is_none_or(|re| re.is_match(t)));
+                let group_ok = e
+                    .group()
+                    .is_none_or(|g| self.groups.as_ref().is_none_or(|re| re.is_match(g)));
                 topic_ok && group_ok
             })
             .map(Event::from)
@@ -146,7 +147,10 @@ impl Recorder {
         });
         if changed {
             let failed = overview.failed_brokers.clone();
-            self.push(Body::Groups { groups: rows, failed })?;
+            self.push(Body::Groups {
+                groups: rows,
+                failed,
+            })?;
         }
         self.overview = Some(overview);
         Ok(())

@@ -60,7 +60,12 @@ pub fn get(
     let snapshot = view.metadata.to_snapshot();
     match listing {
         GetWhat::Brokers => {
-            emit(out, format, &rows::brokers(&snapshot), &rows::BrokerRow::table())?;
+            emit(
+                out,
+                format,
+                &rows::brokers(&snapshot),
+                &rows::BrokerRow::table(),
+            )?;
             warn_health(&view);
             Ok(())
         }
@@ -80,7 +85,11 @@ pub fn get(
                 .topics()
                 .iter()
                 .filter(|t| topic.is_none_or(|name| t.name == name))
-                .flat_map(|t| t.partitions.iter().map(|p| rows::partition(&t.name, p, None)))
+                .flat_map(|t| {
+                    t.partitions
+                        .iter()
+                        .map(|p| rows::partition(&t.name, p, None))
+                })
                 .collect();
             emit(out, format, &rows, &rows::PartitionRow::table())
         }
@@ -104,10 +113,14 @@ fn warn_health(view: &View) {
             .iter()
             .map(|(id, since)| (*id, recording::frame::time(*since)))
             .collect(),
-        frozen: view.health.frozen.as_ref().map(|reason| crate::meta::Frozen {
-            since: recording::frame::time(view.at),
-            reason: reason.clone(),
-        }),
+        frozen: view
+            .health
+            .frozen
+            .as_ref()
+            .map(|reason| crate::meta::Frozen {
+                since: recording::frame::time(view.at),
+                reason: reason.clone(),
+            }),
     };
     for warning in health.warnings() {
         eprintln!("kscope: warning: {warning}");
@@ -167,5 +180,7 @@ pub fn watch(
         .build()
         .map_err(Error::Runtime)?;
     let mut err = std::io::stderr();
-    runtime.block_on(watch::print(&mut feed, topic, filter, format, out, &mut err))
+    runtime.block_on(watch::print(
+        &mut feed, topic, filter, format, out, &mut err,
+    ))
 }

@@ -187,7 +187,9 @@ impl<'a, R: Read> Cursor<'a, R> {
         if fixed[..4] != CHUNK_MAGIC[..] {
             return Err(self.corrupt(start, "no chunk magic"));
         }
-        let word = |at: usize| u32::from_be_bytes([fixed[at], fixed[at + 1], fixed[at + 2], fixed[at + 3]]);
+        let word = |at: usize| {
+            u32::from_be_bytes([fixed[at], fixed[at + 1], fixed[at + 2], fixed[at + 3]])
+        };
         let (frames, raw, zlen, crc) = (word(4), word(8), word(12), word(16));
         if raw > MAX_CHUNK || zlen > MAX_CHUNK || frames > MAX_FRAMES {
             return Err(self.corrupt(
@@ -205,13 +207,20 @@ impl<'a, R: Read> Cursor<'a, R> {
             return Err(self.corrupt(start, "chunk inflates to another length than it claims"));
         }
         let mut out = Vec::with_capacity((frames as usize).min(lines.len() / 8 + 1));
-        for (index, line) in lines.split(|b| *b == b'\n').filter(|l| !l.is_empty()).enumerate() {
+        for (index, line) in lines
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .enumerate()
+        {
             let frame: Frame = serde_json::from_slice(line)
                 .map_err(|e| self.corrupt(start, format!("frame {index} of the chunk: {e}")))?;
             out.push(frame);
         }
         if out.len() != frames as usize {
-            return Err(self.corrupt(start, format!("chunk holds {} frames, claims {frames}", out.len())));
+            return Err(self.corrupt(
+                start,
+                format!("chunk holds {} frames, claims {frames}", out.len()),
+            ));
         }
         Ok(Some(out))
     }

@@ -93,7 +93,9 @@ impl Recording {
             return Ok(self.end_ms().saturating_sub(offset_ms(rest)?));
         }
         let time = OffsetDateTime::parse(text, &Rfc3339).map_err(|_| {
-            format!("--at '{text}': expected RFC 3339 (2026-12-05T19:40:04Z), +90s, -1m, start or end")
+            format!(
+                "--at '{text}': expected RFC 3339 (2026-12-05T19:40:04Z), +90s, -1m, start or end"
+            )
         })?;
         i64::try_from(time.unix_timestamp_nanos() / 1_000_000)
             .map_err(|_| format!("--at '{text}': out of range"))
@@ -109,13 +111,17 @@ pub fn offset_ms(text: &str) -> Result<i64, String> {
         return Err(bad());
     }
     while !rest.is_empty() {
-        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
         if digits == 0 || digits > 12 {
             return Err(bad());
         }
         let number: i64 = rest[..digits].parse().map_err(|_| bad())?;
         rest = &rest[digits..];
-        let unit_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
         let scale = match &rest[..unit_len] {
             "ms" => 1,
             "s" => 1_000,

@@ -52,7 +52,9 @@ impl Metadata {
             self.topics.iter().map(|t| (t.name.as_str(), t)).collect();
         for topic in &new.topics {
             match old.get(topic.name.as_str()) {
-                Some(was) if was.id == topic.id && was.partitions.len() == topic.partitions.len() => {
+                Some(was)
+                    if was.id == topic.id && was.partitions.len() == topic.partitions.len() =>
+                {
                     for (before, now) in was.partitions.iter().zip(&topic.partitions) {
                         if before != now {
                             delta.partitions.push((topic.name.clone(), now.clone()));
