@@ -11,6 +11,10 @@ use crate::meta::MovementEvent;
 use super::frame::{Body, Health, Metadata};
 use super::reader::Recording;
 
+/// A group list as recorded: the rows, and the brokers whose listing
+/// failed with why.
+pub type Groups = (Vec<GroupRowJson>, Vec<(i32, String)>);
+
 /// What the recording knew at one moment.
 #[derive(Debug, Clone, Default)]
 pub struct View {
@@ -23,7 +27,7 @@ pub struct View {
     /// kscope's liveness view at the cursor.
     pub health: Health,
     /// The last group list read by then, with the brokers that failed it.
-    pub groups: Option<(Vec<GroupRowJson>, Vec<(i32, String)>)>,
+    pub groups: Option<Groups>,
 }
 
 impl Recording {
