@@ -25,6 +25,7 @@ pub mod inspect;
 pub mod logging;
 pub mod memory;
 pub mod meta;
+pub mod recording;
 pub mod schema;
 pub mod term;
 pub mod ui;

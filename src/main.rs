@@ -38,6 +38,22 @@ fn main() -> ExitCode {
     if let Some(Command::Config(command)) = &cli.command {
         return exit_code(command.run(&cli.connect, &mut Cli::command()));
     }
+    // A recording answers without a cluster: no context is needed.
+    if let Some(Command::Headless(command)) = &cli.command
+        && command.reads_recording()
+        && let Some(Command::Headless(command)) = cli.command
+    {
+        return kscope::cli::main(kscope::cli::Invocation {
+            bootstrap: Vec::new(),
+            connection: kscope::conn::ConnectionConfig::default(),
+            output: cli.output,
+            command,
+            schema_registry: None,
+            topic_schemas: Vec::new(),
+            mask: kscope::browse::mask::Masker::default(),
+            context: None,
+        });
+    }
     // Resolve the context before the terminal is touched: a bad config is one
     // message naming file, line and column, and exit code 2.
     let context = match kscope::config::cli::resolve(&cli.connect) {
@@ -57,6 +73,7 @@ fn main() -> ExitCode {
             schema_registry: context.schema_registry,
             topic_schemas: context.topic_schemas,
             mask: context.mask,
+            context: Some(context.name),
         });
     }
     // No subcommand: the TUI on the resolved context.

@@ -29,6 +29,45 @@ pub enum Command {
         /// What to print.
         #[command(subcommand)]
         what: GetCommand,
+        /// Answer from a recording (`kscope record`) instead of the cluster:
+        /// brokers, topics, partitions and groups.
+        #[arg(long, global = true, value_name = "FILE")]
+        from_file: Option<std::path::PathBuf>,
+        /// With `--from-file`: the moment to answer for: RFC 3339, `+90s`
+        /// after the start, `-1m` before the end, `start` or `end` (the
+        /// default).
+        #[arg(
+            long,
+            global = true,
+            requires = "from_file",
+            allow_hyphen_values = true
+        )]
+        at: Option<String>,
+    },
+    /// Record metadata, events, liveness and groups to a file until
+    /// `--duration` passes or Ctrl-C (nothing is written to the cluster).
+    Record {
+        /// The file to write (replaced if it exists).
+        #[arg(long, value_name = "FILE")]
+        to: std::path::PathBuf,
+        /// How long to record (`90s`, `10m`, `1h30m`); until Ctrl-C when absent.
+        #[arg(long)]
+        duration: Option<String>,
+        /// Only topics whose name matches this regex.
+        #[arg(long, value_name = "RE")]
+        topics: Option<String>,
+        /// Only groups whose id matches this regex.
+        #[arg(long, value_name = "RE")]
+        groups: Option<String>,
+        /// Also record up to N records per partition (not yet supported).
+        #[arg(long, value_name = "N")]
+        with_records: Option<u64>,
+        /// Seconds between full metadata refreshes.
+        #[arg(long, default_value_t = 2.0)]
+        interval: f64,
+        /// Seconds between reads of the group list with lag (0: no groups).
+        #[arg(long, default_value_t = 10.0)]
+        group_interval: f64,
     },
     /// Show one thing in detail.
     Describe {
@@ -104,6 +143,12 @@ pub enum Command {
         /// `isr_shrank,partition_offline`); every kind when absent.
         #[arg(long, value_delimiter = ',')]
         kinds: Vec<String>,
+        /// Print the events of a recording (`kscope record`) and exit.
+        #[arg(long, value_name = "FILE")]
+        from_file: Option<std::path::PathBuf>,
+        /// With `--from-file`: only events up to this moment (see `get --at`).
+        #[arg(long, requires = "from_file", allow_hyphen_values = true)]
+        at: Option<String>,
     },
 }
 
@@ -205,6 +250,23 @@ pub enum ConfigOf {
         /// The group id.
         name: String,
     },
+}
+
+impl Command {
+    /// Whether this answers from a recording (`--from-file`), needing no
+    /// cluster and no context.
+    pub fn reads_recording(&self) -> bool {
+        matches!(
+            self,
+            Command::Get {
+                from_file: Some(_),
+                ..
+            } | Command::Watch {
+                from_file: Some(_),
+                ..
+            }
+        )
+    }
 }
 
 impl GetCommand {

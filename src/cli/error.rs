@@ -56,6 +56,10 @@ pub enum Error {
         "no schema registry: set [contexts.NAME.schema_registry] url or pass -X schema.registry.url=URL"
     )]
     NoRegistry,
+    /// Writing or reading a recording failed (the message names the file
+    /// and, for damage, the byte offset).
+    #[error(transparent)]
+    Recording(#[from] crate::recording::Error),
     /// The async runtime could not start.
     #[error("starting the runtime: {0}")]
     Runtime(std::io::Error),

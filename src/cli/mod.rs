@@ -13,6 +13,8 @@ pub mod groups;
 mod inspect;
 mod output;
 pub mod partial;
+mod record;
+mod replay;
 pub mod rows;
 mod schemas;
 pub mod table;
@@ -46,6 +48,8 @@ pub struct Invocation {
     pub topic_schemas: Vec<crate::schema::mapping::TopicSchema>,
     /// What `consume` masks before printing.
     pub mask: crate::browse::mask::Masker,
+    /// The context's name (for a recording's header; never its settings).
+    pub context: Option<String>,
 }
 
 /// Run a headless command to completion and report how it went.
@@ -80,12 +84,27 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         schema_registry,
         topic_schemas,
         mask,
+        context,
     } = invocation;
     if let Command::Get {
         what: GetCommand::Schemas,
+        ..
     } = &command
     {
         return schemas_only(schema_registry.as_ref(), output);
+    }
+    if let Some(done) = from_file(&command, output) {
+        return done;
+    }
+    if let Command::Record {
+        with_records: Some(_),
+        ..
+    } = &command
+    {
+        return Err(Error::Usage(
+            "record --with-records is not yet supported (recordings hold no record contents)"
+                .to_owned(),
+        ));
     }
     if bootstrap.is_empty() {
         return Err(Error::NoBootstrap);
@@ -128,7 +147,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             quorum_deadline: HEADLESS_QUORUM_DEADLINE,
             ..ClusterConfig::default()
         };
-        if let Command::Watch { interval, .. } = &command {
+        if let Command::Watch { interval, .. } | Command::Record { interval, .. } = &command {
             config.refresh_interval = args::interval(*interval);
             config.quorum_deadline = crate::meta::QUORUM_DEADLINE;
         }
@@ -136,8 +155,8 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         // Liveness is checked beside the command (watch reports it as events
         // instead): the answer is printed from what the brokers hold, and
         // stderr says afterwards when that is stale or partial.
-        let probe =
-            (!matches!(command, Command::Watch { .. })).then(|| cluster.probe_liveness(started));
+        let probe = (!matches!(command, Command::Watch { .. } | Command::Record { .. }))
+            .then(|| cluster.probe_liveness(started));
         let done = if matches!(command, Command::Consume { .. }) {
             // Records are many: one write per buffer, not per line, and not
             // through std's line-buffered stdout, which scans every write
@@ -145,6 +164,8 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             let mut out = std::io::BufWriter::with_capacity(CONSUME_BUFFER, unbuffered_stdout());
             let done = dispatch(&cluster, command, None, output, extras, &mut out).await;
             done.and(out.flush().map_err(Error::from))
+        } else if let Command::Record { .. } = command {
+            record::run(&cluster, record_args(command, context)?).await
         } else {
             let mut out = std::io::stdout().lock();
             dispatch(&cluster, command, watching, output, extras, &mut out).await
@@ -165,9 +186,72 @@ fn csv_supported(command: &Command) -> bool {
         && !matches!(
             command,
             Command::Get {
-                what: GetCommand::Cluster
+                what: GetCommand::Cluster,
+                ..
             }
         )
+}
+
+/// A `get` or `watch` with `--from-file`, answered from the recording
+/// (`None` for everything else).
+fn from_file(command: &Command, output: OutputFormat) -> Option<Result<(), Error>> {
+    let mut out = std::io::stdout().lock();
+    match command {
+        Command::Get {
+            what,
+            from_file: Some(path),
+            at,
+        } => Some(replay::get(what, path, at.as_deref(), output, &mut out)),
+        Command::Watch {
+            what,
+            topic,
+            kinds,
+            from_file: Some(path),
+            at,
+            ..
+        } => Some(watch::Filter::new(*what, kinds).and_then(|filter| {
+            replay::watch(
+                path,
+                at.as_deref(),
+                topic.as_deref(),
+                &filter,
+                output,
+                &mut out,
+            )
+        })),
+        _ => None,
+    }
+}
+
+/// `record`'s arguments, checked.
+fn record_args(command: Command, context: Option<String>) -> Result<record::RecordArgs, Error> {
+    let Command::Record {
+        to,
+        duration,
+        topics,
+        groups,
+        group_interval,
+        ..
+    } = command
+    else {
+        return Err(Error::Usage("not a record command".to_owned()));
+    };
+    let duration = duration
+        .map(|text| {
+            crate::recording::cursor::offset_ms(&text)
+                .map(|ms| std::time::Duration::from_millis(ms.unsigned_abs()))
+                .map_err(|e| Error::Usage(format!("--duration {e}")))
+        })
+        .transpose()?;
+    let group_interval = (group_interval > 0.0).then(|| args::interval(group_interval));
+    Ok(record::RecordArgs {
+        to,
+        duration,
+        topics,
+        groups,
+        group_interval,
+        context,
+    })
 }
 
 /// How long a headless command's connect waits for `DescribeQuorum` (the
@@ -210,6 +294,7 @@ async fn dispatch(
     match command {
         Command::Get {
             what: GetCommand::Groups,
+            ..
         } => {
             let warnings = groups::get_groups(cluster, output, out).await?;
             for warning in warnings {
@@ -225,7 +310,7 @@ async fn dispatch(
             what: DescribeWhat::Topic,
             name,
         } => inspect::describe_topic::run(cluster, &name, output, out).await,
-        Command::Get { what } => match what.listing() {
+        Command::Get { what, .. } => match what.listing() {
             Some((listing, topic)) => get::run(cluster, listing, topic, output, out).await,
             None => inspect::run(cluster, &what, output, out).await,
         },
@@ -282,6 +367,8 @@ async fn dispatch(
             let filter = watching.unwrap_or_else(watch::Filter::leaders);
             watch::run(cluster, topic.as_deref(), &filter, output, out).await
         }
+        // Run by `run` before it gets here.
+        Command::Record { .. } => Err(Error::Usage("record is run on its own".to_owned())),
     }
 }
 

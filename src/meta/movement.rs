@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::snapshot::{MetadataSnapshot, PartitionInfo, TopicInfo};
 
@@ -25,8 +25,9 @@ pub struct MovementEvent {
     pub kind: MovementKind,
 }
 
-/// What changed. Serialized with a `kind` tag in `snake_case`, for the CLI.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// What changed. Serialized with a `kind` tag in `snake_case`, for the CLI
+/// and for recordings (`crate::recording`), which read it back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MovementKind {
     /// Leadership moved between two brokers.
@@ -176,6 +177,7 @@ pub enum MovementKind {
     /// unseen (see [`super::movement_log::Limits`]).
     EventsSuppressed {
         /// The kind folded, e.g. `isr_shrank`.
+        #[serde(deserialize_with = "super::severity::kind_name")]
         suppressed: &'static str,
         /// How many events of that kind this record stands for.
         count: u64,

@@ -5,12 +5,14 @@
 //! its kind, and every kind added later (group state, config changes) says
 //! its severity and source here, in one match the compiler keeps complete.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::movement::{MovementEvent, MovementKind};
 
 /// How bad an event is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Normal operation: a leader moved, a replica caught up.
@@ -79,6 +81,20 @@ pub const KIND_NAMES: &[&str] = &[
     "group_records_lost",
     "events_suppressed",
 ];
+
+/// Read a kind name back as the `'static` name [`KIND_NAMES`] holds (for
+/// `events_suppressed` read from a recording); an unknown name is an error.
+pub(super) fn kind_name<'de, D>(deserializer: D) -> Result<&'static str, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let name = String::deserialize(deserializer)?;
+    KIND_NAMES
+        .iter()
+        .find(|known| **known == name)
+        .copied()
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown event kind '{name}'")))
+}
 
 impl MovementKind {
     /// How bad this is.

@@ -2,15 +2,15 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::groups::{
     Assignment, GroupDetail, GroupSummary, Lag, Member, PartitionLag, StreamsTasks, TaskMap,
     Topology,
 };
 
-/// One row of `get groups -o json`.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+/// One row of `get groups -o json` (read back from recordings too).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct GroupRowJson {
     /// The group id.
     pub group: String,
@@ -35,7 +35,7 @@ pub struct GroupRowJson {
     /// Topics it commits to or is assigned.
     pub topics: Vec<String>,
     /// What failed for this group.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 

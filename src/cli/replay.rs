@@ -1,0 +1,186 @@
+//! `get … --from-file FILE [--at TIME]` and `watch events --from-file
+//! FILE`: the same rows and events as live, answered from a recording at a
+//! time cursor (`crate::recording::cursor`) instead of the cluster.
+//!
+//! A damaged recording answers from what came before the damage and says
+//! so on stderr (exit status [`super::partial::PARTIAL_EXIT`]).
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::columns::Column;
+use crate::meta::{Limits, MovementLog};
+use crate::recording::{self, Recording, View};
+
+use super::args::{GetCommand, GetWhat, OutputFormat};
+use super::error::Error;
+use super::groups::GroupRowJson;
+use super::output::emit;
+use super::{partial, rows, watch};
+
+/// Read `path`, reporting damage on stderr (the answer is then partial).
+fn open(path: &Path) -> Result<Recording, Error> {
+    let mut recording = recording::read(path)?;
+    if let Some(damage) = recording.damage.take() {
+        partial::missing(format!(
+            "{damage}; answering from what was recorded before it"
+        ));
+    }
+    Ok(recording)
+}
+
+fn cursor(recording: &Recording, at: Option<&str>) -> Result<i64, Error> {
+    at.map_or(Ok(recording.end_ms()), |text| {
+        recording.parse_at(text).map_err(Error::Usage)
+    })
+}
+
+/// `get WHAT --from-file PATH [--at AT]`.
+pub fn get(
+    what: &GetCommand,
+    path: &Path,
+    at: Option<&str>,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    let Some((listing, topic)) = what.listing() else {
+        return Err(Error::Usage(
+            "--from-file answers get brokers, topics, partitions and groups".to_owned(),
+        ));
+    };
+    let recording = open(path)?;
+    let view = recording.view_at(cursor(&recording, at)?);
+    if !view.has_metadata {
+        return Err(Error::Usage(format!(
+            "recording '{}' holds nothing at or before that time (it starts at {})",
+            path.display(),
+            super::event::rfc3339(recording::frame::time(recording.start_ms()))
+        )));
+    }
+    let snapshot = view.metadata.to_snapshot();
+    match listing {
+        GetWhat::Brokers => {
+            emit(
+                out,
+                format,
+                &rows::brokers(&snapshot),
+                &rows::BrokerRow::table(),
+            )?;
+            warn_health(&view);
+            Ok(())
+        }
+        GetWhat::Topics => {
+            known(&snapshot, topic)?;
+            let chosen = snapshot
+                .topics()
+                .iter()
+                .map(AsRef::as_ref)
+                .filter(|t| topic.is_none_or(|name| t.name == name));
+            let rows = rows::topics(&snapshot, chosen);
+            emit(out, format, &rows, &rows::TopicRow::table())
+        }
+        GetWhat::Partitions => {
+            known(&snapshot, topic)?;
+            let rows: Vec<rows::PartitionRow> = snapshot
+                .topics()
+                .iter()
+                .filter(|t| topic.is_none_or(|name| t.name == name))
+                .flat_map(|t| {
+                    t.partitions
+                        .iter()
+                        .map(|p| rows::partition(&t.name, p, None))
+                })
+                .collect();
+            emit(out, format, &rows, &rows::PartitionRow::table())
+        }
+        GetWhat::Groups => groups(&view, format, out),
+    }
+}
+
+fn known(snapshot: &crate::meta::MetadataSnapshot, topic: Option<&str>) -> Result<(), Error> {
+    match topic {
+        Some(name) if snapshot.topic(name).is_none() => Err(Error::UnknownTopic(name.to_owned())),
+        _ => Ok(()),
+    }
+}
+
+/// What the liveness view said at the cursor, as the live command says it.
+fn warn_health(view: &View) {
+    let health = crate::meta::Health {
+        not_answering: view
+            .health
+            .not_answering
+            .iter()
+            .map(|(id, since)| (*id, recording::frame::time(*since)))
+            .collect(),
+        frozen: view
+            .health
+            .frozen
+            .as_ref()
+            .map(|reason| crate::meta::Frozen {
+                since: recording::frame::time(view.at),
+                reason: reason.clone(),
+            }),
+    };
+    for warning in health.warnings() {
+        eprintln!("kscope: warning: {warning}");
+    }
+}
+
+fn groups(view: &View, format: OutputFormat, out: &mut impl Write) -> Result<(), Error> {
+    let Some((groups, failed)) = &view.groups else {
+        return Err(Error::Usage(
+            "the recording holds no group list at or before that time".to_owned(),
+        ));
+    };
+    for (node, why) in failed {
+        partial::missing(crate::untrusted::escape(&format!(
+            "broker {node} could not list its groups: {why}"
+        )));
+    }
+    if format == OutputFormat::Json {
+        serde_json::to_writer_pretty(&mut *out, groups)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    emit(out, format, groups, &group_table())
+}
+
+/// `get groups` from a recording: the rows as recorded (`-o json` prints
+/// every field).
+fn group_table() -> [Column<GroupRowJson>; 7] {
+    [
+        rows::text("GROUP", |r| r.group.clone()),
+        rows::text("TYPE", |r| r.group_type.clone()),
+        rows::text("STATE", |r| r.state.clone()),
+        rows::number("MEMBERS", |r| rows::opt(r.members)),
+        rows::number("COORDINATOR", |r| r.coordinator.to_string()),
+        rows::number("LAG", |r| rows::opt(r.lag)),
+        rows::text("TOPICS", |r| r.topics.join(",")),
+    ]
+}
+
+/// `watch events|leaders --from-file PATH [--at AT] [TOPIC]`: the events
+/// recorded up to the cursor, printed as `watch` prints them live.
+pub fn watch(
+    path: &Path,
+    at: Option<&str>,
+    topic: Option<&str>,
+    filter: &watch::Filter,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    let recording = open(path)?;
+    let events = recording.events_until(cursor(&recording, at)?);
+    let log = MovementLog::with_limits(Limits::with_capacity(events.len().max(1)).unlimited_rate());
+    let mut feed = log.subscribe();
+    log.extend(events);
+    drop(log);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(Error::Runtime)?;
+    let mut err = std::io::stderr();
+    runtime.block_on(watch::print(
+        &mut feed, topic, filter, format, out, &mut err,
+    ))
+}
