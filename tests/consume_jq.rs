@@ -18,28 +18,7 @@ use support::{ClusterEnv, kscope, unique};
 /// Kafka's console producer writing `lines` as values to partition-less
 /// `topic` (the Java client spreads them).
 fn produce_with_java(env: &ClusterEnv, topic: &str, lines: &[String]) {
-    let mut child = Command::new(support::repo().join("scripts/kafka-cluster"))
-        .args([
-            "tool",
-            "--name",
-            env.name(),
-            "org.apache.kafka.tools.ConsoleProducer",
-        ])
-        .args(["--bootstrap-server", env.bootstrap(), "--topic", topic])
-        .args(["--producer-property", "acks=all"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ConsoleProducer");
-    {
-        let mut stdin = child.stdin.take().unwrap();
-        for line in lines {
-            writeln!(stdin, "{line}").unwrap();
-        }
-    }
-    let output = child.wait_with_output().unwrap();
-    support::assert_success(&output, "ConsoleProducer");
+    env.console_produce(topic, lines, &[]);
 }
 
 fn stdout_lines(output: &std::process::Output) -> Vec<String> {

@@ -33,39 +33,10 @@ fn random_keys(n: usize, prefix: &str) -> Vec<String> {
 /// Kafka's console producer writing `key<TAB>value` lines (the Java client's
 /// default partitioner chooses each partition).
 fn produce_with_java(env: &ClusterEnv, topic: &str, keys: &[String]) {
-    let mut child = Command::new(support::repo().join("scripts/kafka-cluster"))
-        .args([
-            "tool",
-            "--name",
-            env.name(),
-            "org.apache.kafka.tools.ConsoleProducer",
-        ])
-        .args(["--bootstrap-server", env.bootstrap(), "--topic", topic])
-        .args([
-            "--property",
-            "parse.key=true",
-            "--property",
-            "key.separator=\t",
-        ])
-        .args([
-            "--producer-property",
-            "acks=all",
-            "--producer-property",
-            "linger.ms=5",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ConsoleProducer");
-    {
-        let mut stdin = child.stdin.take().unwrap();
-        for key in keys {
-            writeln!(stdin, "{key}\tvalue of {key}").unwrap();
-        }
-    }
-    let output = child.wait_with_output().unwrap();
-    support::assert_success(&output, "ConsoleProducer");
+    let lines: Vec<String> = keys.iter().map(|k| format!("{k}\tvalue of {k}")).collect();
+    let mut args = support::KEYED.to_vec();
+    args.extend(["--producer-property", "linger.ms=5"]);
+    env.console_produce(topic, &lines, &args);
 }
 
 /// Each key's partition as Kafka's console consumer reads it back.

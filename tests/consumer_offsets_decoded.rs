@@ -62,29 +62,8 @@ fn produce(env: &ClusterEnv, topic: &str, partitions: i32) {
             break;
         }
     }
-    let mut child = Command::new(support::repo().join("scripts/kafka-cluster"))
-        .args(["tool", "--name", env.name()])
-        .arg("org.apache.kafka.tools.ConsoleProducer")
-        .args(["--bootstrap-server", env.bootstrap(), "--topic", topic])
-        .args([
-            "--property",
-            "parse.key=true",
-            "--property",
-            "key.separator=\t",
-        ])
-        .args(["--producer-property", "acks=all"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ConsoleProducer");
-    {
-        let mut stdin = child.stdin.take().unwrap();
-        for key in &keys {
-            writeln!(stdin, "{key}\tvalue").unwrap();
-        }
-    }
-    support::assert_success(&child.wait_with_output().unwrap(), "ConsoleProducer");
+    let lines: Vec<String> = keys.iter().map(|k| format!("{k}\tvalue")).collect();
+    env.console_produce(topic, &lines, &support::KEYED);
 }
 
 /// Commit `offset` for `group` on `topic:partition` with Kafka's own tool.

@@ -95,7 +95,41 @@ impl ClusterEnv {
         args.extend(layout);
         self.topic_command(&args);
     }
+
+    /// Kafka's console producer (the Java client, `acks=all`) writing `lines`
+    /// to `topic`, one record each; `args` are more of its arguments, e.g.
+    /// `--property parse.key=true --property key.separator=<TAB>` for
+    /// `key<TAB>value` lines, or `--producer-property linger.ms=5`.
+    pub fn console_produce(&self, topic: &str, lines: &[String], args: &[&str]) {
+        use std::io::Write as _;
+        let mut child = Command::new(repo().join("scripts/kafka-cluster"))
+            .args(["tool", "--name", self.name()])
+            .arg("org.apache.kafka.tools.ConsoleProducer")
+            .args(["--bootstrap-server", self.bootstrap(), "--topic", topic])
+            .args(["--producer-property", "acks=all"])
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start ConsoleProducer");
+        {
+            let mut stdin = child.stdin.take().unwrap();
+            for line in lines {
+                writeln!(stdin, "{line}").unwrap();
+            }
+        }
+        assert_success(&child.wait_with_output().unwrap(), "ConsoleProducer");
+    }
 }
+
+/// `--property` arguments of the console producer for `key<TAB>value` lines.
+pub const KEYED: [&str; 4] = [
+    "--property",
+    "parse.key=true",
+    "--property",
+    "key.separator=\t",
+];
 
 /// The shared cluster, or `None` (with a loud message) outside CI when there is none.
 pub fn shared_cluster() -> Option<ClusterEnv> {
