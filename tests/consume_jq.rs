@@ -9,8 +9,6 @@
 mod schema_fixture;
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
 use support::{ClusterEnv, kscope, unique};

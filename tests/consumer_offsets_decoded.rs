@@ -9,8 +9,6 @@
 
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
