@@ -164,3 +164,55 @@ fn slash_narrows_by_severity_and_enter_opens_the_subject_on_its_row() {
         1
     );
 }
+
+#[test]
+fn a_subjects_screen_shows_its_newest_events_in_a_strip_under_the_table() {
+    let snap = cluster();
+    let mut s = with_events(&snap, 150);
+    let full_page = {
+        keys(&mut s, &snap, ":brokers");
+        press(&mut s, &snap, Code::Enter);
+        s.page()
+    };
+    let screen = render(&s, &snap);
+    assert!(
+        screen.contains("recent events (newest first"),
+        "the Brokers screen's strip:\n{screen}"
+    );
+    // Its events: the broker's and the quorum's, not the partitions'.
+    assert!(screen.contains("quorum_leader_changed"), "{screen}");
+    assert!(screen.contains("broker_not_answering"), "{screen}");
+    assert!(!screen.contains("partitions_added"), "{screen}");
+
+    // The Partitions screen of a topic without events has no strip, and a
+    // page two rows longer than the Brokers screen with its two events.
+    keys(&mut s, &snap, ":topics");
+    press(&mut s, &snap, Code::Enter);
+    keys(&mut s, &snap, "/lost");
+    press(&mut s, &snap, Code::Enter);
+    press(&mut s, &snap, Code::Enter);
+    assert_eq!(
+        s.view().screen,
+        Screen::Partitions {
+            topic: "lost".to_owned()
+        }
+    );
+    assert!(!render(&s, &snap).contains("recent events"));
+    assert_eq!(
+        s.page(),
+        full_page + 3,
+        "the strip's rows are the table's again"
+    );
+
+    // A topic with an event shows it.
+    press(&mut s, &snap, Code::Esc);
+    press(&mut s, &snap, Code::Esc);
+    keys(&mut s, &snap, "/payments");
+    press(&mut s, &snap, Code::Enter);
+    press(&mut s, &snap, Code::Enter);
+    let screen = render(&s, &snap);
+    assert!(
+        screen.contains("leader_changed") && screen.contains("payments-1"),
+        "{screen}"
+    );
+}

@@ -136,6 +136,9 @@ pub struct AppState {
     pub movements_seen: u64,
     /// The events timeline (every kind) and its recent counts.
     pub events: super::events::EventsStore,
+    /// The recent events of the subject on screen (Partitions, Brokers, a
+    /// group), picked from `events`.
+    pub strip: super::event_strip::Strip,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
     /// When the latest of them moved: while within [`MOVED_HIGHLIGHT`], some
@@ -220,6 +223,7 @@ impl AppState {
             movements: VecDeque::new(),
             movements_seen: 0,
             events: super::events::EventsStore::default(),
+            strip: super::event_strip::Strip::default(),
             moved_at: HashMap::new(),
             last_moved: None,
             watermarks: WatermarkStore::default(),
@@ -269,6 +273,7 @@ impl AppState {
         self.movements.clear();
         self.movements_seen = 0;
         self.events.reset();
+        self.strip = super::event_strip::Strip::default();
         self.moved_at.clear();
         self.last_moved = None;
         self.watermarks = WatermarkStore::default();
@@ -302,7 +307,8 @@ impl AppState {
 
     /// How many table rows fit on the screen on top of the stack.
     pub fn page(&self) -> usize {
-        super::layout::table_rows(&self.view().screen, self.height)
+        let rows = super::layout::table_rows(&self.view().screen, self.height);
+        rows.saturating_sub(usize::from(self.strip.height())).max(1)
     }
 
     /// Row `index` of the Brokers screen: the snapshot's brokers, then the

@@ -120,6 +120,8 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
 /// What follows every action: the rows rebuilt, the cells decoded, and each
 /// store's requests planned for what is now on screen.
 fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
+    // Before the rows: the strip's height is part of the page.
+    super::event_strip::refresh(state);
     rows::refresh(state, snap);
     watermarks::plan(state, snap, effects);
     groups::plan(state, effects);

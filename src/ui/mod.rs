@@ -3,6 +3,7 @@
 
 mod cluster_screen;
 mod config_screens;
+mod event_strip;
 mod group_screens;
 mod help;
 mod messages;
@@ -52,45 +53,65 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
                 theme,
             );
         }
-        _ => match &state.view().screen {
-            Screen::ConfigEntry { of, name } => {
-                let [panel, table] = split(body, layout::CONFIG_PANEL);
-                config_screens::draw_panel(frame, panel, state, (of, name), theme);
-                draw_table(frame, table, state, snap, theme);
-            }
-            Screen::Cluster => {
-                let [panel, table] = split(body, layout::CLUSTER_PANEL);
-                cluster_screen::draw_panel(frame, panel, state, theme);
-                draw_table(frame, table, state, snap, theme);
-            }
-            Screen::Producers { .. } => {
-                let [panel, table] = split(body, layout::PRODUCERS_PANEL);
-                producers_screen::draw_panel(frame, panel, state, theme);
-                draw_table(frame, table, state, snap, theme);
-            }
-            Screen::Security { .. } => {
-                let [panel, table] = split(body, layout::SECURITY_PANEL);
-                security_screens::draw_panel(frame, panel, state, theme);
-                draw_table(frame, table, state, snap, theme);
-            }
-            Screen::Group { group } | Screen::Members { group } => {
-                let [panel, table] = split(body, layout::GROUP_PANEL);
-                group_screens::draw_panel(frame, panel, state, group, theme);
-                draw_table(frame, table, state, snap, theme);
-            }
-            Screen::Record { .. } => {
-                messages::draw_record(frame, body, state, theme);
-            }
-            Screen::SchemaVersion { .. } => {
-                schema_screens::draw_version(frame, body, state, theme);
-            }
-            _ => draw_table(frame, body, state, snap, theme),
-        },
+        _ if state.strip.height() > 0 => {
+            let [table, strip] = Layout::vertical([
+                Constraint::Fill(1),
+                Constraint::Length(state.strip.height()),
+            ])
+            .areas(body);
+            draw_body(frame, table, state, snap, theme);
+            event_strip::draw(frame, strip, state, theme);
+        }
+        _ => draw_body(frame, body, state, snap, theme),
     }
     status::draw_status(frame, status, state, snap, theme);
     draw_prompt(frame, prompt, state, theme);
     if state.show_help {
         help::draw_help(frame, body, state, theme);
+    }
+}
+
+/// The screen on show in `body`: its panel, if it has one, and its table.
+fn draw_body(
+    frame: &mut Frame,
+    body: Rect,
+    state: &AppState,
+    snap: &MetadataSnapshot,
+    theme: &Theme,
+) {
+    match &state.view().screen {
+        Screen::ConfigEntry { of, name } => {
+            let [panel, table] = split(body, layout::CONFIG_PANEL);
+            config_screens::draw_panel(frame, panel, state, (of, name), theme);
+            draw_table(frame, table, state, snap, theme);
+        }
+        Screen::Cluster => {
+            let [panel, table] = split(body, layout::CLUSTER_PANEL);
+            cluster_screen::draw_panel(frame, panel, state, theme);
+            draw_table(frame, table, state, snap, theme);
+        }
+        Screen::Producers { .. } => {
+            let [panel, table] = split(body, layout::PRODUCERS_PANEL);
+            producers_screen::draw_panel(frame, panel, state, theme);
+            draw_table(frame, table, state, snap, theme);
+        }
+        Screen::Security { .. } => {
+            let [panel, table] = split(body, layout::SECURITY_PANEL);
+            security_screens::draw_panel(frame, panel, state, theme);
+            draw_table(frame, table, state, snap, theme);
+        }
+        Screen::Group { group } | Screen::Members { group } => {
+            let [panel, table] = split(body, layout::GROUP_PANEL);
+            group_screens::draw_panel(frame, panel, state, group, theme);
+            draw_table(frame, table, state, snap, theme);
+        }
+        Screen::Record { .. } => {
+            messages::draw_record(frame, body, state, theme);
+        }
+        Screen::SchemaVersion { .. } => {
+            schema_screens::draw_version(frame, body, state, theme);
+        }
+        _ => draw_table(frame, body, state, snap, theme),
     }
 }
 

@@ -1,0 +1,150 @@
+//! The recent-events strip under a subject's table: the Partitions screen
+//! shows its topic's latest events, the Brokers screen the brokers' and the
+//! cluster's (controller, quorum, metadata liveness), a group's screens the
+//! group's. Picked from the timeline ([`super::events`]) in `update`, only
+//! when the timeline or the screen changed; the view draws the picked rows.
+
+use crate::meta::MovementEvent;
+
+use super::screen::Screen;
+use super::state::AppState;
+
+/// How many events the strip shows (the newest).
+pub const STRIP_EVENTS: usize = 3;
+
+/// The strip of the screen on show.
+#[derive(Debug, Default)]
+pub struct Strip {
+    /// What it was picked for: the screen and the timeline's count.
+    built_for: Option<(Screen, u64)>,
+    /// Indices into the timeline's ring, newest first.
+    pub rows: Vec<usize>,
+}
+
+impl Strip {
+    /// Rows it takes on screen: a title line and its events, or nothing
+    /// when the subject has no event.
+    pub fn height(&self) -> u16 {
+        if self.rows.is_empty() {
+            0
+        } else {
+            u16::try_from(self.rows.len() + 1).unwrap_or(u16::MAX)
+        }
+    }
+}
+
+/// Whether `screen` has a strip.
+fn has_strip(screen: &Screen) -> bool {
+    matches!(
+        screen,
+        Screen::Partitions { .. } | Screen::Brokers | Screen::Group { .. } | Screen::Members { .. }
+    )
+}
+
+/// Whether `event` belongs on `screen`'s strip.
+fn belongs(screen: &Screen, event: &MovementEvent) -> bool {
+    match screen {
+        Screen::Partitions { topic } => {
+            event.group().is_none() && event.topic.as_deref() == Some(topic.as_str())
+        }
+        Screen::Brokers => event.topic.is_none() && event.group().is_none(),
+        Screen::Group { group } | Screen::Members { group } => {
+            event.group() == Some(group.as_str())
+        }
+        _ => false,
+    }
+}
+
+/// Pick the strip's events for the screen on show, if the timeline or the
+/// screen changed since the last pick.
+pub fn refresh(state: &mut AppState) {
+    let screen = &state.view().screen;
+    let key = (screen.clone(), state.events.seen);
+    if state.strip.built_for.as_ref() == Some(&key) {
+        return;
+    }
+    let rows = if has_strip(screen) {
+        state
+            .events
+            .ring
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, e)| belongs(screen, e))
+            .map(|(i, _)| i)
+            .take(STRIP_EVENTS)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    state.strip = Strip {
+        built_for: Some(key),
+        rows,
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::SystemTime;
+
+    use super::*;
+    use crate::app::{Keymap, View};
+    use crate::meta::MovementKind;
+
+    fn event(topic: Option<&str>, partition: Option<i32>, kind: MovementKind) -> MovementEvent {
+        MovementEvent {
+            time: SystemTime::UNIX_EPOCH,
+            topic: topic.map(str::to_owned),
+            partition,
+            kind,
+        }
+    }
+
+    fn moved(partition: i32) -> MovementKind {
+        MovementKind::LeaderChanged {
+            from: 1,
+            to: 2,
+            epoch: partition,
+        }
+    }
+
+    #[test]
+    fn each_screen_gets_its_subjects_newest_events() {
+        let mut state = AppState::new("t", Vec::new(), Keymap::default());
+        let mut events: Vec<MovementEvent> = (0..5)
+            .map(|p| event(Some("orders"), Some(p), moved(p)))
+            .collect();
+        events.push(event(Some("other"), Some(0), moved(9)));
+        events.push(event(None, None, MovementKind::BrokerLeft { broker: 3 }));
+        state.events.push(&events);
+
+        state.stack.push(View::new(Screen::Partitions {
+            topic: "orders".to_owned(),
+        }));
+        refresh(&mut state);
+        assert_eq!(
+            state.strip.rows,
+            [4, 3, 2],
+            "the newest three, newest first"
+        );
+        assert_eq!(state.strip.height(), 4);
+
+        state.stack.push(View::new(Screen::Brokers));
+        refresh(&mut state);
+        assert_eq!(state.strip.rows, [6]);
+
+        state.stack.push(View::new(Screen::Group {
+            group: "billing".to_owned(),
+        }));
+        refresh(&mut state);
+        assert!(state.strip.rows.is_empty(), "no event of the group");
+        assert_eq!(state.strip.height(), 0);
+
+        state.stack.push(View::new(Screen::Topics));
+        refresh(&mut state);
+        assert!(
+            state.strip.rows.is_empty(),
+            "the Topics screen has no strip"
+        );
+    }
+}
