@@ -59,10 +59,16 @@ fn belongs(screen: &Screen, event: &MovementEvent) -> bool {
 /// screen changed since the last pick.
 pub fn refresh(state: &mut AppState) {
     let screen = &state.view().screen;
-    let key = (screen.clone(), state.events.seen);
-    if state.strip.built_for.as_ref() == Some(&key) {
+    let seen = state.events.seen;
+    if state
+        .strip
+        .built_for
+        .as_ref()
+        .is_some_and(|(s, n)| s == screen && *n == seen)
+    {
         return;
     }
+    let key = (screen.clone(), seen);
     let rows = if has_strip(screen) {
         state
             .events
