@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use kscope::cli::args::{Command as Headless, OutputFormat};
+use kscope::cli::args::{Command as Headless, GetCommand, OutputFormat};
 use kscope::config::cli::{ConfigCommands, ConnectArgs};
 
 /// kscope: browse Apache Kafka clusters from the terminal.
@@ -37,6 +37,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(Command::Config(command)) = &cli.command {
         return exit_code(command.run(&cli.connect, &mut Cli::command()));
+    }
+    // The fleet polls every context: it resolves each one itself.
+    if let Some(Command::Headless(Headless::Get {
+        what: GetCommand::Fleet,
+    })) = &cli.command
+    {
+        return kscope::cli::fleet::main(&cli.connect, cli.output);
     }
     // Resolve the context before the terminal is touched: a bad config is one
     // message naming file, line and column, and exit code 2.

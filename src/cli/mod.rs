@@ -7,6 +7,7 @@ mod consume;
 mod consume_key;
 mod consume_output;
 mod error;
+pub mod fleet;
 pub mod event;
 mod get;
 pub mod groups;

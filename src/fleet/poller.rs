@@ -205,6 +205,8 @@ pub async fn poll_all(
             let _permit = permits.acquire_owned().await;
             let mut state = ContextState::new(target);
             probe::poll(&mut state, &settings, false).await;
+            // Polled once: there is no next try to announce.
+            state.row.retry_in_ms = None;
             state.row
         });
     }
