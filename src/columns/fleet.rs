@@ -75,21 +75,36 @@ pub fn table() -> [Column<FleetRow>; 14] {
         Column::number("BROKERS", brokers, |a, b| {
             a.brokers_answering.cmp(&b.brokers_answering)
         }),
-        Column::number("CONTROLLER", |r| dash(r.controller_id), |a, b| {
-            a.controller_id.cmp(&b.controller_id)
-        }),
+        Column::number(
+            "CONTROLLER",
+            |r| dash(r.controller_id),
+            |a, b| a.controller_id.cmp(&b.controller_id),
+        ),
         Column::text("MODE", (4, 9), |r| dash(r.metadata_mode), None),
         Column::text("VERSION", (7, 24), version, None),
         Column::number("TOPICS", |r| dash(r.topics), |a, b| a.topics.cmp(&b.topics)),
-        Column::number("PARTITIONS", |r| dash(r.partitions), |a, b| {
-            a.partitions.cmp(&b.partitions)
-        }),
-        Column::number("URP", |r| dash(r.under_replicated), |a, b| {
-            a.under_replicated.cmp(&b.under_replicated)
-        }),
-        Column::number("OFFLINE", |r| dash(r.offline), |a, b| a.offline.cmp(&b.offline)),
+        Column::number(
+            "PARTITIONS",
+            |r| dash(r.partitions),
+            |a, b| a.partitions.cmp(&b.partitions),
+        ),
+        Column::number(
+            "URP",
+            |r| dash(r.under_replicated),
+            |a, b| a.under_replicated.cmp(&b.under_replicated),
+        ),
+        Column::number(
+            "OFFLINE",
+            |r| dash(r.offline),
+            |a, b| a.offline.cmp(&b.offline),
+        ),
         Column::number("GROUPS", |r| dash(r.groups), |a, b| a.groups.cmp(&b.groups)),
-        Column::text("WORST LAG", (9, 48), worst_lag, Some(|a, b| a.worst_lag.cmp(&b.worst_lag))),
+        Column::text(
+            "WORST LAG",
+            (9, 48),
+            worst_lag,
+            Some(|a, b| a.worst_lag.cmp(&b.worst_lag)),
+        ),
         Column::number("AGE", row_age, |a, b| a.age_ms.cmp(&b.age_ms)),
         Column::fill("ERROR", (1, 5), error, None),
     ]

@@ -194,7 +194,9 @@ mod tests {
         let refused = io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
         assert_eq!(refused.reason(), Reason::Refused);
         assert!(refused.row_text().starts_with("connection refused: "));
-        let dns = io(std::io::Error::other("failed to lookup address information"));
+        let dns = io(std::io::Error::other(
+            "failed to lookup address information",
+        ));
         assert_eq!(dns.reason(), Reason::Dns);
         let sasl = Error::Cluster {
             context: "prod".to_owned(),

@@ -71,7 +71,9 @@ impl Fleet {
     /// Hand over a context's settings resolved interactively (a password
     /// typed at a prompt): a "needs login" context is polled from now on.
     pub fn logged_in(&self, resolved: ResolvedContext) {
-        let _ = self.commands.try_send(Command::LoggedIn(Box::new(resolved)));
+        let _ = self
+            .commands
+            .try_send(Command::LoggedIn(Box::new(resolved)));
     }
 }
 

@@ -206,7 +206,10 @@ mod tests {
         ];
         rows.sort_by(by_severity);
         let names: Vec<&str> = rows.iter().map(|r| r.context.as_str()).collect();
-        assert_eq!(names, ["down", "c-offline", "d-under-more", "b-under", "a-ok"]);
+        assert_eq!(
+            names,
+            ["down", "c-offline", "d-under-more", "b-under", "a-ok"]
+        );
         assert_eq!(rows[0].error_kind, Some(Reason::TimedOut));
     }
 

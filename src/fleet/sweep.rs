@@ -90,10 +90,18 @@ mod tests {
         let mut sweep = Sweep::default();
         let first = sweep.next(&list, 2);
         assert_eq!(names(&first), ["a", "b"]);
-        sweep.record(&list, &first, [("a".into(), Some(5)), ("b".into(), None)].into());
+        sweep.record(
+            &list,
+            &first,
+            [("a".into(), Some(5)), ("b".into(), None)].into(),
+        );
         let second = sweep.next(&list, 2);
         assert_eq!(names(&second), ["c", "d"]);
-        sweep.record(&list, &second, [("c".into(), Some(9)), ("d".into(), Some(1))].into());
+        sweep.record(
+            &list,
+            &second,
+            [("c".into(), Some(9)), ("d".into(), Some(1))].into(),
+        );
         let third = sweep.next(&list, 2);
         assert_eq!(names(&third), ["e", "a"]);
         assert_eq!(sweep.worst(), Some(("c", 9)));

@@ -9,8 +9,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::resolve::{self, ONE_OFF, ResolvedContext, Selection};
 use crate::config::LoadedConfig;
+use crate::config::resolve::{self, ONE_OFF, ResolvedContext, Selection};
 
 use super::error::Error;
 
@@ -38,8 +38,9 @@ impl FleetTarget {
     /// for a terminal is [`Error::NeedsLogin`].
     pub async fn resolve(&self, deadline: Duration) -> Result<ResolvedContext, Error> {
         let target = self.clone();
-        let work =
-            tokio::task::spawn_blocking(move || resolve::resolve(&target.loaded, &target.selection));
+        let work = tokio::task::spawn_blocking(move || {
+            resolve::resolve(&target.loaded, &target.selection)
+        });
         let context = self.name.clone();
         match tokio::time::timeout(deadline, work).await {
             Ok(Ok(Ok(resolved))) => Ok(resolved),

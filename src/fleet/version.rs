@@ -80,7 +80,10 @@ mod tests {
         let r = release(&metadata(27, Some(17)));
         assert_eq!(r.kafka.as_deref(), Some("4.1"));
         assert_eq!(r.metadata_version.as_deref(), Some("3.7-IV2"));
-        assert_eq!(release(&metadata(99, None)).kafka.as_deref(), Some("newer than 4.5"));
+        assert_eq!(
+            release(&metadata(99, None)).kafka.as_deref(),
+            Some("newer than 4.5")
+        );
         assert_eq!(release(&[]), Release::default());
         assert_eq!(level_name(0), "level 0");
     }
