@@ -125,7 +125,7 @@ async fn run(
                 polls.spawn(async move {
                     // The semaphore is never closed.
                     let _permit = permits.acquire_owned().await;
-                    probe::poll(&mut state, &settings, keep).await;
+                    Box::pin(probe::poll(&mut state, &settings, keep)).await;
                     (index, state)
                 });
             }
@@ -206,7 +206,7 @@ pub async fn poll_all(
         polls.spawn(async move {
             let _permit = permits.acquire_owned().await;
             let mut state = ContextState::new(target);
-            probe::poll(&mut state, &settings, false).await;
+            Box::pin(probe::poll(&mut state, &settings, false)).await;
             // Polled once: there is no next try to announce.
             state.row.retry_in_ms = None;
             state.row

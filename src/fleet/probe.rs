@@ -64,7 +64,7 @@ impl ContextState {
 /// update its row. `keep`: keep the connections for the next poll.
 pub(super) async fn poll(state: &mut ContextState, settings: &FleetSettings, keep: bool) {
     let deadline = settings.poll_deadline;
-    let outcome = tokio::time::timeout(deadline, read(state, settings)).await;
+    let outcome = tokio::time::timeout(deadline, Box::pin(read(state, settings))).await;
     let error = match outcome {
         Ok(Ok(())) => None,
         Ok(Err(error)) => Some(error),
@@ -120,17 +120,16 @@ async fn read(state: &mut ContextState, settings: &FleetSettings) -> Result<(), 
     let Some(resolved) = &state.resolved else {
         return Ok(());
     };
-    let snapshot = match &state.cluster {
-        Some(cluster) => cluster.refresh().await.map_err(failed)?,
-        None => {
-            let config = cluster_config(resolved, settings.poll_deadline);
-            let cluster = Cluster::connect(resolved.bootstrap_servers.clone(), config)
-                .await
-                .map_err(failed)?;
-            let snapshot = cluster.snapshot();
-            state.cluster = Some(cluster);
-            snapshot
-        }
+    let snapshot = if let Some(cluster) = &state.cluster {
+        cluster.refresh().await.map_err(failed)?
+    } else {
+        let config = cluster_config(resolved, settings.poll_deadline);
+        let cluster = Cluster::connect(resolved.bootstrap_servers.clone(), config)
+            .await
+            .map_err(failed)?;
+        let snapshot = cluster.snapshot();
+        state.cluster = Some(cluster);
+        snapshot
     };
     let Some(cluster) = state.cluster.clone() else {
         return Ok(());

@@ -156,6 +156,7 @@ impl FleetRow {
     }
 
     /// Fill in `age_ms` for `now` (before printing or publishing).
+    #[must_use]
     pub fn aged(mut self, now: Instant) -> FleetRow {
         self.age_ms = self
             .age(now)
@@ -197,7 +198,7 @@ mod tests {
             context: "down".to_owned(),
             after: Duration::from_secs(1),
         });
-        let mut rows = vec![
+        let mut rows = [
             row("a-ok", 0, 0),
             row("b-under", 2, 0),
             down,
