@@ -55,7 +55,7 @@ fn run(args: &ConnectArgs, output: OutputFormat) -> Result<(), Error> {
     }
     let loaded = load::load(args.config.as_deref()).map_err(|e| Error::Usage(e.to_string()))?;
     crate::config::cli::print_warnings(&loaded.warnings);
-    let settings = FleetSettings::default();
+    let settings = FleetSettings::from_config(&loaded.file);
     // Only an explicit -b is a one-off here: a sourced KSCOPE_BOOTSTRAP
     // must not add a row to every fleet.
     let selection = Selection {

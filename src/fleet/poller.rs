@@ -24,6 +24,11 @@ use super::target::FleetTarget;
 /// The rows as published: every context, worst first, ages as of publishing.
 pub type FleetRows = Arc<[FleetRow]>;
 
+/// How long a "needs login" context waits for [`Fleet::logged_in`] (or
+/// [`Fleet::poll_now`]) before it is tried again: a year, far enough to be
+/// never and near enough not to overflow an `Instant`.
+const UNTIL_LOGGED_IN: Duration = Duration::from_hours(24 * 365);
+
 /// What a screen can ask of a running [`Fleet`].
 #[derive(Debug)]
 enum Command {
@@ -139,7 +144,7 @@ async fn run(
         tokio::select! {
             Some(Ok((index, state))) = polls.join_next() => {
                 let wait = if state.row.health == Health::NeedsLogin {
-                    Duration::MAX / 4
+                    UNTIL_LOGGED_IN
                 } else {
                     settings.next_wait(state.row.failures)
                 };

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::config::schema::ConfigFile;
+
 /// Polling settings; [`FleetSettings::default`] is what the issue asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FleetSettings {
@@ -37,6 +39,25 @@ impl Default for FleetSettings {
 }
 
 impl FleetSettings {
+    /// The defaults with the config file's `[fleet]` settings applied.
+    pub fn from_config(file: &ConfigFile) -> FleetSettings {
+        let defaults = FleetSettings::default();
+        FleetSettings {
+            concurrency: file
+                .fleet
+                .concurrency
+                .as_ref()
+                .and_then(|c| usize::try_from(*c.get_ref()).ok())
+                .map_or(defaults.concurrency, |c| c.max(1)),
+            interval: file
+                .fleet
+                .interval_secs
+                .as_ref()
+                .map_or(defaults.interval, |s| Duration::from_secs(*s.get_ref())),
+            ..defaults
+        }
+    }
+
     /// The wait before the next poll after `failures` failed polls in a row.
     pub fn next_wait(&self, failures: u32) -> Duration {
         if failures == 0 {
