@@ -9,8 +9,8 @@ use std::path::Path;
 
 use kscope::config::keys::ACTIONS;
 use kscope::config::schema::{
-    ConfigFile, ContextSection, FleetSection, RefreshSection, SaslSection, SchemaRegistrySection, TlsSection,
-    TopicSchemaSection, UiSection,
+    ConfigFile, ContextSection, FleetSection, RefreshSection, SaslSection, SchemaRegistrySection,
+    TlsSection, TopicSchemaSection, UiSection,
 };
 use kscope::config::{Selection, load, resolve};
 use serde::Deserialize;

@@ -64,6 +64,13 @@ bootstrap_servers = ["{REFUSED}"]
 
 [contexts.frozen]
 bootstrap_servers = [{frozen}]
+
+[contexts.login]
+bootstrap_servers = [{three}]
+[contexts.login.sasl]
+mechanism = "PLAIN"
+username = "{user}"
+password_command = "read -r pw </dev/tty && echo $pw"
 "#,
         three = list(three.bootstrap()),
         sasl = list(sasl),
@@ -79,7 +86,7 @@ bootstrap_servers = [{frozen}]
     path
 }
 
-fn get_fleet(home: &Path, config: &Path) -> (Output, Vec<Value>, Duration) {
+fn get_fleet(home: &Path, config: &Path, extra: &[&str]) -> (Output, Vec<Value>, Duration) {
     let started = Instant::now();
     let output = Command::new(env!("CARGO_BIN_EXE_kscope"))
         .env("HOME", home)
@@ -89,6 +96,7 @@ fn get_fleet(home: &Path, config: &Path) -> (Output, Vec<Value>, Duration) {
         .env_remove("KSCOPE_CONTEXT")
         .arg("--config")
         .arg(config)
+        .args(extra)
         .args(["get", "fleet", "-o", "json"])
         .output()
         .expect("run kscope");
@@ -148,42 +156,82 @@ fn others(rows: &[Value]) -> Vec<(String, Value, Value)> {
     out
 }
 
+/// Wait until the poller publishes rows that `ready` accepts, for at most `within`.
+async fn wait_for_rows(
+    rows: &mut tokio::sync::watch::Receiver<fleet::FleetRows>,
+    within: Duration,
+    what: &str,
+    ready: impl Fn(&[fleet::FleetRow]) -> bool,
+) -> fleet::FleetRows {
+    let started = Instant::now();
+    loop {
+        let snapshot = rows.borrow_and_update().clone();
+        if ready(&snapshot) {
+            return snapshot;
+        }
+        assert!(
+            started.elapsed() < within,
+            "no {what} after {within:?}: {snapshot:#?}"
+        );
+        let _ = tokio::time::timeout(Duration::from_millis(250), rows.changed()).await;
+    }
+}
+
+fn find<'a>(rows: &'a [fleet::FleetRow], context: &str) -> &'a fleet::FleetRow {
+    rows.iter()
+        .find(|r| r.context == context)
+        .unwrap_or_else(|| panic!("no row for '{context}'"))
+}
+
 /// The running poller publishes the healthy rows while the frozen context
-/// is still waiting out its deadline.
+/// is still waiting out its deadline; then the frozen one fails with its
+/// backoff shown, and the healthy ones are polled again on their cadence.
 fn the_poller_publishes_healthy_rows_before_the_frozen_one(config: &Path) {
+    let settings = FleetSettings {
+        interval: Duration::from_secs(2),
+        poll_deadline: Duration::from_secs(4),
+        ..FleetSettings::default()
+    };
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
         let loaded = kscope::config::load::load(Some(config)).expect("the config loads");
         let targets = fleet::targets(loaded, &kscope::config::Selection::default());
-        let started = Instant::now();
-        let poller = fleet::Fleet::start(targets, FleetSettings::default());
+        let poller = fleet::Fleet::start(targets, settings);
         let mut rows = poller.subscribe();
-        let published = loop {
-            let snapshot = rows.borrow_and_update().clone();
-            let ready = ["three", "auth"].iter().all(|name| {
-                snapshot
-                    .iter()
-                    .any(|r| r.context == *name && r.health == Health::Ok)
-            });
-            if ready {
-                break snapshot;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(8),
-                "no healthy rows after 8 s: {snapshot:#?}"
-            );
-            let _ = tokio::time::timeout(Duration::from_millis(250), rows.changed()).await;
+        let healthy = |rows: &[fleet::FleetRow]| {
+            ["three", "auth"]
+                .iter()
+                .all(|name| find(rows, name).health == Health::Ok)
         };
-        let at = started.elapsed();
-        let frozen_row = published
-            .iter()
-            .find(|r| r.context == "frozen")
-            .expect("a frozen row");
-        assert!(
-            at < FleetSettings::default().poll_deadline,
-            "the healthy rows took {at:?}"
+        let first = wait_for_rows(&mut rows, settings.poll_deadline, "healthy rows", healthy).await;
+        assert_eq!(find(&first, "frozen").health, Health::Pending);
+        let polled_first = find(&first, "three").polled_at_ms;
+        let later = wait_for_rows(
+            &mut rows,
+            Duration::from_secs(15),
+            "a failed frozen row and a second poll",
+            |rows| {
+                find(rows, "frozen").health == Health::Unreachable
+                    && find(rows, "three").polled_at_ms > polled_first
+            },
+        )
+        .await;
+        let frozen = find(&later, "frozen");
+        assert_eq!(
+            frozen.error_kind,
+            Some(fleet::Reason::TimedOut),
+            "{frozen:?}"
         );
-        assert_eq!(frozen_row.health, Health::Pending, "{frozen_row:?}");
+        assert_eq!(frozen.retry_in_ms, Some(4000), "{frozen:?}");
+        assert_eq!(
+            later[0].health,
+            Health::Unreachable,
+            "worst first: {later:?}"
+        );
+        assert!(healthy(&later), "{later:#?}");
+        let login = find(&later, "login");
+        assert_eq!(login.health, Health::NeedsLogin, "{login:?}");
+        assert_eq!(login.retry_in_ms, None, "{login:?}");
     });
     drop(runtime);
 }
@@ -205,14 +253,14 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     frozen.env().script(&["freeze", "1"]);
 
     // Headless, once: every row, worst first, exit 3 (some did not answer).
-    let (output, rows, took) = get_fleet(home.path(), &config);
+    let (output, rows, took) = get_fleet(home.path(), &config, &[]);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(
         output.status.code(),
         Some(3),
         "partial exit; stderr:\n{stderr}"
     );
-    assert_eq!(rows.len(), 5, "{rows:#?}");
+    assert_eq!(rows.len(), 6, "{rows:#?}");
     assert_healthy(&rows, "three", 3);
     assert!(row(&rows, "three")["topics"].as_u64().unwrap() >= 1);
     assert!(row(&rows, "three")["partitions"].as_u64().unwrap() >= 6);
@@ -220,11 +268,14 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     assert_unreachable(&rows, "wrong-password", "auth_failed");
     assert_unreachable(&rows, "refused", "refused");
     assert_unreachable(&rows, "frozen", "timed_out");
+    let login = row(&rows, "login");
+    assert_eq!(login["health"], "needs_login", "{login:#}");
+    assert_eq!(login["error_kind"], "needs_login", "{login:#}");
     let healthy_at = rows.iter().position(|r| r["health"] == "ok").unwrap();
     assert!(
         rows[..healthy_at]
             .iter()
-            .all(|r| r["health"] == "unreachable"),
+            .all(|r| r["health"] == "unreachable" || r["health"] == "needs_login"),
         "unreachable first: {rows:#?}"
     );
     // One poll deadline for the frozen context, not one per context.
@@ -235,6 +286,11 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     }
     assert!(stderr.contains("context 'frozen'"), "{stderr}");
 
+    // A -b one-off is one more row, named command-line.
+    let (_, with_one_off, _) = get_fleet(home.path(), &config, &["-b", three.env().bootstrap()]);
+    assert_eq!(with_one_off.len(), 7, "{with_one_off:#?}");
+    assert_healthy(&with_one_off, "command-line", 3);
+
     the_poller_publishes_healthy_rows_before_the_frozen_one(&config);
 
     // Kill a broker of the 3-node cluster: its row turns under-replicated,
@@ -242,7 +298,7 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     let before = others(&rows);
     three.env().script(&["kill", "3"]);
     let after = support::wait_until(Duration::from_mins(1), "the row under-replicated", || {
-        let (_, rows, _) = get_fleet(home.path(), &config);
+        let (_, rows, _) = get_fleet(home.path(), &config, &[]);
         let r = row(&rows, "three");
         (r["health"] == "under_replicated" && r["under_replicated"].as_u64() > Some(0))
             .then_some(rows)

@@ -21,7 +21,7 @@ use crate::inspect::cluster_info::{api_versions_request, read_features};
 use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
 
 use super::error::Error;
-use super::row::FleetRow;
+use super::row::{FleetRow, Health};
 use super::settings::FleetSettings;
 use super::sweep::Sweep;
 use super::target::FleetTarget;
@@ -85,7 +85,9 @@ pub(super) async fn poll(state: &mut ContextState, settings: &FleetSettings, kee
         state.row.judge();
         state.row.stamp(Instant::now());
     }
-    state.row.retry_in_ms = (state.row.failures > 0).then(|| {
+    // A context that needs login waits for the user, not for a time.
+    let retries = state.row.failures > 0 && state.row.health != Health::NeedsLogin;
+    state.row.retry_in_ms = retries.then(|| {
         u64::try_from(settings.next_wait(state.row.failures).as_millis()).unwrap_or(u64::MAX)
     });
     if !keep {
