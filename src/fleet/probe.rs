@@ -96,7 +96,8 @@ pub(super) async fn poll(state: &mut ContextState, settings: &FleetSettings, kee
 }
 
 /// The cluster config of a fleet poll: the context's own connection
-/// settings with timeouts no longer than the poll, no background refresh.
+/// settings with timeouts no longer than the poll, no background refresh
+/// or liveness check.
 fn cluster_config(resolved: &ResolvedContext, deadline: Duration) -> ClusterConfig {
     let mut connection = resolved.connection.clone();
     connection.connect_timeout = connection.connect_timeout.min(deadline);
@@ -106,6 +107,9 @@ fn cluster_config(resolved: &ResolvedContext, deadline: Duration) -> ClusterConf
         connection,
         refresh_interval: NO_BACKGROUND_REFRESH,
         max_staleness: NO_BACKGROUND_REFRESH,
+        // Each poll checks liveness itself: a kept cluster sends nothing
+        // between polls.
+        background_liveness: false,
         ..ClusterConfig::default()
     }
 }
