@@ -14,6 +14,8 @@ use tokio::task::{JoinHandle, JoinSet};
 use tokio::time::Instant;
 
 use crate::config::resolve::ResolvedContext;
+#[cfg(test)]
+use crate::config::resolve::Selection;
 
 use super::error::Error;
 use super::probe::{self, ContextState};
@@ -239,4 +241,117 @@ pub async fn poll_all(
     let mut rows: Vec<FleetRow> = rows.into_iter().map(|r| r.aged(now)).collect();
     rows.sort_by(by_severity);
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt::Write as _;
+
+    use crate::config::LoadedConfig;
+    use crate::config::load::parse;
+    use crate::fleet::{Reason, targets};
+
+    /// A config whose contexts are `(name, address)`.
+    fn config(contexts: &[(&str, String)]) -> LoadedConfig {
+        let mut text = String::new();
+        for (name, address) in contexts {
+            let _ = writeln!(
+                text,
+                "[contexts.{name}]\nbootstrap_servers = [\"{address}\"]"
+            );
+        }
+        let file = parse(std::path::Path::new("fleet.toml"), &text).expect("parses");
+        LoadedConfig {
+            text,
+            file,
+            ..LoadedConfig::default()
+        }
+    }
+
+    /// A port that accepts connections and never answers (a hung broker).
+    async fn hung() -> (String, JoinHandle<()>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("address").to_string();
+        let task = tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((socket, _)) = listener.accept().await {
+                held.push(socket);
+            }
+        });
+        (address, task)
+    }
+
+    async fn refused() -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        listener.local_addr().expect("address").to_string()
+    }
+
+    fn settings(concurrency: usize, deadline: Duration) -> FleetSettings {
+        FleetSettings {
+            concurrency,
+            poll_deadline: deadline,
+            ..FleetSettings::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_hung_context_costs_one_deadline_and_holds_no_other_row_back() {
+        let (one, _a) = hung().await;
+        let (two, _b) = hung().await;
+        let gone = refused().await;
+        let loaded = config(&[("hung-1", one), ("hung-2", two), ("gone", gone)]);
+        let started = Instant::now();
+        let rows = poll_all(
+            targets(loaded, &Selection::default()),
+            // Long enough for the metadata layer's retries of a refused
+            // bootstrap to give up first.
+            settings(8, Duration::from_secs(3)),
+            Duration::from_secs(10),
+        )
+        .await;
+        // Concurrently: one deadline for all three, not three.
+        let took = started.elapsed();
+        assert!(took < Duration::from_millis(4500), "{took:?}");
+        let kinds: Vec<(&str, Option<Reason>)> = rows
+            .iter()
+            .map(|r| (r.context.as_str(), r.error_kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("gone", Some(Reason::Refused)),
+                ("hung-1", Some(Reason::TimedOut)),
+                ("hung-2", Some(Reason::TimedOut)),
+            ]
+        );
+        assert!(rows.iter().all(|r| r.retry_in_ms.is_none()));
+    }
+
+    #[tokio::test]
+    async fn polls_run_no_more_than_the_bound_at_once_and_the_overall_deadline_holds() {
+        let (one, _a) = hung().await;
+        let (two, _b) = hung().await;
+        let loaded = config(&[("hung-1", one), ("hung-2", two)]);
+        let started = Instant::now();
+        let rows = poll_all(
+            targets(loaded, &Selection::default()),
+            settings(1, Duration::from_millis(400)),
+            Duration::from_millis(600),
+        )
+        .await;
+        // One at a time: the second had not finished by the overall deadline.
+        let took = started.elapsed();
+        assert!(
+            took >= Duration::from_millis(600) && took < Duration::from_millis(1200),
+            "{took:?}"
+        );
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| r.health == Health::Unreachable));
+        assert!(rows.iter().all(|r| r.error_kind == Some(Reason::TimedOut)));
+    }
 }
