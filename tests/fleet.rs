@@ -23,6 +23,43 @@ const FROZEN: u16 = 27392;
 /// Nothing listens here.
 const REFUSED: &str = "127.0.0.1:27999";
 const TOPIC: &str = "fleet-orders";
+/// A group committed at the start of [`TOPIC`], which holds [`RECORDS`].
+const GROUP: &str = "fleet-lagging";
+const RECORDS: u64 = 500;
+
+/// Produce [`RECORDS`] to [`TOPIC`] and commit [`GROUP`] at the earliest
+/// offsets with Kafka's own tools: the group lags by every record.
+fn lagging_group(env: &support::ClusterEnv) {
+    let records = RECORDS.to_string();
+    env.script(&[
+        "tool",
+        "org.apache.kafka.tools.ProducerPerformance",
+        "--topic",
+        TOPIC,
+        "--num-records",
+        &records,
+        "--record-size",
+        "100",
+        "--throughput",
+        "-1",
+        "--producer-props",
+        &format!("bootstrap.servers={}", env.bootstrap()),
+        "acks=all",
+    ]);
+    env.script(&[
+        "tool",
+        "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+        "--bootstrap-server",
+        env.bootstrap(),
+        "--group",
+        GROUP,
+        "--reset-offsets",
+        "--topic",
+        TOPIC,
+        "--to-earliest",
+        "--execute",
+    ]);
+}
 
 fn write_config(
     dir: &Path,
@@ -250,6 +287,7 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     let home = tempfile::tempdir().expect("a home directory");
     let config = write_config(home.path(), three.env(), &auth, frozen.env());
     support::create_topic(three.env(), TOPIC, "6", &[]);
+    lagging_group(three.env());
     frozen.env().script(&["freeze", "1"]);
 
     // Headless, once: every row, worst first, exit 3 (some did not answer).
@@ -264,6 +302,11 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     assert_healthy(&rows, "three", 3);
     assert!(row(&rows, "three")["topics"].as_u64().unwrap() >= 1);
     assert!(row(&rows, "three")["partitions"].as_u64().unwrap() >= 6);
+    let lag = row(&rows, "three");
+    assert_eq!(lag["groups"], 1, "{lag:#}");
+    assert_eq!(lag["worst_lag"], RECORDS, "{lag:#}");
+    assert_eq!(lag["worst_lag_group"], GROUP, "{lag:#}");
+    assert_eq!(lag["lag_groups_checked"], 1, "{lag:#}");
     assert_healthy(&rows, "auth", 3);
     assert_unreachable(&rows, "wrong-password", "auth_failed");
     assert_unreachable(&rows, "refused", "refused");
