@@ -18,8 +18,8 @@ use kscope::fleet::{self, FleetSettings, Health};
 use serde_json::Value;
 
 /// This file's throwaway clusters (ports 27092-27999 are the fleet's).
-const THREE_NODES: u16 = 27292;
-const FROZEN: u16 = 27392;
+const THREE_NODES: u16 = 27792;
+const FROZEN: u16 = 27892;
 /// Nothing listens here.
 const REFUSED: &str = "127.0.0.1:27999";
 const TOPIC: &str = "fleet-orders";
@@ -269,6 +269,23 @@ fn the_poller_publishes_healthy_rows_before_the_frozen_one(config: &Path) {
         let login = find(&later, "login");
         assert_eq!(login.health, Health::NeedsLogin, "{login:?}");
         assert_eq!(login.retry_in_ms, None, "{login:?}");
+
+        // Logging in (here: settings resolved without the prompt) polls it.
+        let loaded = kscope::config::load::load(Some(config)).expect("the config loads");
+        let selection = kscope::config::Selection {
+            context: Some("three".to_owned()),
+            ..kscope::config::Selection::default()
+        };
+        let mut resolved = kscope::config::resolve::resolve(&loaded, &selection).expect("resolves");
+        resolved.name = "login".to_owned();
+        poller.logged_in(resolved);
+        wait_for_rows(
+            &mut rows,
+            Duration::from_secs(10),
+            "the login row",
+            |rows| find(rows, "login").health == Health::Ok,
+        )
+        .await;
     });
     drop(runtime);
 }

@@ -99,10 +99,13 @@ fn publishable(states: &[ContextState]) -> FleetRows {
 }
 
 /// One context's slot in the running poller: its state while idle (taken
-/// by the poll that runs it) and when it is due.
+/// by the poll that runs it), when it is due, and settings handed over by
+/// [`Fleet::logged_in`] for its next poll.
 struct Slot {
+    name: String,
     state: Option<ContextState>,
     due: Instant,
+    login: Option<ResolvedContext>,
 }
 
 async fn run(
@@ -117,8 +120,10 @@ async fn run(
     let mut slots: Vec<Slot> = states
         .into_iter()
         .map(|state| Slot {
+            name: state.target.name.clone(),
             state: Some(state),
             due: now,
+            login: None,
         })
         .collect();
     let mut polls: JoinSet<(usize, ContextState)> = JoinSet::new();
@@ -128,6 +133,10 @@ async fn run(
             if slot.due <= now
                 && let Some(mut state) = slot.state.take()
             {
+                if let Some(login) = slot.login.take() {
+                    state.resolved = Some(login);
+                    state.cluster = None;
+                }
                 let permits = Arc::clone(&permits);
                 polls.spawn(async move {
                     // The semaphore is never closed.
@@ -151,6 +160,7 @@ async fn run(
                     settings.next_wait(state.row.failures)
                 };
                 if let Some(slot) = slots.get_mut(index) {
+                    let wait = if slot.login.is_some() { Duration::ZERO } else { wait };
                     slot.due = Instant::now() + wait;
                     slot.state = Some(state);
                 }
@@ -183,16 +193,11 @@ fn publish(tx: &watch::Sender<FleetRows>, slots: &[Slot]) {
     });
 }
 
+/// Keep `resolved` for its context's next poll, and make that poll now
+/// (or as soon as the one running ends).
 fn logged_in(slots: &mut [Slot], resolved: ResolvedContext) {
-    if let Some(slot) = slots.iter_mut().find(|s| {
-        s.state
-            .as_ref()
-            .is_some_and(|state| state.target.name == resolved.name)
-    }) {
-        if let Some(state) = &mut slot.state {
-            state.resolved = Some(resolved);
-            state.cluster = None;
-        }
+    if let Some(slot) = slots.iter_mut().find(|s| s.name == resolved.name) {
+        slot.login = Some(resolved);
         slot.due = Instant::now();
     }
 }
