@@ -277,7 +277,7 @@ fn the_poller_publishes_healthy_rows_before_the_frozen_one(config: &Path) {
             ..kscope::config::Selection::default()
         };
         let mut resolved = kscope::config::resolve::resolve(&loaded, &selection).expect("resolves");
-        resolved.name = "login".to_owned();
+        "login".clone_into(&mut resolved.name);
         poller.logged_in(resolved);
         wait_for_rows(
             &mut rows,
