@@ -351,6 +351,24 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     assert_eq!(with_one_off.len(), 7, "{with_one_off:#?}");
     assert_healthy(&with_one_off, "command-line", 3);
 
+    // Every context answering: exit 0.
+    let healthy = home.path().join("healthy.toml");
+    std::fs::write(
+        &healthy,
+        format!(
+            "[contexts.three]\nbootstrap_servers = [\"{}\"]\n",
+            three.env().bootstrap_list()[0]
+        ),
+    )
+    .expect("write the config");
+    let (output, healthy_rows, _) = get_fleet(home.path(), &healthy, &[]);
+    assert_eq!(output.status.code(), Some(0), "{healthy_rows:#?}");
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
     the_poller_publishes_healthy_rows_before_the_frozen_one(&config);
 
     // Kill a broker of the 3-node cluster: its row turns under-replicated,
