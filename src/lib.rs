@@ -20,6 +20,7 @@ pub mod cli;
 pub mod columns;
 pub mod config;
 pub mod conn;
+pub mod fleet;
 pub mod groups;
 pub mod inspect;
 pub mod logging;

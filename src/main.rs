@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use kscope::cli::args::{Command as Headless, OutputFormat};
+use kscope::cli::args::{Command as Headless, GetCommand, OutputFormat};
 use kscope::config::cli::{ConfigCommands, ConnectArgs};
 
 /// kscope: browse Apache Kafka clusters from the terminal.
@@ -53,6 +53,19 @@ fn main() -> ExitCode {
             mask: kscope::browse::mask::Masker::default(),
             context: None,
         });
+    }
+    // The fleet polls every context: it resolves each one itself.
+    if let Some(Command::Headless(Headless::Get {
+        what: GetCommand::Fleet,
+        from_file,
+        ..
+    })) = &cli.command
+    {
+        if from_file.is_some() {
+            eprintln!("kscope: get fleet polls the contexts now; a recording holds one context");
+            return exit_code(2);
+        }
+        return kscope::cli::fleet::main(&cli.connect, cli.output);
     }
     // Resolve the context before the terminal is touched: a bad config is one
     // message naming file, line and column, and exit code 2.

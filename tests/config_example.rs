@@ -9,8 +9,8 @@ use std::path::Path;
 
 use kscope::config::keys::ACTIONS;
 use kscope::config::schema::{
-    ConfigFile, ContextSection, MaskSection, RefreshSection, SaslSection, SchemaRegistrySection,
-    TlsSection, TopicSchemaSection, UiSection,
+    ConfigFile, ContextSection, FleetSection, MaskSection, RefreshSection, SaslSection,
+    SchemaRegistrySection, TlsSection, TopicSchemaSection, UiSection,
 };
 use kscope::config::{Selection, load, resolve};
 use serde::Deserialize;
@@ -80,6 +80,7 @@ fn schema_keys() -> BTreeSet<String> {
     add("", fields_of::<ConfigFile>());
     add("ui.", fields_of::<UiSection>());
     add("refresh.", fields_of::<RefreshSection>());
+    add("fleet.", fields_of::<FleetSection>());
     add("keys.", ACTIONS.to_vec());
     add("contexts.*.", fields_of::<ContextSection>());
     add("contexts.*.refresh.", fields_of::<RefreshSection>());

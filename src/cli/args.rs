@@ -227,6 +227,11 @@ pub enum GetCommand {
     /// The cluster: id, controller, quorum voters and observers, features
     /// (supported and finalized) and partition reassignments in progress.
     Cluster,
+    /// Every context in the config file (and the `-b` one-off) at once:
+    /// health, brokers answering, controller, version, partitions
+    /// under-replicated and offline, groups and the worst lag seen, worst
+    /// first. Exit 3 when some context did not answer.
+    Fleet,
 }
 
 /// Whose configs `get config` prints.

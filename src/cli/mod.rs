@@ -8,6 +8,7 @@ mod consume_key;
 mod consume_output;
 mod error;
 pub mod event;
+pub mod fleet;
 mod get;
 pub mod groups;
 mod inspect;

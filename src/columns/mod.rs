@@ -10,6 +10,7 @@
 pub mod brokers;
 pub mod configs;
 pub mod events;
+pub mod fleet;
 pub mod format;
 pub mod group_format;
 pub mod group_offsets;

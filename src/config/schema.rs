@@ -25,6 +25,9 @@ pub struct ConfigFile {
     /// Refresh intervals for every context that does not set its own.
     #[serde(default)]
     pub refresh: RefreshSection,
+    /// How the fleet (`kscope get fleet`) polls every context.
+    #[serde(default)]
+    pub fleet: FleetSection,
     /// Key remaps: action name = key, e.g. `quit = "ctrl+q"`.
     #[serde(default)]
     pub keys: BTreeMap<String, Spanned<String>>,
@@ -49,6 +52,17 @@ pub struct RefreshSection {
     pub metadata_secs: Option<Spanned<u64>>,
     /// Consumer group offsets and lag, in seconds.
     pub lag_secs: Option<Spanned<u64>>,
+}
+
+/// `[fleet]`: polling every context at once.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FleetSection {
+    /// Contexts polled at once (default 8).
+    pub concurrency: Option<Spanned<u64>>,
+    /// Seconds between a context's polls while it answers (default 15; a
+    /// failing one backs off, doubling up to 2 minutes).
+    pub interval_secs: Option<Spanned<u64>>,
 }
 
 /// `[contexts.NAME]`: one cluster and how to reach it.

@@ -206,6 +206,8 @@ pub fn file(path: &Path, text: &str, file: &ConfigFile) -> Result<(), ConfigErro
     let checker = Checker { path, text };
     checker.theme(file.ui.theme.as_ref(), "ui.theme")?;
     checker.refresh(&file.refresh, "refresh.")?;
+    checker.positive(file.fleet.concurrency.as_ref(), "fleet.concurrency")?;
+    checker.positive(file.fleet.interval_secs.as_ref(), "fleet.interval_secs")?;
     for (name, context) in &file.contexts {
         checker.context(name, context)?;
     }

@@ -57,6 +57,10 @@ pub struct ClusterConfig {
     /// must not hold its answer back for a hung controller, waits less than
     /// the TUI.
     pub quorum_deadline: Duration,
+    /// Run the liveness check every [`super::liveness::LIVENESS_INTERVAL`]
+    /// in the background. Off for a caller that checks on its own cadence
+    /// (the fleet, which keeps many clusters and polls each every 15 s).
+    pub background_liveness: bool,
 }
 
 impl Default for ClusterConfig {
@@ -70,6 +74,7 @@ impl Default for ClusterConfig {
             movement_log_capacity: DEFAULT_CAPACITY,
             pace_full_refresh: false,
             quorum_deadline: super::quorum::QUORUM_DEADLINE,
+            background_liveness: true,
         }
     }
 }
@@ -139,7 +144,9 @@ impl Cluster {
             let cluster = weak.upgrade()?;
             Some(async move { cluster.background_round(round).await })
         });
-        cluster.spawn_liveness_task();
+        if cluster.inner.config.background_liveness {
+            cluster.spawn_liveness_task();
+        }
         Ok(cluster)
     }
 

@@ -1,0 +1,111 @@
+//! The fleet's table: one row per context, for `kscope get fleet` and the
+//! fleet screen. Rows come sorted worst first (`fleet::by_severity`), so
+//! the name column does not sort.
+
+use std::time::Duration;
+
+use super::Column;
+use super::format::age;
+use crate::fleet::{FleetRow, Health};
+
+fn dash<T: ToString>(value: Option<T>) -> String {
+    value.map_or_else(|| "-".to_owned(), |v| v.to_string())
+}
+
+/// The health word as shown.
+pub fn health(health: Health) -> &'static str {
+    match health {
+        Health::Unreachable => "UNREACHABLE",
+        Health::NeedsLogin => "NEEDS LOGIN",
+        Health::Offline => "OFFLINE",
+        Health::UnderReplicated => "UNDER-REPLICATED",
+        Health::Ok => "ok",
+        Health::Pending => "…",
+    }
+}
+
+fn brokers(row: &FleetRow) -> String {
+    match (row.brokers_answering, row.brokers_registered) {
+        (Some(answering), Some(registered)) => format!("{answering}/{registered}"),
+        _ => "-".to_owned(),
+    }
+}
+
+fn version(row: &FleetRow) -> String {
+    match (&row.kafka_version, &row.metadata_version) {
+        (Some(kafka), Some(level)) => format!("{kafka} ({level})"),
+        (Some(kafka), None) => kafka.clone(),
+        (None, Some(level)) => format!("? ({level})"),
+        (None, None) => "-".to_owned(),
+    }
+}
+
+fn worst_lag(row: &FleetRow) -> String {
+    match (&row.worst_lag, &row.worst_lag_group) {
+        (Some(lag), Some(group)) => format!("{lag} {group}"),
+        _ => "-".to_owned(),
+    }
+}
+
+fn row_age(row: &FleetRow) -> String {
+    row.age_ms
+        .map_or_else(|| "-".to_owned(), |ms| age(Duration::from_millis(ms)))
+}
+
+/// The error, with the backoff while failing.
+fn error(row: &FleetRow) -> String {
+    let Some(error) = &row.error else {
+        return String::new();
+    };
+    match row.retry_in_ms {
+        Some(ms) if row.health != Health::NeedsLogin => {
+            format!("{error} (retry in {})", age(Duration::from_millis(ms)))
+        }
+        _ => error.clone(),
+    }
+}
+
+/// The columns: context, health, brokers answering/registered, controller,
+/// mode, version, topics, partitions, under-replicated, offline, groups,
+/// worst lag (records and group), age, error.
+pub fn table() -> [Column<FleetRow>; 14] {
+    [
+        Column::text("CONTEXT", (7, 40), |r| r.context.clone(), None),
+        Column::text("HEALTH", (6, 16), |r| health(r.health).to_owned(), None),
+        Column::number("BROKERS", brokers, |a, b| {
+            a.brokers_answering.cmp(&b.brokers_answering)
+        }),
+        Column::number(
+            "CONTROLLER",
+            |r| dash(r.controller_id),
+            |a, b| a.controller_id.cmp(&b.controller_id),
+        ),
+        Column::text("MODE", (4, 9), |r| dash(r.metadata_mode), None),
+        Column::text("VERSION", (7, 24), version, None),
+        Column::number("TOPICS", |r| dash(r.topics), |a, b| a.topics.cmp(&b.topics)),
+        Column::number(
+            "PARTITIONS",
+            |r| dash(r.partitions),
+            |a, b| a.partitions.cmp(&b.partitions),
+        ),
+        Column::number(
+            "URP",
+            |r| dash(r.under_replicated),
+            |a, b| a.under_replicated.cmp(&b.under_replicated),
+        ),
+        Column::number(
+            "OFFLINE",
+            |r| dash(r.offline),
+            |a, b| a.offline.cmp(&b.offline),
+        ),
+        Column::number("GROUPS", |r| dash(r.groups), |a, b| a.groups.cmp(&b.groups)),
+        Column::text(
+            "WORST LAG",
+            (9, 48),
+            worst_lag,
+            Some(|a, b| a.worst_lag.cmp(&b.worst_lag)),
+        ),
+        Column::number("AGE", row_age, |a, b| a.age_ms.cmp(&b.age_ms)),
+        Column::fill("ERROR", (1, 5), error, None),
+    ]
+}

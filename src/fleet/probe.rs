@@ -1,0 +1,248 @@
+//! One poll of one context: a small fixed set of requests, all within the
+//! poll's own deadline.
+//!
+//! - a full `Metadata` (brokers, topics, partition state) with the quorum's
+//!   `DescribeQuorum` beside it (what every refresh sends);
+//! - kscope's liveness check: a `Metadata` for no topics to each listed
+//!   broker (which brokers answer);
+//! - one `ApiVersions` for the features (the release);
+//! - `ListGroups` on each broker, then `OffsetFetch` and `ListOffsets` for
+//!   the next few groups of the lag sweep.
+//!
+//! Nothing is written, no group is joined, no offset committed.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crate::config::resolve::ResolvedContext;
+use crate::conn::protocol::messages::DescribeQuorumRequest;
+use crate::groups::{GroupRef, GroupsClient};
+use crate::inspect::cluster_info::{api_versions_request, read_features};
+use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
+
+use super::error::Error;
+use super::row::{FleetRow, Health};
+use super::settings::FleetSettings;
+use super::sweep::Sweep;
+use super::target::FleetTarget;
+use super::version;
+
+/// Background metadata refreshes of a kept cluster: effectively never (each
+/// poll refreshes itself).
+const NO_BACKGROUND_REFRESH: Duration = Duration::from_hours(24);
+
+/// Everything the fleet holds for one context between polls.
+#[derive(Debug)]
+pub(super) struct ContextState {
+    /// The context.
+    pub(super) target: FleetTarget,
+    /// Its settings, once resolved (a password command runs once).
+    pub(super) resolved: Option<ResolvedContext>,
+    /// Its connections, kept between polls on a small fleet.
+    pub(super) cluster: Option<Cluster>,
+    /// Where the lag sweep is.
+    pub(super) sweep: Sweep,
+    /// Its row.
+    pub(super) row: FleetRow,
+}
+
+impl ContextState {
+    /// A context not polled yet.
+    pub(super) fn new(target: FleetTarget) -> ContextState {
+        let row = FleetRow::pending(&target.name);
+        ContextState {
+            target,
+            resolved: None,
+            cluster: None,
+            sweep: Sweep::default(),
+            row,
+        }
+    }
+}
+
+/// Poll `state`'s context once, within `settings.poll_deadline`, and
+/// update its row. `keep`: keep the connections for the next poll.
+pub(super) async fn poll(state: &mut ContextState, settings: &FleetSettings, keep: bool) {
+    let deadline = settings.poll_deadline;
+    let outcome = tokio::time::timeout(deadline, Box::pin(read(state, settings))).await;
+    let error = match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(error)) => Some(error),
+        Err(_) => Some(Error::Deadline {
+            context: state.target.name.clone(),
+            after: deadline,
+        }),
+    };
+    if let Some(error) = error {
+        tracing::debug!(%error, "fleet poll failed");
+        state.row.fail(&error);
+        // A failed cluster may hold a hung connection: start afresh.
+        state.cluster = None;
+    } else {
+        state.row.error = None;
+        state.row.error_kind = None;
+        state.row.failures = 0;
+        state.row.judge();
+        state.row.stamp(Instant::now());
+    }
+    // A context that needs login waits for the user, not for a time.
+    let retries = state.row.failures > 0 && state.row.health != Health::NeedsLogin;
+    state.row.retry_in_ms = retries.then(|| {
+        u64::try_from(settings.next_wait(state.row.failures).as_millis()).unwrap_or(u64::MAX)
+    });
+    if !keep {
+        state.cluster = None;
+    }
+}
+
+/// The cluster config of a fleet poll: the context's own connection
+/// settings with timeouts no longer than the poll, no background refresh
+/// or liveness check.
+fn cluster_config(resolved: &ResolvedContext, deadline: Duration) -> ClusterConfig {
+    let mut connection = resolved.connection.clone();
+    connection.connect_timeout = connection.connect_timeout.min(deadline);
+    connection.request_timeout = connection.request_timeout.min(deadline);
+    connection.read_only = true;
+    ClusterConfig {
+        connection,
+        refresh_interval: NO_BACKGROUND_REFRESH,
+        max_staleness: NO_BACKGROUND_REFRESH,
+        // Each poll checks liveness itself: a kept cluster sends nothing
+        // between polls.
+        background_liveness: false,
+        ..ClusterConfig::default()
+    }
+}
+
+async fn read(state: &mut ContextState, settings: &FleetSettings) -> Result<(), Error> {
+    let context = state.target.name.clone();
+    let failed = |source| Error::Cluster {
+        context: context.clone(),
+        source,
+    };
+    if state.resolved.is_none() {
+        state.resolved = Some(state.target.resolve(settings.poll_deadline).await?);
+    }
+    let Some(resolved) = &state.resolved else {
+        return Ok(());
+    };
+    let snapshot = if let Some(cluster) = &state.cluster {
+        cluster.refresh().await.map_err(failed)?
+    } else {
+        let config = cluster_config(resolved, settings.poll_deadline);
+        let cluster = Cluster::connect(resolved.bootstrap_servers.clone(), config)
+            .await
+            .map_err(failed)?;
+        let snapshot = cluster.snapshot();
+        state.cluster = Some(cluster);
+        snapshot
+    };
+    let Some(cluster) = state.cluster.clone() else {
+        return Ok(());
+    };
+    counts(&mut state.row, &snapshot);
+    let (health, mode, release, ()) = tokio::join!(
+        cluster.check_liveness(),
+        mode(&cluster, &snapshot),
+        release(&cluster),
+        groups(
+            &cluster,
+            &mut state.sweep,
+            &mut state.row,
+            settings.lag_groups_per_poll
+        ),
+    );
+    let registered = snapshot.brokers().len();
+    let silent = snapshot
+        .brokers()
+        .iter()
+        .filter(|b| health.not_answering.contains_key(&b.node_id))
+        .count();
+    state.row.brokers_registered = Some(registered);
+    state.row.brokers_answering = Some(registered - silent);
+    state.row.metadata_mode = mode;
+    state.row.kafka_version = release.kafka;
+    state.row.metadata_version = release.metadata_version;
+    Ok(())
+}
+
+/// Brokers, controller, topics and partition health from the snapshot.
+fn counts(row: &mut FleetRow, snapshot: &MetadataSnapshot) {
+    let (mut under, mut offline) = (0, 0);
+    for topic in snapshot.topics() {
+        if let Some(stats) = snapshot.topic_stats(&topic.name) {
+            under += stats.under_replicated;
+            offline += stats.offline;
+        }
+    }
+    row.controller_id = snapshot.controller_id();
+    row.topics = Some(snapshot.topics().len());
+    row.partitions = Some(snapshot.partition_count());
+    row.under_replicated = Some(under);
+    row.offline = Some(offline);
+}
+
+/// `kraft` when the quorum answered the refresh (or the broker offers
+/// `DescribeQuorum`), `zookeeper` when it does not offer it.
+async fn mode(cluster: &Cluster, snapshot: &MetadataSnapshot) -> Option<&'static str> {
+    if !snapshot.quorum_voters().is_empty() {
+        return Some("kraft");
+    }
+    match cluster.negotiated_for::<DescribeQuorumRequest>().await {
+        Ok(_) => Some("kraft"),
+        Err(error) if error.is_unsupported_version() => Some("zookeeper"),
+        Err(_) => None,
+    }
+}
+
+/// The release, from one `ApiVersions`; nothing when it fails.
+async fn release(cluster: &Cluster) -> version::Release {
+    match cluster.send_any(api_versions_request()).await {
+        Ok(response) => read_features(&response)
+            .map(|(features, _)| version::release(&features))
+            .unwrap_or_default(),
+        Err(error) => {
+            tracing::debug!(%error, "fleet: features unavailable");
+            version::Release::default()
+        }
+    }
+}
+
+/// List the groups, and read the lag of the sweep's next few.
+async fn groups(cluster: &Cluster, sweep: &mut Sweep, row: &mut FleetRow, per_poll: usize) {
+    let client = GroupsClient::new(cluster.clone());
+    let list = match client.list_groups().await {
+        Ok(list) => list,
+        Err(error) => {
+            tracing::debug!(%error, "fleet: groups unavailable");
+            row.groups = None;
+            return;
+        }
+    };
+    row.groups = Some(list.groups.len());
+    let asked = sweep.next(&list.groups, per_poll);
+    let refs: Vec<GroupRef> = asked
+        .iter()
+        .map(|g| GroupRef {
+            group: g.group.clone(),
+            coordinator: g.coordinator,
+            group_type: g.group_type.clone(),
+        })
+        .collect();
+    let mut read: BTreeMap<String, Option<i64>> = BTreeMap::new();
+    if !refs.is_empty() {
+        match client.lag(refs, &BTreeMap::new()).await {
+            Ok(lags) => {
+                for (group, lag) in lags {
+                    read.insert(group, lag.ok().and_then(|l| l.totals.total()));
+                }
+            }
+            Err(error) => tracing::debug!(%error, "fleet: lag unavailable"),
+        }
+    }
+    sweep.record(&list.groups, &asked, read);
+    let worst = sweep.worst();
+    row.worst_lag = worst.map(|(_, lag)| lag);
+    row.worst_lag_group = worst.map(|(group, _)| group.to_owned());
+    row.lag_groups_checked = sweep.checked();
+}
