@@ -17,7 +17,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::{Value, json};
 
 const TOPIC: &str = "rec-orders";
-/// Apart from the other throwaway clusters (this test owns 27592-27999).
+/// Apart from the other throwaway clusters (this test owns 27592-27691).
 const PORT_BASE: u16 = 27592;
 const VICTIM: i64 = 2;
 

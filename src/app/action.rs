@@ -44,6 +44,8 @@ pub enum Action {
     },
     /// Leader-movement events, oldest first.
     Movements(Vec<MovementEvent>),
+    /// The fleet poller published its rows (every context, worst first).
+    Fleet(crate::fleet::FleetRows),
     /// The answer to [`Effect::FetchWatermarks`].
     Watermarks {
         /// The request id it answers.
@@ -198,6 +200,8 @@ pub struct DegradedInfo {
 pub enum Effect {
     /// Leave.
     Quit,
+    /// Start polling every context of the config (the fleet screen).
+    StartFleet,
     /// A large structure was just dropped or replaced (a whole groups list,
     /// or a relisting of every group merged): hand the allocator's free
     /// pages back to the OS, off the loop.

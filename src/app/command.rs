@@ -10,6 +10,8 @@ pub enum Parsed {
     Leaders,
     /// `:events`: the events timeline.
     Events,
+    /// `:fleet`: every context at a glance.
+    Fleet,
     /// `:groups`, or `:groups TOPIC` for the groups consuming it.
     Groups(Option<String>),
     /// `:group NAME`: one group's offsets.
@@ -68,6 +70,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("brokers", &["b", "broker"]),
     ("leaders", &["l", "movement", "moves"]),
     ("events", &["ev", "timeline"]),
+    ("fleet", &["contexts"]),
     ("groups", &["cg", "consumers", "consumer-groups"]),
     ("group", &["describe"]),
     ("config", &["configs", "cfg"]),
@@ -162,6 +165,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("brokers"), _) => Parsed::Brokers,
         (Some("leaders"), _) => Parsed::Leaders,
         (Some("events"), _) => Parsed::Events,
+        (Some("fleet"), _) => Parsed::Fleet,
         (Some("cluster"), _) => Parsed::Cluster,
         (Some("schemas"), _) => Parsed::Schemas,
         (Some("acls"), None) => Parsed::Security(Security::Acls),

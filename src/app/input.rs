@@ -92,6 +92,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Brokers => push(state, Screen::Brokers, None, fx),
         Parsed::Leaders => push(state, Screen::Leaders, None, fx),
         Parsed::Events => push(state, Screen::Events, None, fx),
+        Parsed::Fleet => super::fleet::open(state, fx),
         Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
         Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
         Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),

@@ -88,6 +88,7 @@ impl Scope {
                     | Screen::Messages { .. }
                     | Screen::Schemas
                     | Screen::Events
+                    | Screen::Fleet
             ),
             Scope::HasConfigs => matches!(
                 screen,

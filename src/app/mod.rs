@@ -10,6 +10,7 @@ pub mod decoded_cells;
 pub mod event_strip;
 pub mod events;
 pub mod filter;
+pub mod fleet;
 pub mod group_poll;
 pub mod group_rows;
 pub mod groups;

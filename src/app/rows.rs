@@ -43,6 +43,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         generation: state.generation,
         movements: state.movements_seen,
         events: state.events.seen,
+        fleet: state.fleet.answers,
         watermarks: state.watermarks.answers,
         filter: state
             .view()
@@ -180,6 +181,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
             Vec::new()
         }
         Screen::Schemas => super::schemas::build(&state.registry, &mut keep),
+        Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
         Screen::Producers { topic, partition } => {
@@ -271,6 +273,9 @@ fn sort_rows(
         }),
         Screen::Events => sort_indices(rows, crate::columns::events::table().get(column), |i| {
             state.events.ring.get(i)
+        }),
+        Screen::Fleet => sort_indices(rows, crate::columns::fleet::table().get(column), |i| {
+            state.fleet.row(i).cloned()
         }),
         Screen::Groups { .. } => sort_indices(rows, groups::table().get(column), |i| {
             table_rows::group(state, i)

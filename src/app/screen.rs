@@ -21,6 +21,8 @@ pub enum Screen {
     Leaders,
     /// The events timeline: every kind of event, with severity and source.
     Events,
+    /// Every context of the config at a glance (`crate::fleet`).
+    Fleet,
     /// Consumer groups: every one, or those consuming `topic`.
     Groups {
         /// Only the groups committed to or assigned this topic.
@@ -101,6 +103,7 @@ impl Screen {
             Screen::Brokers => "brokers".to_owned(),
             Screen::Leaders => "leader movement".to_owned(),
             Screen::Events => "events".to_owned(),
+            Screen::Fleet => "fleet: every context".to_owned(),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
@@ -149,6 +152,7 @@ impl Screen {
             Screen::Brokers => headers(&brokers::table()),
             Screen::Leaders => headers(&leaders::table()),
             Screen::Events => headers(&events::table()),
+            Screen::Fleet => headers(&crate::columns::fleet::table()),
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
@@ -218,6 +222,8 @@ pub struct RowsKey {
     pub movements: u64,
     /// How many events of the timeline had arrived.
     pub events: u64,
+    /// How many fleet publications had arrived.
+    pub fleet: u64,
     /// Watermark answers received (the messages column sorts by them).
     pub watermarks: u64,
     /// The filter text.
@@ -250,7 +256,8 @@ impl View {
     /// A fresh view of `screen`.
     pub fn new(screen: Screen) -> Self {
         let sort = Sort {
-            column: 0,
+            // The fleet: by health, worst first (its second column).
+            column: usize::from(screen == Screen::Fleet),
             descending: matches!(screen, Screen::Leaders | Screen::Events),
         };
         View {

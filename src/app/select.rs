@@ -143,6 +143,7 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
             }
         }
         Screen::Events => super::events::select(state, snap, fx),
+        Screen::Fleet => super::fleet::select(state, fx),
         Screen::Leaders
         | Screen::Cluster
         | Screen::Security { .. }

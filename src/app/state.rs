@@ -139,6 +139,8 @@ pub struct AppState {
     /// The recent events of the subject on screen (Partitions, Brokers, a
     /// group), picked from `events`.
     pub strip: super::event_strip::Strip,
+    /// The fleet's rows (every context; not reset by `:ctx`).
+    pub fleet: super::fleet::FleetStore,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
     /// When the latest of them moved: while within [`MOVED_HIGHLIGHT`], some
@@ -224,6 +226,7 @@ impl AppState {
             movements_seen: 0,
             events: super::events::EventsStore::default(),
             strip: super::event_strip::Strip::default(),
+            fleet: super::fleet::FleetStore::default(),
             moved_at: HashMap::new(),
             last_moved: None,
             watermarks: WatermarkStore::default(),
@@ -263,7 +266,15 @@ impl AppState {
 
     /// Forget everything about the cluster (another context).
     pub fn reset_cluster(&mut self) {
-        self.stack = vec![View::new(Screen::Topics)];
+        // The fleet stays under the new context's Topics screen: Esc goes
+        // back to it.
+        let fleet = self
+            .stack
+            .iter()
+            .find(|v| v.screen == Screen::Fleet)
+            .cloned();
+        self.stack = fleet.into_iter().collect();
+        self.stack.push(View::new(Screen::Topics));
         self.generation = 0;
         self.degraded = None;
         self.health = None;

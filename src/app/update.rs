@@ -47,6 +47,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         }
         Action::Snapshot { generation } => snapshot(state, generation, snap),
         Action::Movements(events) => movements(state, events),
+        Action::Fleet(rows) => super::fleet::receive(state, rows),
         Action::Watermarks { request, result } => {
             watermarks::receive(state, snap, request, result);
         }

@@ -57,6 +57,7 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         Screen::Brokers
         | Screen::Leaders
         | Screen::Events
+        | Screen::Fleet
         | Screen::Groups { .. }
         | Screen::Group { .. }
         | Screen::Members { .. }

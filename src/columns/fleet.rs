@@ -1,6 +1,6 @@
 //! The fleet's table: one row per context, for `kscope get fleet` and the
-//! fleet screen. Rows come sorted worst first (`fleet::by_severity`), so
-//! the name column does not sort.
+//! fleet screen. Rows come sorted worst first (`fleet::by_severity`), which
+//! is also the HEALTH column's order.
 
 use std::time::Duration;
 
@@ -70,8 +70,18 @@ fn error(row: &FleetRow) -> String {
 /// worst lag (records and group), age, error.
 pub fn table() -> [Column<FleetRow>; 14] {
     [
-        Column::text("CONTEXT", (7, 40), |r| r.context.clone(), None),
-        Column::text("HEALTH", (6, 16), |r| health(r.health).to_owned(), None),
+        Column::text(
+            "CONTEXT",
+            (7, 40),
+            |r| r.context.clone(),
+            Some(|a, b| a.context.cmp(&b.context)),
+        ),
+        Column::text(
+            "HEALTH",
+            (6, 16),
+            |r| health(r.health).to_owned(),
+            Some(crate::fleet::by_severity),
+        ),
         Column::number("BROKERS", brokers, |a, b| {
             a.brokers_answering.cmp(&b.brokers_answering)
         }),

@@ -69,6 +69,10 @@ pub struct ConnectArgs {
     /// Refuse every request that changes the cluster, whatever the context says.
     #[arg(long, global = true)]
     pub read_only: bool,
+    /// Open the TUI on the fleet screen: every context of the config (and
+    /// `-b`) at a glance, worst first.
+    #[arg(long)]
+    pub fleet: bool,
 }
 
 impl std::fmt::Debug for ConnectArgs {
@@ -82,6 +86,7 @@ impl std::fmt::Debug for ConnectArgs {
             .field("log_level", &self.log_level)
             .field("read_only", &self.read_only)
             .field("mask", &self.mask)
+            .field("fleet", &self.fleet)
             .finish()
     }
 }

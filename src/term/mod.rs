@@ -3,6 +3,7 @@
 
 mod browse;
 mod find;
+mod fleet;
 mod in_flight;
 pub mod input;
 mod launch;

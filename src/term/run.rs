@@ -67,6 +67,8 @@ pub(super) struct Session {
     /// The context's schema registry: its decoder (or why there is none),
     /// and an epoch that drops answers from a previous context's registry.
     pub(super) registry: (Option<Result<Decoder, String>>, u64),
+    /// The fleet poller, once the fleet screen has been opened.
+    pub(super) fleet: Option<super::fleet::FleetTask>,
     /// When the groups screens' garbage was last given back.
     pub(super) groups_given_back: Option<Instant>,
 }
@@ -81,6 +83,14 @@ fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Th
     state.contexts = crate::config::load::load(args.config.as_deref())
         .map(|loaded| loaded.file.contexts.keys().cloned().collect())
         .unwrap_or_default();
+    if args.fleet {
+        // `--fleet`: the fleet over the context's Topics screen (the run
+        // loop starts the poller).
+        state.fleet.started = true;
+        state
+            .stack
+            .push(crate::app::View::new(crate::app::Screen::Fleet));
+    }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (theme, notice) = Theme::load(&context.theme, no_color);
     state.notice = notice.or_else(|| problems.first().cloned());
@@ -118,6 +128,9 @@ pub(super) async fn run_loop(
         },
         &session.snap,
     );
+    if state.fleet.started {
+        effects.push(Effect::StartFleet);
+    }
     let mut ticks = tokio::time::interval(Duration::from_secs(1));
     let mut last_draw: Option<Instant> = None;
     // What the clock showed in the last frame: a tick that changes none of
@@ -183,6 +196,7 @@ impl Session {
             tx,
             registry: (None, 0),
             groups_given_back: None,
+            fleet: None,
         }
     }
 
@@ -282,6 +296,18 @@ impl Session {
     fn run(&mut self, effect: Effect, state: &mut AppState) -> bool {
         match effect {
             Effect::Quit => return true,
+            Effect::StartFleet => {
+                if self.fleet.is_none() {
+                    match super::fleet::start(&self.args, self.tx.clone()) {
+                        Ok(task) => self.fleet = Some(task),
+                        Err(error) => {
+                            // Said through `update`, like every other answer.
+                            let notice = Action::Notice(format!("fleet: {error}"));
+                            let _ = self.tx.try_send(Msg::Action(notice));
+                        }
+                    }
+                }
+            }
             Effect::GiveBackMemory => {
                 // A relisting lands every `lag_secs` (1 s at the least) and a
                 // trim walks the whole heap (milliseconds at 10k groups): at

@@ -97,6 +97,19 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                     (e, style)
                 }),
         ),
+        Screen::Fleet => grid(
+            &crate::columns::fleet::table(),
+            window.filter_map(|i| state.fleet.row(i)).map(|row| {
+                use crate::fleet::Health;
+                let style = match row.health {
+                    Health::Unreachable | Health::Offline => theme.problem,
+                    Health::UnderReplicated | Health::NeedsLogin => theme.warning,
+                    Health::Ok | Health::Pending => Style::new(),
+                };
+                // Its age counted to this frame.
+                (row.clone().aged(state.now), style)
+            }),
+        ),
         Screen::Events => grid(
             &crate::columns::events::table(),
             window.filter_map(|i| state.events.ring.get(i)).map(|e| {

@@ -1,0 +1,63 @@
+//! The fleet poller for the fleet screen: started by
+//! [`crate::app::Effect::StartFleet`], it polls every context of the config
+//! (and the command line's `-b`) on its own task, and each publication
+//! reaches `update` as [`Action::Fleet`]. It outlives `:ctx` (a context
+//! switch aborts the session's tasks, not this one) and stops with kscope.
+
+use tokio::sync::mpsc::Sender;
+use tokio::task::JoinHandle;
+
+use crate::app::Action;
+use crate::config::cli::ConnectArgs;
+use crate::config::resolve::Selection;
+use crate::fleet::{Fleet, FleetSettings, targets};
+
+use super::run::Msg;
+
+/// The running poller and the task handing its rows to the loop.
+pub struct FleetTask {
+    /// Dropping it stops the polling.
+    _fleet: Fleet,
+    forward: JoinHandle<()>,
+}
+
+impl Drop for FleetTask {
+    fn drop(&mut self) {
+        self.forward.abort();
+    }
+}
+
+/// Start polling the contexts `args` point at (the config file, and `-b`
+/// as a one-off row). A config that cannot be loaded is said as a notice.
+pub fn start(args: &ConnectArgs, tx: Sender<Msg>) -> Result<FleetTask, String> {
+    let loaded = crate::config::load::load(args.config.as_deref()).map_err(|e| e.to_string())?;
+    let settings = FleetSettings::from_config(&loaded.file);
+    // Only an explicit -b adds a row: a sourced KSCOPE_BOOTSTRAP does not.
+    let selection = Selection {
+        bootstrap: args.bootstrap_servers.clone(),
+        overrides: args.overrides.clone(),
+        read_only: true,
+        ..Selection::default()
+    };
+    let targets = targets(loaded, &selection);
+    if targets.is_empty() {
+        return Err("the fleet needs contexts in the config file (or -b)".to_owned());
+    }
+    let fleet = Fleet::start(targets, settings);
+    let mut rows = fleet.subscribe();
+    let forward = tokio::spawn(async move {
+        loop {
+            let latest = rows.borrow_and_update().clone();
+            if tx.send(Msg::Action(Action::Fleet(latest))).await.is_err() {
+                return;
+            }
+            if rows.changed().await.is_err() {
+                return;
+            }
+        }
+    });
+    Ok(FleetTask {
+        _fleet: fleet,
+        forward,
+    })
+}
