@@ -204,21 +204,7 @@ fn a_topic_grows_after_producing_and_brokers_report_their_disk() {
     assert_eq!(before[0]["size_bytes"], 0);
     assert_eq!(before[0]["leader_size_bytes"], 0);
 
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.ProducerPerformance",
-        "--topic",
-        &topic,
-        "--num-records",
-        "500",
-        "--record-size",
-        "100",
-        "--throughput",
-        "-1",
-        "--producer-props",
-        &format!("bootstrap.servers={}", env.bootstrap()),
-        "acks=all",
-    ]);
+    env.produce_perf(&topic, 500, 100, &["acks=all"]);
     // acks=all: every in-sync replica has the data, so all replicas hold
     // three times what the leaders hold.
     let (all, leaders) = support::wait_until(Duration::from_secs(30), "sizes", || {

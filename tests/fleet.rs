@@ -30,22 +30,7 @@ const RECORDS: u64 = 500;
 /// Produce [`RECORDS`] to [`TOPIC`] and commit [`GROUP`] at the earliest
 /// offsets with Kafka's own tools: the group lags by every record.
 fn lagging_group(env: &support::ClusterEnv) {
-    let records = RECORDS.to_string();
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.ProducerPerformance",
-        "--topic",
-        TOPIC,
-        "--num-records",
-        &records,
-        "--record-size",
-        "100",
-        "--throughput",
-        "-1",
-        "--producer-props",
-        &format!("bootstrap.servers={}", env.bootstrap()),
-        "acks=all",
-    ]);
+    env.produce_perf(TOPIC, usize::try_from(RECORDS).unwrap(), 100, &["acks=all"]);
     env.script(&[
         "tool",
         "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",

@@ -318,21 +318,7 @@ async fn watermarks_come_from_one_request_per_leader() {
     let cluster = connect(&env, ClusterConfig::default()).await;
     let topic = unique("meta-offsets");
     create_topic(&cluster, &topic, 6, 3).await;
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.ProducerPerformance",
-        "--topic",
-        &topic,
-        "--num-records",
-        "300",
-        "--record-size",
-        "10",
-        "--throughput",
-        "-1",
-        "--producer-props",
-        &format!("bootstrap.servers={}", env.bootstrap()),
-        "acks=all",
-    ]);
+    env.produce_perf(&topic, 300, 10, &["acks=all"]);
     let partitions: Vec<TopicPartition> = (0..6).map(|p| TopicPartition::new(&topic, p)).collect();
     let marks = cluster.watermarks(&partitions).await.expect("watermarks");
     assert_eq!(marks.len(), 6);

@@ -33,21 +33,7 @@ fn partitions(env: &support::ClusterEnv, topic: &str) -> Vec<Value> {
 }
 
 fn produce(env: &support::ClusterEnv, topic: &str) {
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.ProducerPerformance",
-        "--topic",
-        topic,
-        "--num-records",
-        "12000",
-        "--record-size",
-        "300",
-        "--throughput",
-        "-1",
-        "--producer-props",
-        &format!("bootstrap.servers={}", env.bootstrap()),
-        "linger.ms=5",
-    ]);
+    env.produce_perf(topic, 12000, 300, &["linger.ms=5"]);
 }
 
 #[test]

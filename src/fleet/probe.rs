@@ -221,14 +221,7 @@ async fn groups(cluster: &Cluster, sweep: &mut Sweep, row: &mut FleetRow, per_po
     };
     row.groups = Some(list.groups.len());
     let asked = sweep.next(&list.groups, per_poll);
-    let refs: Vec<GroupRef> = asked
-        .iter()
-        .map(|g| GroupRef {
-            group: g.group.clone(),
-            coordinator: g.coordinator,
-            group_type: g.group_type.clone(),
-        })
-        .collect();
+    let refs: Vec<GroupRef> = asked.iter().map(|g| GroupRef::from(*g)).collect();
     let mut read: BTreeMap<String, Option<i64>> = BTreeMap::new();
     if !refs.is_empty() {
         match client.lag(refs, &BTreeMap::new()).await {

@@ -252,14 +252,7 @@ impl GroupsClient {
         listings: Vec<GroupListing>,
         known_topics: &BTreeMap<String, BTreeSet<String>>,
     ) -> Result<Vec<GroupSummary>> {
-        let refs: Vec<GroupRef> = listings
-            .iter()
-            .map(|g| GroupRef {
-                group: g.group.clone(),
-                coordinator: g.coordinator,
-                group_type: g.group_type.clone(),
-            })
-            .collect();
+        let refs: Vec<GroupRef> = listings.iter().map(GroupRef::from).collect();
         let mut described = self.describe(&refs).await;
         let mut extra = known_topics.clone();
         for (group, description) in &described {

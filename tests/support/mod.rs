@@ -96,6 +96,30 @@ impl ClusterEnv {
         self.topic_command(&args);
     }
 
+    /// Kafka's `ProducerPerformance` writing `records` records of `size`
+    /// bytes to `topic` as fast as it can; `props` are producer properties
+    /// (`acks=all`, `linger.ms=5`).
+    pub fn produce_perf(&self, topic: &str, records: usize, size: usize, props: &[&str]) {
+        let (records, size) = (records.to_string(), size.to_string());
+        let servers = format!("bootstrap.servers={}", self.bootstrap());
+        let mut args = vec![
+            "tool",
+            "org.apache.kafka.tools.ProducerPerformance",
+            "--topic",
+            topic,
+            "--num-records",
+            &records,
+            "--record-size",
+            &size,
+            "--throughput",
+            "-1",
+            "--producer-props",
+            &servers,
+        ];
+        args.extend(props);
+        self.script(&args);
+    }
+
     /// Kafka's console producer (the Java client, `acks=all`) writing `lines`
     /// to `topic`, one record each; `args` are more of its arguments, e.g.
     /// `--property parse.key=true --property key.separator=<TAB>` for
