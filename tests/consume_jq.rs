@@ -9,7 +9,6 @@
 mod schema_fixture;
 mod support;
 
-
 use serde_json::Value;
 use support::{ClusterEnv, kscope, unique};
 

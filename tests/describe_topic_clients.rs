@@ -42,7 +42,6 @@ impl Reading {
             .expect("start ConsoleConsumer");
         Reading(child)
     }
-
 }
 
 impl Drop for Reading {
@@ -54,7 +53,10 @@ impl Drop for Reading {
 }
 
 fn clients_json(env: &ClusterEnv, topic: &str) -> Value {
-    let output = support::kscope(env, &["describe", "topic", topic, "--clients", "-o", "json"]);
+    let output = support::kscope(
+        env,
+        &["describe", "topic", topic, "--clients", "-o", "json"],
+    );
     support::assert_success(&output, "kscope describe topic --clients");
     serde_json::from_slice(&output.stdout).expect("json")
 }
@@ -79,8 +81,64 @@ fn client_ids(group: &Value) -> Vec<String> {
 fn assert_fresh(d: &Value, section: &str) {
     let s = &d[section];
     assert!(s["read_at_ms"].as_i64().is_some_and(|t| t > 0), "{s}");
-    assert!(s["read_at"].as_str().is_some_and(|t| t.ends_with('Z')), "{s}");
+    assert!(
+        s["read_at"].as_str().is_some_and(|t| t.ends_with('Z')),
+        "{s}"
+    );
     assert!(s["error"].is_null(), "{section} failed: {s}");
+}
+
+/// The idempotent producer wrote many of the 12 partitions; the
+/// transactional one shows its id and its open transaction.
+fn assert_producers(d: &Value, txn_id: &str) {
+    let producers = d["producers"]["producers"].as_array().unwrap();
+    let idempotent = producers
+        .iter()
+        .find(|p| p["transactional_id"].is_null())
+        .unwrap();
+    let written: Vec<i64> = idempotent["partitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["partition"].as_i64().unwrap())
+        .collect();
+    assert!(
+        written.len() > 3 && written.iter().all(|p| (0..12).contains(p)),
+        "200 keys spread over many of the 12 partitions: {written:?}"
+    );
+    assert!(idempotent["producer_id"].as_i64().unwrap() >= 0);
+    assert!(idempotent["last_timestamp_ms"].as_i64().unwrap() > 0);
+    let transactional = producers
+        .iter()
+        .find(|p| p["transactional_id"] == txn_id)
+        .unwrap();
+    assert_eq!(transactional["transaction_state"], "Ongoing");
+}
+
+/// A classic group that stopped after it committed (console consumer with
+/// `--max-messages`) still reads the topic: listed Empty, without members.
+fn assert_stopped_classic_group_listed(env: &ClusterEnv, topic: &str, live: &str) {
+    let stopped = support::unique("classic-stopped");
+    env.script(&[
+        "tool",
+        "org.apache.kafka.tools.consumer.ConsoleConsumer",
+        "--bootstrap-server",
+        env.bootstrap(),
+        "--topic",
+        topic,
+        "--group",
+        &stopped,
+        "--from-beginning",
+        "--max-messages",
+        "50",
+        "--timeout-ms",
+        "60000",
+    ]);
+    let d = clients_json(env, topic);
+    let g = group(&d, &stopped).unwrap_or_else(|| panic!("{stopped} listed: {d}"));
+    assert_eq!(g["state"], "Empty", "{g}");
+    assert!(client_ids(g).is_empty(), "{g}");
+    assert!(group(&d, live).is_some(), "the live one still listed");
 }
 
 #[test]
@@ -129,28 +187,7 @@ fn producers_groups_and_their_clients_of_a_twelve_partition_topic() {
         "every partition answered: {}",
         d["producers"]
     );
-    let producers = d["producers"]["producers"].as_array().unwrap();
-    let idempotent = producers
-        .iter()
-        .find(|p| p["transactional_id"].is_null())
-        .unwrap();
-    let written: Vec<i64> = idempotent["partitions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["partition"].as_i64().unwrap())
-        .collect();
-    assert!(
-        written.len() > 3 && written.iter().all(|p| (0..12).contains(p)),
-        "200 keys spread over many of the 12 partitions: {written:?}"
-    );
-    assert!(idempotent["producer_id"].as_i64().unwrap() >= 0);
-    assert!(idempotent["last_timestamp_ms"].as_i64().unwrap() > 0);
-    let transactional = producers
-        .iter()
-        .find(|p| p["transactional_id"] == txn_id.as_str())
-        .unwrap();
-    assert_eq!(transactional["transaction_state"], "Ongoing");
+    assert_producers(&d, &txn_id);
     let kip = group(&d, &kip848).unwrap();
     assert_eq!(kip["type"], "consumer");
     let held: usize = kip["members"]
@@ -168,29 +205,7 @@ fn producers_groups_and_their_clients_of_a_twelve_partition_topic() {
     assert_eq!(group(&d, &classic).unwrap()["type"], "classic");
     assert_eq!(d["principals"]["authorizer"], false, "{}", d["principals"]);
 
-    // A classic group that stopped after it committed still reads the
-    // topic: listed Empty, without members.
-    let stopped = support::unique("classic-stopped");
-    env.script(&[
-        "tool",
-        "org.apache.kafka.tools.consumer.ConsoleConsumer",
-        "--bootstrap-server",
-        env.bootstrap(),
-        "--topic",
-        &topic,
-        "--group",
-        &stopped,
-        "--from-beginning",
-        "--max-messages",
-        "50",
-        "--timeout-ms",
-        "60000",
-    ]);
-    let d = clients_json(&env, &topic);
-    let g = group(&d, &stopped).unwrap_or_else(|| panic!("{stopped} listed: {d}"));
-    assert_eq!(g["state"], "Empty", "{g}");
-    assert!(client_ids(g).is_empty(), "{g}");
-    assert!(group(&d, &classic).is_some(), "the live one still listed");
+    assert_stopped_classic_group_listed(&env, &topic, &classic);
 
     let table = support::kscope(&env, &["describe", "topic", &topic, "--clients"]);
     support::assert_success(&table, "kscope describe topic --clients (table)");
@@ -244,7 +259,10 @@ fn the_principals_allowed_and_denied_on_the_acl_cluster() {
         "1",
     ]);
     let d = support::wait_until(Duration::from_secs(30), "the topic's clients", || {
-        let output = support::kscope(&env, &["describe", "topic", "orders", "--clients", "-o", "json"]);
+        let output = support::kscope(
+            &env,
+            &["describe", "topic", "orders", "--clients", "-o", "json"],
+        );
         output
             .status
             .success()

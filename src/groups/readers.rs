@@ -59,12 +59,7 @@ pub struct TopicReaders {
 
 /// A member as the topic's reader list shows it.
 pub fn reading_member(member: &Member, topic: &str) -> ReadingMember {
-    let mut partitions = member
-        .assignment
-        .0
-        .get(topic)
-        .cloned()
-        .unwrap_or_default();
+    let mut partitions = member.assignment.0.get(topic).cloned().unwrap_or_default();
     partitions.sort_unstable();
     ReadingMember {
         member_id: member.member_id.clone(),

@@ -138,7 +138,9 @@ fn producer_table() -> [Column<TopicProducer>; 7] {
         }),
         text("LAST-WRITE", |p| time_of(p.last_timestamp_ms)),
         number("COORD-EPOCH", |p| p.coordinator_epoch.to_string()),
-        text("PARTITIONS", |p| ids(p.partitions.iter().map(|q| q.partition))),
+        text("PARTITIONS", |p| {
+            ids(p.partitions.iter().map(|q| q.partition))
+        }),
         text("LAST-SEQUENCES", |p| {
             ids(p.partitions.iter().map(|q| q.last_sequence))
         }),

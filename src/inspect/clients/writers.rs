@@ -274,11 +274,7 @@ async fn transactional_ids(
 
 /// Who writes to `topic` now, as the metadata in `snapshot` places its
 /// leaders: every partition asked, one request per leader, in parallel.
-pub async fn writers(
-    cluster: &Cluster,
-    snapshot: &MetadataSnapshot,
-    topic: &str,
-) -> TopicWriters {
+pub async fn writers(cluster: &Cluster, snapshot: &MetadataSnapshot, topic: &str) -> TopicWriters {
     let (leaders, mut failed) = by_leader(snapshot, topic);
     let mut requests = tokio::task::JoinSet::new();
     for (leader, partitions) in leaders {
@@ -333,6 +329,9 @@ pub async fn writers(
 mod tests {
     use super::*;
 
+    /// Producer id, last write, and (partition, last sequence) pairs.
+    type Shown = (i64, i64, Vec<(i32, i32)>);
+
     fn producer(id: i64, ts: i64, seq: i32) -> Producer {
         Producer {
             producer_id: id,
@@ -350,7 +349,7 @@ mod tests {
             (3, vec![producer(7, 100, 4), producer(9, 50, 0)]),
             (1, vec![producer(7, 300, 11)]),
         ]);
-        let shown: Vec<(i64, i64, Vec<(i32, i32)>)> = rows
+        let shown: Vec<Shown> = rows
             .iter()
             .map(|r| {
                 (
