@@ -76,6 +76,11 @@ pub enum Command {
         what: DescribeWhat,
         /// Its name (the group id).
         name: String,
+        /// With `topic`: instead, who touches it — the producers writing it
+        /// now, the groups reading it with their members, and the
+        /// principals whose ACLs allow or deny writing and reading it.
+        #[arg(long)]
+        clients: bool,
     },
     /// Print a topic's records (never joins a group, never commits).
     Consume {

@@ -305,11 +305,25 @@ async fn dispatch(
         }
         Command::Describe {
             what: DescribeWhat::Group,
+            clients: true,
+            ..
+        } => Err(Error::Usage(
+            "--clients goes with `describe topic`, not `describe group`".to_owned(),
+        )),
+        Command::Describe {
+            what: DescribeWhat::Group,
             name,
+            clients: false,
         } => Ok(groups::describe_group(cluster, &name, output, out).await?),
         Command::Describe {
             what: DescribeWhat::Topic,
             name,
+            clients: true,
+        } => inspect::topic_clients::run(cluster, &name, output, out).await,
+        Command::Describe {
+            what: DescribeWhat::Topic,
+            name,
+            clients: false,
         } => inspect::describe_topic::run(cluster, &name, output, out).await,
         Command::Get { what, .. } => match what.listing() {
             Some((listing, topic)) => get::run(cluster, listing, topic, output, out).await,

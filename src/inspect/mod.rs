@@ -10,6 +10,7 @@
 //!
 //! No terminal crate is imported here.
 
+pub mod clients;
 pub mod cluster_info;
 pub mod config_source;
 pub mod configs;

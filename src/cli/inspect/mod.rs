@@ -7,6 +7,7 @@ pub mod describe_topic;
 mod quorum;
 mod security;
 mod sizes;
+pub mod topic_clients;
 mod transactions;
 
 use std::io::Write;
