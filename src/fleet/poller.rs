@@ -127,6 +127,7 @@ async fn run(
         })
         .collect();
     let mut polls: JoinSet<(usize, ContextState)> = JoinSet::new();
+    let contexts = u32::try_from(slots.len()).unwrap_or(u32::MAX);
     loop {
         let now = Instant::now();
         for (index, slot) in slots.iter_mut().enumerate() {
@@ -157,7 +158,9 @@ async fn run(
                 let wait = if state.row.health == Health::NeedsLogin {
                     UNTIL_LOGGED_IN
                 } else {
-                    settings.next_wait(state.row.failures)
+                    settings
+                        .next_wait(state.row.failures)
+                        .max(settings.paced(state.row.partitions.unwrap_or(0), contexts))
                 };
                 if let Some(slot) = slots.get_mut(index) {
                     let wait = if slot.login.is_some() { Duration::ZERO } else { wait };

@@ -5,6 +5,9 @@ use std::time::Duration;
 
 use crate::config::schema::ConfigFile;
 
+/// What one partition of a poll's full metadata costs kscope, about.
+pub const POLL_COST_PER_PARTITION: Duration = Duration::from_nanos(200);
+
 /// Polling settings; [`FleetSettings::default`] is what the issue asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FleetSettings {
@@ -23,6 +26,10 @@ pub struct FleetSettings {
     pub keep_connections_up_to: usize,
     /// Groups whose lag is read per poll (a paced sweep through the list).
     pub lag_groups_per_poll: usize,
+    /// The share of one core every context's polls may take together, on
+    /// average, in thousandths: a context whose poll costs more than its
+    /// share at `interval` is polled less often ([`FleetSettings::paced`]).
+    pub budget_per_mille: u32,
 }
 
 impl Default for FleetSettings {
@@ -34,6 +41,7 @@ impl Default for FleetSettings {
             poll_deadline: Duration::from_secs(8),
             keep_connections_up_to: 16,
             lag_groups_per_poll: 3,
+            budget_per_mille: 5,
         }
     }
 }
@@ -58,6 +66,23 @@ impl FleetSettings {
         }
     }
 
+    /// The wait after polling a cluster of `partitions` so that `contexts`
+    /// contexts polled alike stay within the budget. A poll's CPU grows
+    /// with the full metadata it decodes: [`POLL_COST_PER_PARTITION`] each
+    /// (`scripts/bench-fleet`: 47 contexts of 10k-100k partitions every
+    /// 15 s took 2.9 % of a core, about 180 ns a partition). Not the poll's
+    /// wall time: on a small cluster that is network and broker time, and
+    /// would space out polls that cost kscope nothing. Never more than
+    /// `max_backoff`: a row is never older than that for its size.
+    pub fn paced(&self, partitions: usize, contexts: u32) -> Duration {
+        let partitions = u32::try_from(partitions).unwrap_or(u32::MAX);
+        POLL_COST_PER_PARTITION
+            .saturating_mul(partitions)
+            .saturating_mul(contexts)
+            .saturating_mul(1000 / self.budget_per_mille.max(1))
+            .min(self.max_backoff)
+    }
+
     /// The wait before the next poll after `failures` failed polls in a row.
     pub fn next_wait(&self, failures: u32) -> Duration {
         if failures == 0 {
@@ -78,5 +103,15 @@ mod tests {
         let waits: Vec<u64> = (0..5).map(|f| s.next_wait(f).as_secs()).collect();
         assert_eq!(waits, [15, 30, 60, 120, 120]);
         assert_eq!(s.next_wait(u32::MAX).as_secs(), 120);
+    }
+
+    #[test]
+    fn a_costly_poll_waits_for_its_share_of_the_budget_up_to_two_minutes() {
+        let s = FleetSettings::default();
+        // 5k partitions (1 ms a poll), 50 contexts: 50 ms every 10 s is 0.5 %.
+        assert_eq!(s.paced(5_000, 50), Duration::from_secs(10));
+        assert!(s.paced(5_000, 10) < s.interval, "small: the interval");
+        assert_eq!(s.paced(200_000, 50), Duration::from_mins(2), "capped");
+        assert_eq!(s.paced(0, 50), Duration::ZERO);
     }
 }
