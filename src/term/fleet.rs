@@ -9,7 +9,7 @@ use tokio::task::JoinHandle;
 
 use crate::app::Action;
 use crate::config::cli::ConnectArgs;
-use crate::config::resolve::Selection;
+use crate::config::resolve::{ResolvedContext, Selection};
 use crate::fleet::{Fleet, FleetSettings, targets};
 
 use super::run::Msg;
@@ -17,8 +17,20 @@ use super::run::Msg;
 /// The running poller and the task handing its rows to the loop.
 pub struct FleetTask {
     /// Dropping it stops the polling.
-    _fleet: Fleet,
+    fleet: Fleet,
     forward: JoinHandle<()>,
+}
+
+impl FleetTask {
+    /// A context the session resolved (its `password_command` answered, on
+    /// the user's `:ctx` or Enter): a "needs login" row is polled with its
+    /// settings from now on, read-only like every fleet poll.
+    pub fn logged_in(&self, context: &ResolvedContext) {
+        let mut context = context.clone();
+        context.read_only = true;
+        context.connection.read_only = true;
+        self.fleet.logged_in(context);
+    }
 }
 
 impl Drop for FleetTask {
@@ -57,7 +69,7 @@ pub fn start(args: &ConnectArgs, tx: Sender<Msg>) -> Result<FleetTask, String> {
         }
     });
     Ok(FleetTask {
-        _fleet: fleet,
+        fleet,
         forward,
     })
 }

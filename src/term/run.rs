@@ -276,6 +276,9 @@ impl Session {
                 self.resolving = None;
                 match resolved {
                     Ok(context) => {
+                        if let Some(fleet) = &self.fleet {
+                            fleet.logged_in(&context);
+                        }
                         self.pending_browse = None;
                         state.reset_cluster();
                         state.context.clone_from(&context.name);
