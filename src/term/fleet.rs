@@ -68,8 +68,5 @@ pub fn start(args: &ConnectArgs, tx: Sender<Msg>) -> Result<FleetTask, String> {
             }
         }
     });
-    Ok(FleetTask {
-        fleet,
-        forward,
-    })
+    Ok(FleetTask { fleet, forward })
 }
