@@ -67,8 +67,8 @@ fn error(row: &FleetRow) -> String {
 
 /// The columns: context, health, brokers answering/registered, controller,
 /// mode, version, topics, partitions, under-replicated, offline, groups,
-/// worst lag (records and group), age, error.
-pub fn table() -> [Column<FleetRow>; 14] {
+/// worst lag (records and group), events of the last 5 minutes, age, error.
+pub fn table() -> [Column<FleetRow>; 15] {
     [
         Column::text(
             "CONTEXT",
@@ -114,6 +114,11 @@ pub fn table() -> [Column<FleetRow>; 14] {
             (9, 48),
             worst_lag,
             Some(|a, b| a.worst_lag.cmp(&b.worst_lag)),
+        ),
+        Column::number(
+            "EVENTS 5m",
+            |r| dash(r.events_5m),
+            |a, b| a.events_5m.cmp(&b.events_5m),
         ),
         Column::number("AGE", row_age, |a, b| a.age_ms.cmp(&b.age_ms)),
         Column::fill("ERROR", (1, 5), error, None),

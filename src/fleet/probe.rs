@@ -84,6 +84,9 @@ pub(super) async fn poll(state: &mut ContextState, settings: &FleetSettings, kee
         state.row.failures = 0;
         state.row.judge();
         state.row.stamp(Instant::now());
+        // A kept cluster diffed this refresh against the last poll's
+        // snapshot; a fresh one has nothing to compare with.
+        state.row.events_5m = state.cluster.as_ref().filter(|_| keep).map(recent_events);
     }
     // A context that needs login waits for the user, not for a time.
     let retries = state.row.failures > 0 && state.row.health != Health::NeedsLogin;
@@ -164,6 +167,18 @@ async fn read(state: &mut ContextState, settings: &FleetSettings) -> Result<(), 
     state.row.kafka_version = release.kafka;
     state.row.metadata_version = release.metadata_version;
     Ok(())
+}
+
+/// The cluster's movement events of the last five minutes.
+fn recent_events(cluster: &Cluster) -> usize {
+    let since = std::time::SystemTime::now()
+        .checked_sub(std::time::Duration::from_mins(5))
+        .unwrap_or(std::time::UNIX_EPOCH);
+    cluster
+        .movements()
+        .iter()
+        .filter(|e| e.time >= since)
+        .count()
 }
 
 /// Brokers, controller, topics and partition health from the snapshot.

@@ -71,6 +71,11 @@ pub struct FleetRow {
     pub worst_lag_group: Option<String>,
     /// How many groups' lag is known (the sweep checks a few per poll).
     pub lag_groups_checked: usize,
+    /// Events (leader moves, ISR changes, brokers gone or back, ...) seen
+    /// in the last 5 minutes, from the metadata of consecutive polls: only
+    /// while the context's connection is kept between polls (`None` when
+    /// each poll starts afresh, or for `get fleet`'s single poll).
+    pub events_5m: Option<usize>,
     /// When the numbers were read, in ms since the Unix epoch.
     pub polled_at_ms: Option<u64>,
     /// How old the numbers are, in ms (at the time the row was published or printed).
@@ -106,6 +111,7 @@ impl FleetRow {
             worst_lag: None,
             worst_lag_group: None,
             lag_groups_checked: 0,
+            events_5m: None,
             polled_at_ms: None,
             age_ms: None,
             failures: 0,
