@@ -10,47 +10,12 @@
 
 mod support;
 
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
 use support::ClusterEnv;
+use support::consumers::Reading;
 use support::producers::HeldOpen;
-
-/// Kafka's console consumer in group `group` reading `topic` until
-/// dropped, when its whole process group is killed.
-struct Reading(Child);
-
-impl Reading {
-    fn start(env: &ClusterEnv, topic: &str, group: &str, client_id: &str, kip848: bool) -> Self {
-        let mut command = Command::new(support::repo().join("scripts/kafka-cluster"));
-        command
-            .args(["tool", "--name", env.name()])
-            .arg("org.apache.kafka.tools.consumer.ConsoleConsumer")
-            .args(["--bootstrap-server", env.bootstrap(), "--topic", topic])
-            .args(["--group", group, "--from-beginning"])
-            .args(["--consumer-property", &format!("client.id={client_id}")]);
-        if kip848 {
-            command.args(["--consumer-property", "group.protocol=consumer"]);
-        }
-        let child = command
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("start ConsoleConsumer");
-        Reading(child)
-    }
-}
-
-impl Drop for Reading {
-    fn drop(&mut self) {
-        let group = format!("-{}", self.0.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.0.wait();
-    }
-}
 
 fn clients_json(env: &ClusterEnv, topic: &str) -> Value {
     let output = support::kscope(

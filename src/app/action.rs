@@ -46,6 +46,13 @@ pub enum Action {
     Movements(Vec<MovementEvent>),
     /// The fleet poller published its rows (every context, worst first).
     Fleet(crate::fleet::FleetRows),
+    /// The answer to [`Effect::FetchTopicClients`].
+    TopicClients {
+        /// The request id it answers.
+        request: u64,
+        /// Who touches the topic, or why it could not be read.
+        answer: Result<crate::inspect::clients::TopicClients, String>,
+    },
     /// The answer to [`Effect::FetchWatermarks`].
     Watermarks {
         /// The request id it answers.
@@ -251,6 +258,14 @@ pub enum Effect {
     FetchSizes {
         /// Request id.
         request: u64,
+    },
+    /// Read who touches a topic (`inspect::clients`); answer with
+    /// [`Action::TopicClients`].
+    FetchTopicClients {
+        /// Request id.
+        request: u64,
+        /// The topic.
+        topic: String,
     },
     /// Describe a partition's producers and the open transactions; answer
     /// with [`Action::Producers`].

@@ -12,6 +12,8 @@ pub enum Parsed {
     Events,
     /// `:fleet`: every context at a glance.
     Fleet,
+    /// `:clients [TOPIC]`: who touches the topic (on screen or selected).
+    Clients(Option<String>),
     /// `:groups`, or `:groups TOPIC` for the groups consuming it.
     Groups(Option<String>),
     /// `:group NAME`: one group's offsets.
@@ -71,6 +73,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("leaders", &["l", "movement", "moves"]),
     ("events", &["ev", "timeline"]),
     ("fleet", &["contexts"]),
+    ("clients", &["who"]),
     ("groups", &["cg", "consumers", "consumer-groups"]),
     ("group", &["describe"]),
     ("config", &["configs", "cfg"]),
@@ -166,6 +169,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("leaders"), _) => Parsed::Leaders,
         (Some("events"), _) => Parsed::Events,
         (Some("fleet"), _) => Parsed::Fleet,
+        (Some("clients"), topic) => Parsed::Clients(topic),
         (Some("cluster"), _) => Parsed::Cluster,
         (Some("schemas"), _) => Parsed::Schemas,
         (Some("acls"), None) => Parsed::Security(Security::Acls),

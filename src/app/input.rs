@@ -93,6 +93,10 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Leaders => push(state, Screen::Leaders, None, fx),
         Parsed::Events => push(state, Screen::Events, None, fx),
         Parsed::Fleet => super::fleet::open(state, fx),
+        Parsed::Clients(Some(topic)) => push(state, Screen::Clients { topic }, None, fx),
+        Parsed::Clients(None) => {
+            super::select::inspect_selected(state, snap, super::keymap::Command::Clients, fx);
+        }
         Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
         Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
         Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),

@@ -45,6 +45,8 @@ pub enum Command {
     ToggleLag,
     /// The selected partition's producers and open transactions.
     Producers,
+    /// Who touches the topic on screen or selected.
+    Clients,
     /// Keep the Messages view still (arrivals are counted) or follow again.
     Pause,
     /// The records of the selected partition from the group's committed offset.
@@ -89,6 +91,7 @@ impl Scope {
                     | Screen::Schemas
                     | Screen::Events
                     | Screen::Fleet
+                    | Screen::Clients { .. }
             ),
             Scope::HasConfigs => matches!(
                 screen,

@@ -141,6 +141,13 @@ impl Default for Keymap {
                 Scope::HasConfigs,
             ),
             bind(
+                C::Clients,
+                Some("clients"),
+                &[c('w')],
+                "who touches this topic: its writers, readers and ACLs",
+                Scope::TopicsOrPartitions,
+            ),
+            bind(
                 C::Producers,
                 Some("producers"),
                 &[c('T')],

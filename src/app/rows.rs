@@ -44,6 +44,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         movements: state.movements_seen,
         events: state.events.seen,
         fleet: state.fleet.answers,
+        clients: state.clients.answers,
         watermarks: state.watermarks.answers,
         filter: state
             .view()
@@ -182,6 +183,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         }
         Screen::Schemas => super::schemas::build(&state.registry, &mut keep),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
+        Screen::Clients { topic } => super::topic_clients::build(&state.clients, topic, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
         Screen::Producers { topic, partition } => {
@@ -294,7 +296,9 @@ fn sort_rows(
         Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::SchemaVersion { .. } => {}
+        | Screen::SchemaVersion { .. }
+        // Writers, readers, principals: the order they are read in.
+        | Screen::Clients { .. } => {}
         Screen::Schemas => super::schemas::sort(&state.registry, column, rows),
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)

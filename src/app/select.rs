@@ -26,8 +26,13 @@ pub(super) fn inspect_selected(
             }
         }
     } else if let Some(topic) = current_topic(state, snap) {
-        let of = super::security::Security::TopicAcls(topic);
-        super::update::push(state, Screen::Security { of }, None, fx);
+        let screen = if command == Command::Clients {
+            Screen::Clients { topic }
+        } else {
+            let of = super::security::Security::TopicAcls(topic);
+            Screen::Security { of }
+        };
+        super::update::push(state, screen, None, fx);
     }
 }
 
@@ -144,6 +149,18 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
         }
         Screen::Events => super::events::select(state, snap, fx),
         Screen::Fleet => super::fleet::select(state, fx),
+        Screen::Clients { topic } => {
+            // A group reading the topic: its offsets.
+            let view = state.view();
+            let group = view
+                .rows
+                .get(view.selected)
+                .and_then(|&i| state.clients.row(topic, i))
+                .and_then(|r| r.group.clone());
+            if let Some(group) = group {
+                super::update::push(state, Screen::Group { group }, None, fx);
+            }
+        }
         Screen::Leaders
         | Screen::Cluster
         | Screen::Security { .. }

@@ -48,6 +48,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Snapshot { generation } => snapshot(state, generation, snap),
         Action::Movements(events) => movements(state, events),
         Action::Fleet(rows) => super::fleet::receive(state, rows),
+        Action::TopicClients { request, answer } => {
+            super::topic_clients::receive(state, request, answer);
+        }
         Action::Watermarks { request, result } => {
             watermarks::receive(state, snap, request, result);
         }
@@ -133,6 +136,7 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     super::producers::plan(state, effects);
+    super::topic_clients::plan(state, effects);
     super::partition_extras::plan(state, effects);
     super::schemas::plan(state, effects);
 }
@@ -227,7 +231,9 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         Command::CommittedMessages => messages::open_committed(state, fx),
         Command::ToggleLag => super::topic_lag::toggle(state),
         Command::CopyValue => super::record_export::copy(state, fx),
-        Command::Producers | Command::TopicAcls => inspect_selected(state, snap, command, fx),
+        Command::Producers | Command::TopicAcls | Command::Clients => {
+            inspect_selected(state, snap, command, fx);
+        }
         Command::ToggleIsolation => super::messages_isolation::set(state, None, fx),
         Command::Leaders => {
             if let Some(topic) = current_topic(state, snap) {

@@ -58,6 +58,7 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Leaders
         | Screen::Events
         | Screen::Fleet
+        | Screen::Clients { .. }
         | Screen::Groups { .. }
         | Screen::Group { .. }
         | Screen::Members { .. }

@@ -33,6 +33,7 @@ pub const ACTIONS: &[&str] = &[
     "acls",
     "topic_lag",
     "producers",
+    "clients",
 ];
 
 const NAMED: &[&str] = &[

@@ -35,6 +35,8 @@ pub enum Fetch {
     Security,
     /// The partition detail's producers and transactions.
     Producers,
+    /// Who touches the topic on the Clients screen.
+    Clients,
 }
 
 /// At most one running task per [`Fetch`] kind.

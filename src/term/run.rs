@@ -376,6 +376,7 @@ impl Session {
             effect @ (Effect::FetchConfigs { .. }
             | Effect::FetchCluster { .. }
             | Effect::FetchProducers { .. }
+            | Effect::FetchTopicClients { .. }
             | Effect::FetchPartitionExtras { .. }
             | Effect::FetchSecurity { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
@@ -414,6 +415,10 @@ impl Session {
             } => (
                 Fetch::Producers,
                 worker::producers(cluster, request, (topic, partition), tx),
+            ),
+            Effect::FetchTopicClients { request, topic } => (
+                Fetch::Clients,
+                worker::topic_clients(cluster, request, topic, tx),
             ),
             Effect::FetchPartitionExtras { request, asked } => (
                 Fetch::PartitionExtras,

@@ -256,6 +256,22 @@ pub fn security(
     })
 }
 
+/// Read who touches `topic` (writers, readers, ACL principals) in the
+/// background.
+pub fn topic_clients(
+    cluster: Cluster,
+    request: u64,
+    topic: String,
+    tx: Sender<Msg>,
+) -> JoinHandle<()> {
+    answer(tx, async move {
+        let answer = crate::inspect::clients::topic_clients(&cluster, &topic)
+            .await
+            .map_err(|e| e.to_string());
+        Action::TopicClients { request, answer }
+    })
+}
+
 /// Describe a partition's producers and every open transaction writing to
 /// it, in the background.
 pub fn producers(

@@ -97,19 +97,8 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                     (e, style)
                 }),
         ),
-        Screen::Fleet => grid(
-            &crate::columns::fleet::table(),
-            window.filter_map(|i| state.fleet.row(i)).map(|row| {
-                use crate::fleet::Health;
-                let style = match row.health {
-                    Health::Unreachable | Health::Offline => theme.problem,
-                    Health::UnderReplicated | Health::NeedsLogin => theme.warning,
-                    Health::Ok | Health::Pending => Style::new(),
-                };
-                // Its age counted to this frame.
-                (row.clone().aged(state.now), style)
-            }),
-        ),
+        Screen::Fleet => fleet(state, theme, window),
+        Screen::Clients { topic } => clients(state, theme, topic, window),
         Screen::Events => grid(
             &crate::columns::events::table(),
             window.filter_map(|i| state.events.ring.get(i)).map(|e| {
@@ -134,4 +123,42 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         Screen::Record { .. } | Screen::SchemaVersion { .. } => grid::<()>(&[], std::iter::empty()),
         Screen::Schemas => super::schema_screens::visible(state, theme, page),
     }
+}
+
+/// The fleet's visible rows, each aged to this frame, by health.
+fn fleet(state: &AppState, theme: &Theme, window: impl Iterator<Item = usize>) -> Grid {
+    use crate::fleet::Health;
+    grid(
+        &crate::columns::fleet::table(),
+        window.filter_map(|i| state.fleet.row(i)).map(|row| {
+            let style = match row.health {
+                Health::Unreachable | Health::Offline => theme.problem,
+                Health::UnderReplicated | Health::NeedsLogin => theme.warning,
+                Health::Ok | Health::Pending => Style::new(),
+            };
+            (row.clone().aged(state.now), style)
+        }),
+    )
+}
+
+/// Who touches `topic`: the visible rows, problems marked.
+fn clients(
+    state: &AppState,
+    theme: &Theme,
+    topic: &str,
+    window: impl Iterator<Item = usize>,
+) -> Grid {
+    grid(
+        &crate::columns::topic_clients::table(),
+        window
+            .filter_map(|i| state.clients.row(topic, i))
+            .map(|row| {
+                let style = if row.problem {
+                    theme.problem
+                } else {
+                    Style::new()
+                };
+                (row.clone(), style)
+            }),
+    )
 }

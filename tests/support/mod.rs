@@ -10,6 +10,7 @@
 //! loudly that it skipped.
 #![allow(dead_code, clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+pub mod consumers;
 pub mod producers;
 pub mod tmux;
 

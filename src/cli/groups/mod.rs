@@ -328,7 +328,14 @@ mod tests {
         render_group(&detail(), &retention, OutputFormat::Table, &mut out).expect("renders");
         let text = String::from_utf8_lossy(&out);
         assert!(text.contains("LOSS IN"), "{text}");
-        assert!(text.contains("5m00s   55m00s\n"), "{text}");
+        // The fixture's record is 5 minutes old when built; a loaded machine
+        // may take the render past a second boundary (54m59s).
+        assert!(
+            ["5m00s   55m00s\n", "5m00s   54m59s\n", "5m01s   54m59s\n"]
+                .iter()
+                .any(|cells| text.contains(cells)),
+            "{text}"
+        );
         assert!(
             text.contains("epochs:       group 3, assignment 3"),
             "{text}"

@@ -1,0 +1,49 @@
+//! Kafka's console consumer as a live group member, for tests that need a
+//! group with members (client ids, hosts, assignments).
+
+use std::os::unix::process::CommandExt as _;
+use std::process::{Child, Command, Stdio};
+
+use super::ClusterEnv;
+
+/// Kafka's console consumer in group `group` reading `topic` until
+/// dropped, when its whole process group is killed.
+pub struct Reading(Child);
+
+impl Reading {
+    /// Start it: `--from-beginning`, `client.id=client_id`, the KIP-848
+    /// protocol when `kip848`.
+    pub fn start(
+        env: &ClusterEnv,
+        topic: &str,
+        group: &str,
+        client_id: &str,
+        kip848: bool,
+    ) -> Self {
+        let mut command = Command::new(super::repo().join("scripts/kafka-cluster"));
+        command
+            .args(["tool", "--name", env.name()])
+            .arg("org.apache.kafka.tools.consumer.ConsoleConsumer")
+            .args(["--bootstrap-server", env.bootstrap(), "--topic", topic])
+            .args(["--group", group, "--from-beginning"])
+            .args(["--consumer-property", &format!("client.id={client_id}")]);
+        if kip848 {
+            command.args(["--consumer-property", "group.protocol=consumer"]);
+        }
+        let child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("start ConsoleConsumer");
+        Reading(child)
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.0.wait();
+    }
+}
