@@ -7,7 +7,9 @@
 //! 363 MiB instead of 194 idle at a million partitions, BENCHMARKS.md). The
 //! TUI's run loop calls [`give_back_later`] after such a drop; glibc then
 //! returns every whole free page of every arena (`malloc_trim(0)`).
-//! Elsewhere (musl, other systems) it does nothing.
+//! Elsewhere (musl, other systems) it does nothing. `consume`, which frees
+//! and allocates batch buffers all the time, asks instead for freed memory
+//! to be kept and reused ([`tune_for_streaming`]).
 
 use std::time::Instant;
 
@@ -62,3 +64,29 @@ fn trim() -> bool {
 fn trim() -> bool {
     false
 }
+
+/// Tune glibc's allocator for a stream of short-lived buffers (`consume`):
+/// each record batch inflates into a buffer of up to a few MiB, freed once
+/// its records are printed. By default glibc maps every such buffer afresh
+/// (above its mmap threshold), trims the heap's top as soon as it is free,
+/// and gives each thread its own arena, so a buffer freed on the printing
+/// thread is not reused by the decoding one: every batch touched new pages,
+/// and page faults were a third of `consume`'s CPU (BENCHMARKS.md). Here
+/// buffers up to 32 MiB come from the heap, up to 64 MiB of free heap is
+/// kept for reuse, and all threads share one arena (the process has two).
+/// Call it before any thread starts; it does nothing off glibc.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)] // FFI without preconditions, as `trim`
+pub fn tune_for_streaming() {
+    // SAFETY: mallopt only sets the allocator's parameters under its lock;
+    // a refused value leaves the default in place, which is still correct.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
+    }
+}
+
+/// Nothing to tune off glibc.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn tune_for_streaming() {}

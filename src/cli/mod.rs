@@ -126,6 +126,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
     // consume decodes fetches on their own tasks while this thread prints:
     // a worker thread of their own lets the two overlap.
     let runtime = if matches!(command, Command::Consume { .. }) {
+        crate::memory::tune_for_streaming();
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()

@@ -1,15 +1,15 @@
 //! Handing records out: merged by timestamp across partitions, each
 //! partition's kept answer decoded further only when its queue runs out,
-//! and no more than about [`BUDGET`] bytes of records per call.
+//! and no more than about [`DECODE_STEP`] bytes of records per call.
 
-use super::{BUDGET, Browser, Queue};
+use super::{Browser, DECODE_STEP, Queue};
 use crate::browse::Event;
 
 impl Browser {
     /// Hand out records in timestamp order while no partition that may hold
     /// an earlier one is waiting for a fetch; false when one is. A partition
     /// whose queue ran out decodes more of the answer it keeps, until the
-    /// records handed out by this call (`handed`, in bytes) reach [`BUDGET`]:
+    /// records handed out by this call (`handed`, in bytes) reach [`DECODE_STEP`]:
     /// then this call stops there (true), and the next goes on.
     pub(super) fn merge(&mut self, events: &mut Vec<Event>, handed: &mut usize) -> bool {
         let follow = self.options.follow;
@@ -42,8 +42,8 @@ impl Browser {
     }
 
     /// Decode more of the answer kept for partition `p` if its queue ran out
-    /// (up to [`BUDGET`]); false when it has to wait for the next call,
-    /// because this one already handed out `handed` >= [`BUDGET`] bytes.
+    /// (a [`DECODE_STEP`]); false when it has to wait for the next call,
+    /// because this one already handed out `handed` >= [`DECODE_STEP`] bytes.
     fn refill(&mut self, p: i32, handed: usize, events: &mut Vec<Event>) -> bool {
         let limits = self.limits();
         let (Some(cursor), Some(queue)) = (self.cursors.get_mut(&p), self.queues.get_mut(&p))
@@ -53,11 +53,11 @@ impl Browser {
         if cursor.rest.is_none() || !queue.is_empty() {
             return true;
         }
-        if handed >= BUDGET {
+        if handed >= DECODE_STEP {
             return false;
         }
         let (mut records, mut notices) = (Vec::new(), Vec::new());
-        cursor.fill(limits, BUDGET, &mut records, &mut notices);
+        cursor.fill(limits, DECODE_STEP, &mut records, &mut notices);
         queue.extend(records);
         events.extend(notices.into_iter().map(Event::Notice));
         true
