@@ -22,6 +22,8 @@ use super::error::Error;
 pub struct Printer {
     /// The JSON line being built.
     line: Vec<u8>,
+    /// The table row being built.
+    row: String,
     /// The last whole second formatted, and its RFC 3339 text without the `Z`
     /// (`None`: the time could not be formatted).
     second: Option<(u64, Option<String>)>,
@@ -86,30 +88,11 @@ impl Printer {
                 out.write_all(b"\n")?;
             }
             OutputFormat::Table => {
-                let time = self.time(record.timestamp);
-                let key = match decoded.map(|d| &d.key) {
-                    Some(decoding @ (Decoding::Decoded(_) | Decoding::Failed { .. })) => {
-                        cell(decoding, record.key.as_deref(), 20)
-                    }
-                    _ => record
-                        .key
-                        .as_deref()
-                        .map_or_else(|| "-".to_owned(), |k| escaped(k, 20)),
-                };
-                let value = match decoded.map(|d| &d.value) {
-                    Some(decoding @ (Decoding::Decoded(_) | Decoding::Failed { .. })) => {
-                        cell(decoding, record.value.as_deref(), 120)
-                    }
-                    _ => record
-                        .value
-                        .as_deref()
-                        .map_or_else(|| "(tombstone)".to_owned(), |v| escaped(v, 120)),
-                };
-                writeln!(
-                    out,
-                    "{:>4}  {:>10}  {:<24}  {:<20}  {value}",
-                    record.partition, record.offset, time, key
-                )?;
+                let mut row = std::mem::take(&mut self.row);
+                row.clear();
+                self.table_row(record, decoded, &mut row);
+                out.write_all(row.as_bytes())?;
+                self.row = row;
             }
         }
         Ok(())
@@ -137,10 +120,56 @@ impl Printer {
         Ok(())
     }
 
+    /// A record's table row, newline included, appended to `row`: partition
+    /// and offset right-aligned, time, key (20 characters) and value (120)
+    /// as safe one-line cells, columns two spaces apart. Written straight
+    /// into the reused row (no string per cell, no `format!`): the table is
+    /// the default output, and formatting was most of its cost.
+    fn table_row(&mut self, record: &Record, decoded: Option<&RecordDecoding>, row: &mut String) {
+        pad_left(row, itoa::Buffer::new().format(record.partition), 4);
+        row.push_str("  ");
+        pad_left(row, itoa::Buffer::new().format(record.offset), 10);
+        row.push_str("  ");
+        let start = row.len();
+        self.time_into(record.timestamp, row);
+        pad_right(row, start, 24);
+        row.push_str("  ");
+        let start = row.len();
+        match decoded.map(|d| &d.key) {
+            Some(decoding @ (Decoding::Decoded(_) | Decoding::Failed { .. })) => {
+                row.push_str(&cell(decoding, record.key.as_deref(), 20));
+            }
+            _ => match record.key.as_deref() {
+                Some(key) => escape_into(row, key, 20),
+                None => row.push('-'),
+            },
+        }
+        pad_right(row, start, 20);
+        row.push_str("  ");
+        match decoded.map(|d| &d.value) {
+            Some(decoding @ (Decoding::Decoded(_) | Decoding::Failed { .. })) => {
+                row.push_str(&cell(decoding, record.value.as_deref(), 120));
+            }
+            _ => match record.value.as_deref() {
+                Some(value) => escape_into(row, value, 120),
+                None => row.push_str("(tombstone)"),
+            },
+        }
+        row.push('\n');
+    }
+
     /// A record's time in RFC 3339 UTC, as `time` formats it (milliseconds
     /// with trailing zeros cut, none when whole; a negative time is the
-    /// epoch); the date part is formatted once per second.
+    /// epoch).
     fn time(&mut self, timestamp: i64) -> String {
+        let mut time = String::with_capacity(24);
+        self.time_into(timestamp, &mut time);
+        time
+    }
+
+    /// [`Printer::time`] appended to `out`; the date part is formatted once
+    /// per second.
+    fn time_into(&mut self, timestamp: i64, out: &mut String) {
         let ms = u64::try_from(timestamp).unwrap_or(0);
         let second = ms / 1000;
         let text = match &self.second {
@@ -154,26 +183,46 @@ impl Printer {
             }
         };
         let Some(text) = text else {
-            return super::event::rfc3339(
+            out.push_str(&super::event::rfc3339(
                 std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms),
-            );
+            ));
+            return;
         };
-        let mut time = String::with_capacity(text.len() + 5);
-        time.push_str(text);
-        match ms % 1000 {
-            0 => {}
-            n if n % 100 == 0 => {
-                let _ = write!(time, ".{}", n / 100);
-            }
-            n if n % 10 == 0 => {
-                let _ = write!(time, ".{:02}", n / 10);
-            }
-            n => {
-                let _ = write!(time, ".{n:03}");
-            }
+        out.push_str(text);
+        let n = ms % 1000;
+        if n != 0 {
+            let digits = [
+                b'0' + (n / 100) as u8,
+                b'0' + (n / 10 % 10) as u8,
+                b'0' + (n % 10) as u8,
+            ];
+            let kept = if n % 100 == 0 {
+                1
+            } else if n % 10 == 0 {
+                2
+            } else {
+                3
+            };
+            out.push('.');
+            out.push_str(std::str::from_utf8(&digits[..kept]).unwrap_or_default());
         }
-        time.push('Z');
-        time
+        out.push('Z');
+    }
+}
+
+/// `text` right-aligned in `width` columns (ASCII: one byte a column).
+fn pad_left(row: &mut String, text: &str, width: usize) {
+    for _ in text.len()..width {
+        row.push(' ');
+    }
+    row.push_str(text);
+}
+
+/// Spaces after what was written since `start`, up to `width` characters.
+fn pad_right(row: &mut String, start: usize, width: usize) {
+    let written = row[start..].chars().count();
+    for _ in written..width {
+        row.push(' ');
     }
 }
 
@@ -217,68 +266,81 @@ pub fn field(decoding: &Decoding) -> Field<'_> {
 /// Untrusted bytes as one safe line: control characters, escapes and bidi
 /// overrides escaped, invalid UTF-8 as `\xNN`, cut at `max` characters.
 pub fn escaped(bytes: &[u8], max: usize) -> String {
-    // Each character shown takes at most 4 bytes: what lies past the first
-    // max + 1 of them is never looked at (a 1 MiB value is not scanned whole
-    // for a 120-character cell).
-    let bytes = &bytes[..bytes.len().min(max.saturating_add(2).saturating_mul(4))];
     let mut out = String::with_capacity(bytes.len().min(max.saturating_add(1)));
+    escape_into(&mut out, bytes, max);
+    out
+}
+
+/// [`escaped`] appended to `out`. Runs of printable ASCII are copied whole
+/// and never validated as UTF-8; only a non-ASCII byte makes one character
+/// be decoded. At most `max` + 1 characters are looked at, so a 1 MiB value
+/// is not scanned whole for a 120-character cell.
+pub fn escape_into(out: &mut String, bytes: &[u8], max: usize) {
     let mut shown = 0;
-    let mut left = bytes;
-    while !left.is_empty() {
-        // from_utf8 validates a whole run at once (`Utf8Chunks` goes byte by byte).
-        let (valid, invalid) = match std::str::from_utf8(left) {
-            Ok(text) => (text, &left[left.len()..]),
-            Err(error) => {
-                let (good, bad) = left.split_at(error.valid_up_to());
-                let bad_len = error.error_len().unwrap_or(bad.len());
-                (
-                    std::str::from_utf8(good).unwrap_or_default(),
-                    &bad[..bad_len],
-                )
-            }
-        };
-        left = &left[valid.len() + invalid.len()..];
-        let mut rest = valid;
-        while let Some(c) = rest.chars().next() {
-            if shown >= max {
-                out.push('…');
-                return out;
-            }
-            // A run of printable ASCII goes in whole.
-            let plain = rest
-                .bytes()
-                .take(max - shown)
-                .take_while(|b| (0x20..0x7f).contains(b))
-                .count();
-            if plain > 0 {
-                out.push_str(&rest[..plain]);
-                shown += plain;
-                rest = &rest[plain..];
-                continue;
-            }
-            rest = &rest[c.len_utf8()..];
-            let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
-            match c {
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                c if c.is_control() || bidi => {
-                    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-                }
-                c => out.push(c),
-            }
-            shown += 1;
+    let mut at = 0;
+    while at < bytes.len() {
+        if shown >= max {
+            out.push('…');
+            return;
         }
-        for b in invalid {
-            if shown >= max {
-                out.push('…');
-                return out;
+        let run = bytes[at..]
+            .iter()
+            .take(max - shown)
+            .take_while(|b| (0x20..0x7f).contains(*b))
+            .count();
+        if run > 0 {
+            out.push_str(std::str::from_utf8(&bytes[at..at + run]).unwrap_or_default());
+            at += run;
+            shown += run;
+            continue;
+        }
+        let lead = bytes[at];
+        let width = match lead {
+            0x00..=0x7f => 1,
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => 1,
+        };
+        let end = (at + width).min(bytes.len());
+        match std::str::from_utf8(&bytes[at..end]) {
+            Ok(text) => {
+                if let Some(c) = text.chars().next() {
+                    push_char(out, c);
+                }
+                at = end;
+                shown += 1;
             }
-            let _ = write!(out, "\\x{b:02x}");
-            shown += 1;
+            Err(error) => {
+                let bad = error.error_len().unwrap_or(end - at).max(1);
+                for b in &bytes[at..at + bad] {
+                    if shown >= max {
+                        out.push('…');
+                        return;
+                    }
+                    let _ = write!(out, "\\x{b:02x}");
+                    shown += 1;
+                }
+                at += bad;
+            }
         }
     }
-    out
+}
+
+/// One character of a cell: `\n`, `\t`, `\r` as such, other control
+/// characters and bidi overrides as `\u{…}`, the rest as itself.
+fn push_char(out: &mut String, c: char) {
+    let bidi =
+        matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        c if c.is_control() || bidi => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+        c => out.push(c),
+    }
 }
 
 #[cfg(test)]
@@ -323,6 +385,56 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn table_rows_match_the_format_macro_they_replaced() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(26);
+        let pieces: [&[u8]; 5] = [
+            b"key-",
+            "é中🚀".as_bytes(),
+            b"\x1b\n",
+            &[0xff],
+            b"a long plain run",
+        ];
+        let mut printer = Printer::default();
+        for _ in 0..5_000 {
+            let mut field = || {
+                rng.random_bool(0.9).then(|| {
+                    let mut bytes = Vec::new();
+                    for _ in 0..rng.random_range(0..12) {
+                        bytes.extend_from_slice(pieces[rng.random_range(0..pieces.len())]);
+                    }
+                    Bytes::from(bytes)
+                })
+            };
+            let (key, value) = (field(), field());
+            let record = Record {
+                partition: rng.random_range(0..100_000),
+                offset: rng.random_range(0..i64::MAX),
+                timestamp: rng.random_range(-5..4_000_000_000_000),
+                key,
+                value,
+                ..Record::sample(0, 0)
+            };
+            let time = printer.time(record.timestamp);
+            let key = record
+                .key
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), |k| escaped(k, 20));
+            let value = record
+                .value
+                .as_deref()
+                .map_or_else(|| "(tombstone)".to_owned(), |v| escaped(v, 120));
+            let expected = format!(
+                "{:>4}  {:>10}  {:<24}  {:<20}  {value}\n",
+                record.partition, record.offset, time, key
+            );
+            let mut row = String::new();
+            printer.table_row(&record, None, &mut row);
+            assert_eq!(row, expected);
+        }
     }
 
     #[test]
