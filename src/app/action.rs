@@ -97,13 +97,9 @@ pub enum Action {
         /// Every broker's disk and every topic's size.
         sizes: Arc<crate::inspect::ClusterSizes>,
     },
-    /// The answer to [`Effect::FetchProducers`].
-    Producers {
-        /// The request id it answers.
-        request: u64,
-        /// The producers and open transactions.
-        answer: Arc<super::producers::Answer>,
-    },
+    /// A message for a screen module's store (the answer to its
+    /// [`Effect::Query`]).
+    Screen(super::screens::Msg),
     /// The answer to [`Effect::FetchPartitionExtras`].
     PartitionExtras {
         /// The request id it answers.
@@ -267,16 +263,8 @@ pub enum Effect {
         /// The topic.
         topic: String,
     },
-    /// Describe a partition's producers and the open transactions; answer
-    /// with [`Action::Producers`].
-    FetchProducers {
-        /// Request id.
-        request: u64,
-        /// The topic.
-        topic: String,
-        /// The partition.
-        partition: i32,
-    },
+    /// A screen module's fetch; answer with [`Action::Screen`].
+    Query(super::screens::Query),
     /// Read a topic's eligible leader replicas and, where it is tiered,
     /// its partitions' local log starts; answer with
     /// [`Action::PartitionExtras`].

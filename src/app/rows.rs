@@ -59,7 +59,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         sizes: state.sizes.answers,
         cluster: state.cluster.answers,
         security: state.security.answers,
-        producers: state.producers.answers,
+        screens: state.screens.answers(),
         registry: state.registry.answers,
         inactive: state.groups.hide_inactive,
         group_type: state.groups.only_type.clone(),
@@ -186,9 +186,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Clients { topic } => super::topic_clients::build(&state.clients, topic, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
-        Screen::Producers { topic, partition } => {
-            super::producers::build(&state.producers, (topic, *partition), &mut keep)
-        }
+        Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
     if sort.descending {
@@ -304,10 +302,6 @@ fn sort_rows(
             table_rows::quorum_replica(state, i)
         }),
         Screen::Security { of } => super::security::sort(&state.security, of, column, rows),
-        Screen::Producers { topic, partition } => {
-            sort_indices(rows, crate::columns::producers::table().get(column), |i| {
-                table_rows::producer(state, topic, *partition, i)
-            });
-        }
+        Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),
     }
 }

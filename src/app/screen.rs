@@ -45,14 +45,8 @@ pub enum Screen {
     },
     /// The cluster itself: quorum, features, reassignments.
     Cluster,
-    /// A partition's active producers and the open transactions writing
-    /// to it.
-    Producers {
-        /// Its topic.
-        topic: String,
-        /// The partition.
-        partition: i32,
-    },
+    /// A screen that is its own module (`app/screens/`).
+    Module(super::screens::Screen),
     /// ACLs (all, or those applying to a topic), SCRAM users or client
     /// quotas.
     Security {
@@ -115,9 +109,7 @@ impl Screen {
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
             Screen::Cluster => "cluster: KRaft quorum".to_owned(),
-            Screen::Producers { topic, partition } => {
-                format!("producers and transactions of '{topic}' partition {partition}")
-            }
+            Screen::Module(s) => s.title(),
             Screen::Security { of } => match of {
                 Security::Acls => "ACLs".to_owned(),
                 Security::TopicAcls(topic) => format!("ACLs that apply to topic '{topic}'"),
@@ -150,7 +142,7 @@ impl Screen {
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
             brokers, configs, events, group_offsets, groups, headers, leaders, members, messages,
-            partitions, producers, quorum, security, topics,
+            partitions, quorum, security, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -164,7 +156,7 @@ impl Screen {
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
             Screen::Cluster => headers(&quorum::table()),
-            Screen::Producers { .. } => headers(&producers::table()),
+            Screen::Module(s) => s.headers(),
             Screen::Security { of } => match of {
                 Security::Acls | Security::TopicAcls(_) => headers(&security::acl_columns()),
                 Security::Users => headers(&security::user_columns()),
@@ -251,8 +243,8 @@ pub struct RowsKey {
     pub cluster: u64,
     /// Security answers received.
     pub security: u64,
-    /// Producer answers received.
-    pub producers: u64,
+    /// Answers the screen modules' stores took.
+    pub screens: u64,
     /// Schema-registry list answers received.
     pub registry: u64,
     /// Whether Empty and Dead groups are shown.

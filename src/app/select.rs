@@ -9,6 +9,7 @@ use super::group_rows;
 use super::keymap::Command;
 use super::messages;
 use super::screen::Screen;
+use super::screens::{self, producers::Partition};
 use super::state::AppState;
 
 /// The selected partition's producers, or the selected topic's ACLs.
@@ -22,7 +23,9 @@ pub(super) fn inspect_selected(
         if let Screen::Partitions { topic } = &state.view().screen {
             let topic = topic.clone();
             if let Some(partition) = selected_partition(state, snap, &topic) {
-                super::update::push(state, Screen::Producers { topic, partition }, None, fx);
+                let shown = Partition { topic, partition };
+                let screen = Screen::Module(screens::Screen::Producers(shown));
+                super::update::push(state, screen, None, fx);
             }
         }
     } else if let Some(topic) = current_topic(state, snap) {
@@ -164,7 +167,7 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
         Screen::Leaders
         | Screen::Cluster
         | Screen::Security { .. }
-        | Screen::Producers { .. }
+        | Screen::Module(_)
         | Screen::Members { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Record { .. }

@@ -162,8 +162,11 @@ pub struct AppState {
     pub cluster: ClusterStore,
     /// The security screens' data.
     pub security: super::security::SecurityStore,
-    /// The producers screen's data.
-    pub producers: super::producers::ProducersStore,
+    /// The screen modules' cluster-scoped data.
+    pub screens: super::screens::Stores,
+    /// The source of the stores' request ids (kept across `:ctx`, so an
+    /// answer from the previous cluster never matches a new request).
+    pub requests: super::screens::requests::RequestIds,
     /// The Partitions screen's ELR and local log starts.
     pub extras: super::partition_extras::ExtrasStore,
     /// The Topics screen's LAG column.
@@ -242,7 +245,8 @@ impl AppState {
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
-            producers: super::producers::ProducersStore::default(),
+            screens: super::screens::Stores::default(),
+            requests: super::screens::requests::RequestIds::default(),
             extras: super::partition_extras::ExtrasStore::default(),
             registry: super::schemas::RegistryStore::default(),
             quit: false,
@@ -265,6 +269,14 @@ impl AppState {
     /// Since when broker `id` has not answered kscope's liveness check.
     pub fn not_answering_since(&self, id: i32) -> Option<SystemTime> {
         self.health.as_ref()?.not_answering.get(&id).copied()
+    }
+
+    /// The time rows and data ages are read against now.
+    pub fn clock(&self) -> super::screens::Clock {
+        super::screens::Clock {
+            now: self.now,
+            now_ms: super::table_rows::now_ms(self),
+        }
     }
 
     /// Forget everything about the cluster (another context).
@@ -304,7 +316,7 @@ impl AppState {
         self.topic_lag.reset();
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();
-        self.producers.reset();
+        self.screens = super::screens::Stores::default();
         self.extras.reset();
         self.registry.reset();
         self.link = Link::Connecting {

@@ -12,8 +12,8 @@ use crate::columns::topic_clients::ClientRow;
 use crate::inspect::clients::{Section, TopicClients, TopicPrincipals};
 
 use super::action::Effect;
-use super::one_at_a_time::OneAtATime;
 use super::screen::Screen;
+use super::screens::requests::Requests;
 use super::state::{AppState, Link};
 
 /// How often the answer is read again while shown.
@@ -22,7 +22,7 @@ pub const INTERVAL: Duration = Duration::from_secs(10);
 const GIVE_UP: Duration = Duration::from_secs(30);
 
 /// The rows of the topic asked for.
-pub type ClientsStore = OneAtATime<String, Vec<ClientRow>>;
+pub type ClientsStore = Requests<String, Vec<ClientRow>>;
 
 impl ClientsStore {
     /// Row `index` of the answer held for `topic`.
@@ -40,7 +40,11 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         return;
     };
     let topic = topic.clone();
-    if let Some(request) = state.clients.ask(&topic, state.now, INTERVAL, GIVE_UP) {
+    if let Some(request) =
+        state
+            .clients
+            .ask(&mut state.requests, &topic, state.now, (INTERVAL, GIVE_UP))
+    {
         effects.push(Effect::FetchTopicClients { request, topic });
     }
 }

@@ -70,7 +70,7 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::SchemaVersion { .. }
         | Screen::Cluster
         | Screen::Security { .. }
-        | Screen::Producers { .. } => {}
+        | Screen::Module(_) => {}
     }
     out
 }

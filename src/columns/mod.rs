@@ -19,7 +19,6 @@ pub mod leaders;
 pub mod members;
 pub mod messages;
 pub mod partitions;
-pub mod producers;
 pub mod quorum;
 pub mod schemas;
 pub mod security;

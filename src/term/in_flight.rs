@@ -33,8 +33,8 @@ pub enum Fetch {
     PartitionExtras,
     /// The ACLs, users or quotas on screen.
     Security,
-    /// The partition detail's producers and transactions.
-    Producers,
+    /// A screen module's fetch, one per kind of query.
+    Query(std::mem::Discriminant<crate::app::screens::Query>),
     /// Who touches the topic on the Clients screen.
     Clients,
 }

@@ -272,29 +272,15 @@ pub fn topic_clients(
     })
 }
 
-/// Describe a partition's producers and every open transaction writing to
-/// it, in the background.
-pub fn producers(
+/// Run a screen module's query in the background (the module's own
+/// `fetch`, dispatched by `app::screens::fetch`).
+pub fn query(
     cluster: Cluster,
-    request: u64,
-    (topic, partition): (String, i32),
+    query: crate::app::screens::Query,
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
-    use crate::inspect::transactions;
     answer(tx, async move {
-        let (producers, (open, failed)) = tokio::join!(
-            transactions::describe_producers(&cluster, &topic, partition),
-            transactions::open_transactions(&cluster),
-        );
-        let answer = Arc::new(crate::app::producers::Answer {
-            producers,
-            transactions: open
-                .into_iter()
-                .filter(|t| t.touches(&topic, partition))
-                .collect(),
-            failed,
-        });
-        Action::Producers { request, answer }
+        Action::Screen(crate::app::screens::fetch(cluster, query).await)
     })
 }
 

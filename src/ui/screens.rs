@@ -4,34 +4,11 @@
 use ratatui::style::Style;
 
 use crate::app::{AppState, Screen, table_rows};
-use crate::columns::{self, Align, Column, Width, brokers, leaders, partitions, topics};
+use crate::columns::{brokers, leaders, partitions, topics};
 use crate::meta::{MetadataSnapshot, MovementKind};
 
+pub use super::grid::{Grid, grid};
 use super::theme::Theme;
-
-/// The visible part of a screen's table, ready to lay out.
-pub struct Grid {
-    /// Column headers.
-    pub headers: Vec<&'static str>,
-    /// Width rule per column.
-    pub widths: Vec<Width>,
-    /// Alignment per column.
-    pub aligns: Vec<Align>,
-    /// The raw cells and style of each visible row.
-    pub rows: Vec<(Vec<String>, Style)>,
-}
-
-/// A grid of `rows` under `table`.
-pub fn grid<R>(table: &[Column<R>], rows: impl Iterator<Item = (R, Style)>) -> Grid {
-    Grid {
-        headers: columns::headers(table),
-        widths: table.iter().map(|c| c.width).collect(),
-        aligns: table.iter().map(|c| c.align).collect(),
-        rows: rows
-            .map(|(row, style)| (columns::cells(table, &row), style))
-            .collect(),
-    }
-}
 
 /// The visible rows of the view on screen.
 pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: usize) -> Grid {
@@ -115,7 +92,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         }
         Screen::Cluster => super::cluster_screen::visible(state, theme, page),
         Screen::Security { .. } => super::security_screens::visible(state, theme, page),
-        Screen::Producers { .. } => super::producers_screen::visible(state, theme, page),
+        Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
         Screen::Config { .. } | Screen::ConfigEntry { .. } => {
             super::config_screens::visible(state, theme, page)
         }
