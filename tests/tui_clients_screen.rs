@@ -3,6 +3,8 @@
 //! no authorizer), a stale answer is dropped, and Enter on the group's row
 //! opens its offsets.
 
+use kscope::app::screens;
+use kscope::app::screens::topic_clients::{Msg, Query};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::groups::{ReadingGroup, ReadingMember, TopicReaders};
 use kscope::inspect::clients::{Section, TopicClients, TopicPrincipals};
@@ -52,15 +54,17 @@ fn answer() -> TopicClients {
 
 /// The answer to `request` as the worker sends it.
 fn answered(request: u64) -> Action {
-    Action::TopicClients {
+    Action::Screen(screens::Msg::Clients(Msg::Answer {
         request,
         answer: Ok(answer()),
-    }
+    }))
 }
 
 fn request_of(effects: &[Effect]) -> Option<(u64, String)> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchTopicClients { request, topic } => Some((*request, topic.clone())),
+        Effect::Query(screens::Query::Clients(Query { request, topic })) => {
+            Some((*request, topic.clone()))
+        }
         _ => None,
     })
 }

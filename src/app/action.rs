@@ -46,13 +46,6 @@ pub enum Action {
     Movements(Vec<MovementEvent>),
     /// The fleet poller published its rows (every context, worst first).
     Fleet(crate::fleet::FleetRows),
-    /// The answer to [`Effect::FetchTopicClients`].
-    TopicClients {
-        /// The request id it answers.
-        request: u64,
-        /// Who touches the topic, or why it could not be read.
-        answer: Result<crate::inspect::clients::TopicClients, String>,
-    },
     /// The answer to [`Effect::FetchWatermarks`].
     Watermarks {
         /// The request id it answers.
@@ -254,14 +247,6 @@ pub enum Effect {
     FetchSizes {
         /// Request id.
         request: u64,
-    },
-    /// Read who touches a topic (`inspect::clients`); answer with
-    /// [`Action::TopicClients`].
-    FetchTopicClients {
-        /// Request id.
-        request: u64,
-        /// The topic.
-        topic: String,
     },
     /// A screen module's fetch; answer with [`Action::Screen`].
     Query(super::screens::Query),

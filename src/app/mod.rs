@@ -39,7 +39,6 @@ pub mod sizes;
 pub mod state;
 pub mod table_rows;
 pub mod throughput;
-pub mod topic_clients;
 pub mod topic_lag;
 mod update;
 pub mod watermarks;

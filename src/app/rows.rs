@@ -44,7 +44,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         movements: state.movements_seen,
         events: state.events.seen,
         fleet: state.fleet.answers,
-        clients: state.clients.answers,
         watermarks: state.watermarks.answers,
         filter: state
             .view()
@@ -183,7 +182,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         }
         Screen::Schemas => super::schemas::build(&state.registry, &mut keep),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
-        Screen::Clients { topic } => super::topic_clients::build(&state.clients, topic, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
@@ -294,9 +292,7 @@ fn sort_rows(
         Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::SchemaVersion { .. }
-        // Writers, readers, principals: the order they are read in.
-        | Screen::Clients { .. } => {}
+        | Screen::SchemaVersion { .. } => {}
         Screen::Schemas => super::schemas::sort(&state.registry, column, rows),
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)

@@ -23,11 +23,6 @@ pub enum Screen {
     Events,
     /// Every context of the config at a glance (`crate::fleet`).
     Fleet,
-    /// Who touches a topic: its writers, readers and ACL principals.
-    Clients {
-        /// The topic.
-        topic: String,
-    },
     /// Consumer groups: every one, or those consuming `topic`.
     Groups {
         /// Only the groups committed to or assigned this topic.
@@ -103,7 +98,6 @@ impl Screen {
             Screen::Leaders => "leader movement".to_owned(),
             Screen::Events => "events".to_owned(),
             Screen::Fleet => "fleet: every context".to_owned(),
-            Screen::Clients { topic } => format!("who touches '{topic}'"),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
@@ -151,7 +145,6 @@ impl Screen {
             Screen::Leaders => headers(&leaders::table()),
             Screen::Events => headers(&events::table()),
             Screen::Fleet => headers(&crate::columns::fleet::table()),
-            Screen::Clients { .. } => headers(&crate::columns::topic_clients::table()),
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
@@ -223,8 +216,6 @@ pub struct RowsKey {
     pub events: u64,
     /// How many fleet publications had arrived.
     pub fleet: u64,
-    /// How many who-touches answers had arrived.
-    pub clients: u64,
     /// Watermark answers received (the messages column sorts by them).
     pub watermarks: u64,
     /// The filter text.

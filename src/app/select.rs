@@ -9,7 +9,7 @@ use super::group_rows;
 use super::keymap::Command;
 use super::messages;
 use super::screen::Screen;
-use super::screens::{self, producers::Partition};
+use super::screens::{self, Goto, producers::Partition, topic_clients::Topic};
 use super::state::AppState;
 
 /// The selected partition's producers, or the selected topic's ACLs.
@@ -30,7 +30,7 @@ pub(super) fn inspect_selected(
         }
     } else if let Some(topic) = current_topic(state, snap) {
         let screen = if command == Command::Clients {
-            Screen::Clients { topic }
+            Screen::Module(screens::Screen::Clients(Topic { topic }))
         } else {
             let of = super::security::Security::TopicAcls(topic);
             Screen::Security { of }
@@ -152,22 +152,19 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
         }
         Screen::Events => super::events::select(state, snap, fx),
         Screen::Fleet => super::fleet::select(state, fx),
-        Screen::Clients { topic } => {
-            // A group reading the topic: its offsets.
+        Screen::Module(screen) => {
             let view = state.view();
-            let group = view
+            let goto = view
                 .rows
                 .get(view.selected)
-                .and_then(|&i| state.clients.row(topic, i))
-                .and_then(|r| r.group.clone());
-            if let Some(group) = group {
+                .and_then(|&i| state.screens.enter(screen, i));
+            if let Some(Goto::Group(group)) = goto {
                 super::update::push(state, Screen::Group { group }, None, fx);
             }
         }
         Screen::Leaders
         | Screen::Cluster
         | Screen::Security { .. }
-        | Screen::Module(_)
         | Screen::Members { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Record { .. }

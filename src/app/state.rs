@@ -141,8 +141,6 @@ pub struct AppState {
     pub strip: super::event_strip::Strip,
     /// The fleet's rows (every context; not reset by `:ctx`).
     pub fleet: super::fleet::FleetStore,
-    /// Who touches the topic on the Clients screen.
-    pub clients: super::topic_clients::ClientsStore,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
     /// When the latest of them moved: while within [`MOVED_HIGHLIGHT`], some
@@ -232,7 +230,6 @@ impl AppState {
             events: super::events::EventsStore::default(),
             strip: super::event_strip::Strip::default(),
             fleet: super::fleet::FleetStore::default(),
-            clients: super::topic_clients::ClientsStore::default(),
             moved_at: HashMap::new(),
             last_moved: None,
             watermarks: WatermarkStore::default(),
@@ -300,7 +297,6 @@ impl AppState {
         self.movements_seen = 0;
         self.events.reset();
         self.strip = super::event_strip::Strip::default();
-        self.clients.reset();
         self.moved_at.clear();
         self.last_moved = None;
         self.watermarks = WatermarkStore::default();

@@ -48,9 +48,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Snapshot { generation } => snapshot(state, generation, snap),
         Action::Movements(events) => movements(state, events),
         Action::Fleet(rows) => super::fleet::receive(state, rows),
-        Action::TopicClients { request, answer } => {
-            super::topic_clients::receive(state, request, answer);
-        }
         Action::Watermarks { request, result } => {
             watermarks::receive(state, snap, request, result);
         }
@@ -74,7 +71,10 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::PartitionExtras { request, answer } => {
             super::partition_extras::receive(state, request, answer);
         }
-        Action::Screen(msg) => state.screens.receive(msg, state.now),
+        Action::Screen(msg) => {
+            let clock = state.clock();
+            state.screens.receive(msg, clock);
+        }
         Action::Security { request, answer } => {
             super::security::receive(state, request, answer);
         }
@@ -134,7 +134,6 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
-    super::topic_clients::plan(state, effects);
     super::partition_extras::plan(state, effects);
     super::schemas::plan(state, effects);
 }

@@ -23,7 +23,6 @@ pub mod quorum;
 pub mod schemas;
 pub mod security;
 pub mod streams_tasks;
-pub mod topic_clients;
 pub mod topics;
 
 #[cfg(test)]

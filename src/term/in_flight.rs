@@ -35,8 +35,6 @@ pub enum Fetch {
     Security,
     /// A screen module's fetch, one per kind of query.
     Query(std::mem::Discriminant<crate::app::screens::Query>),
-    /// Who touches the topic on the Clients screen.
-    Clients,
 }
 
 /// At most one running task per [`Fetch`] kind.

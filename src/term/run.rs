@@ -376,7 +376,6 @@ impl Session {
             Effect::Query(query) => self.query(query),
             effect @ (Effect::FetchConfigs { .. }
             | Effect::FetchCluster { .. }
-            | Effect::FetchTopicClients { .. }
             | Effect::FetchPartitionExtras { .. }
             | Effect::FetchSecurity { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
@@ -408,10 +407,6 @@ impl Session {
             Effect::FetchCluster { request } => {
                 (Fetch::Cluster, worker::cluster(cluster, request, tx))
             }
-            Effect::FetchTopicClients { request, topic } => (
-                Fetch::Clients,
-                worker::topic_clients(cluster, request, topic, tx),
-            ),
             Effect::FetchPartitionExtras { request, asked } => (
                 Fetch::PartitionExtras,
                 worker::partition_extras(cluster, request, asked, tx),

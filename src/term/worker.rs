@@ -256,22 +256,6 @@ pub fn security(
     })
 }
 
-/// Read who touches `topic` (writers, readers, ACL principals) in the
-/// background.
-pub fn topic_clients(
-    cluster: Cluster,
-    request: u64,
-    topic: String,
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
-    answer(tx, async move {
-        let answer = crate::inspect::clients::topic_clients(&cluster, &topic)
-            .await
-            .map_err(|e| e.to_string());
-        Action::TopicClients { request, answer }
-    })
-}
-
 /// Run a screen module's query in the background (the module's own
 /// `fetch`, dispatched by `app::screens::fetch`).
 pub fn query(

@@ -75,7 +75,6 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                 }),
         ),
         Screen::Fleet => fleet(state, theme, window),
-        Screen::Clients { topic } => clients(state, theme, topic, window),
         Screen::Events => grid(
             &crate::columns::events::table(),
             window.filter_map(|i| state.events.ring.get(i)).map(|e| {
@@ -115,27 +114,5 @@ fn fleet(state: &AppState, theme: &Theme, window: impl Iterator<Item = usize>) -
             };
             (row.clone().aged(state.now), style)
         }),
-    )
-}
-
-/// Who touches `topic`: the visible rows, problems marked.
-fn clients(
-    state: &AppState,
-    theme: &Theme,
-    topic: &str,
-    window: impl Iterator<Item = usize>,
-) -> Grid {
-    grid(
-        &crate::columns::topic_clients::table(),
-        window
-            .filter_map(|i| state.clients.row(topic, i))
-            .map(|row| {
-                let style = if row.problem {
-                    theme.problem
-                } else {
-                    Style::new()
-                };
-                (row.clone(), style)
-            }),
     )
 }

@@ -63,6 +63,13 @@ macro_rules! screens {
                 }
             }
 
+            /// Whether Enter opens something from a row.
+            pub fn drillable(&self) -> bool {
+                match self {
+                    $(Screen::$variant(_) => <$module::$shown as Module>::DRILLABLE,)+
+                }
+            }
+
             /// Terminal rows of the panel above the table.
             pub fn panel_rows(&self) -> u16 {
                 match self {
@@ -86,11 +93,18 @@ macro_rules! screens {
                 }
             }
 
+            /// What Enter on row `index` of `screen` opens, if anything.
+            pub fn enter(&self, screen: &Screen, index: usize) -> Option<Goto> {
+                match screen {
+                    $(Screen::$variant(s) => s.enter(&self.$module, index),)+
+                }
+            }
+
             /// Hand `msg` to its store.
-            pub fn receive(&mut self, msg: Msg, now: Instant) {
+            pub fn receive(&mut self, msg: Msg, clock: Clock) {
                 match msg {
                     $(Msg::$variant(m) => {
-                        <$module::$shown as Module>::receive(&mut self.$module, m, now);
+                        <$module::$shown as Module>::receive(&mut self.$module, m, clock);
                     })+
                 }
             }

@@ -11,7 +11,11 @@
 //!      store (with [`requests::Requests`] for the request bookkeeping),
 //!      its query and answer types, its message, and `impl Module for
 //!      Shown` ([`Module`]: title, headers, `plan`/`receive` over the
-//!      store, rows, sort, `fetch`);
+//!      store, rows, sort, `fetch`; `PANEL_ROWS` and `draw_panel` for a
+//!      panel; `DRILLABLE` and `enter` returning a [`Goto`] when Enter
+//!      opens something);
+//!    - more files for the screen's own logic if `mod.rs` grows past a
+//!      screenful (`topic_clients/flatten.rs`);
 //!    - `columns.rs`: the column table (the CLI may import it from here);
 //!    - `draw.rs`: the visible rows, the title's status, the panel if any.
 //! 2. Add one line to the `screens!` list below: `Variant => NAME::Shown`.
@@ -38,9 +42,10 @@ use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-pub use module::{Clock, Module};
+pub use module::{Clock, Goto, Module};
 use requests::RequestIds;
 
 screens! {
     Producers => producers::Partition,
+    Clients => topic_clients::Topic,
 }

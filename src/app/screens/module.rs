@@ -26,6 +26,14 @@ pub struct Clock {
     pub now_ms: i64,
 }
 
+/// A screen outside the module that Enter on a row opens: the module says
+/// where, the top level pushes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Goto {
+    /// A consumer group's offsets.
+    Group(String),
+}
+
 /// One screen: implemented by the value that says what it shows.
 pub trait Module: Sized {
     /// The screen's cluster-scoped data with its request bookkeeping;
@@ -37,6 +45,8 @@ pub trait Module: Sized {
     type Msg: std::fmt::Debug + Clone + Send + 'static;
     /// Terminal rows of the panel drawn above the table (0: none).
     const PANEL_ROWS: u16 = 0;
+    /// Whether Enter opens something from a row (see [`Module::enter`]).
+    const DRILLABLE: bool = false;
 
     /// The title above the table, names as the cluster gave them
     /// (`app::Screen::title` escapes them).
@@ -54,8 +64,8 @@ pub trait Module: Sized {
         now: Instant,
     ) -> Option<Self::Query>;
 
-    /// Take a message that landed at `now` (a stale answer is dropped).
-    fn receive(store: &mut Self::Store, msg: Self::Msg, now: Instant);
+    /// Take a message that landed at `clock` (a stale answer is dropped).
+    fn receive(store: &mut Self::Store, msg: Self::Msg, clock: Clock);
 
     /// Ask again at the next chance (the `r` key).
     fn expire(store: &mut Self::Store);
@@ -81,6 +91,13 @@ pub trait Module: Sized {
     /// What the title adds after the filter (the data's age); empty for
     /// nothing.
     fn status(&self, store: &Self::Store, now: Instant) -> String;
+
+    /// What Enter on row `index` (into the store, as `rows` gave it) opens,
+    /// if anything; nothing by default.
+    fn enter(&self, store: &Self::Store, index: usize) -> Option<Goto> {
+        let _ = (store, index);
+        None
+    }
 
     /// Draw the panel above the table into `area` ([`Module::PANEL_ROWS`]
     /// tall); nothing by default.

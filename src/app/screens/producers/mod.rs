@@ -133,10 +133,10 @@ impl Module for Partition {
         })
     }
 
-    fn receive(store: &mut Store, msg: Msg, now: Instant) {
+    fn receive(store: &mut Store, msg: Msg, clock: Clock) {
         match msg {
             Msg::Answer { request, answer } => {
-                store.receive(request, answer, now);
+                store.receive(request, answer, clock.now);
             }
         }
     }
