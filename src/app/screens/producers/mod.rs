@@ -2,7 +2,7 @@
 //! producers and the open transactions writing to it, asked while the
 //! screen shows, every [`INTERVAL`], kept with their age. Everything the
 //! screen is lives here: the store, the query and its answer, planning and
-//! receiving, the column table ([`columns`]) and the drawing ([`draw`]).
+//! receiving, the column table ([`columns`]) and the drawing (`draw.rs`).
 
 pub mod columns;
 mod draw;
