@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use kscope::app::producers::Answer;
+use kscope::app::screens::producers::{self, Answer, Msg, Partition, Query};
+use kscope::app::screens::{self, Screen::Producers};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::inspect::transactions::{OpenTransaction, Producer, TxnPartition};
 use kscope::meta::MetadataSnapshot;
@@ -58,13 +59,18 @@ fn answer(open: bool) -> Answer {
 
 fn request_of(effects: &[Effect]) -> Option<(u64, String, i32)> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchProducers {
+        Effect::Query(screens::Query::Producers(Query {
             request,
             topic,
             partition,
-        } => Some((*request, topic.clone(), *partition)),
+        })) => Some((*request, topic.clone(), *partition)),
         _ => None,
     })
+}
+
+/// The answer to `request` as the worker sends it.
+fn answered(request: u64, answer: Arc<Answer>) -> Action {
+    Action::Screen(screens::Msg::Producers(Msg::Answer { request, answer }))
 }
 
 /// `:partitions orders`, down to partition 1, `T`.
@@ -83,7 +89,7 @@ fn producers_screen() {
             let mut s = state(&snap, width, height);
             let (request, ..) = open(&mut s, &snap).expect("asked for");
             let answer = Arc::new(answer(open_txn));
-            update(&mut s, Action::Producers { request, answer }, &snap);
+            update(&mut s, answered(request, answer), &snap);
             let name = if open_txn { "open" } else { "none" };
             insta::assert_snapshot!(format!("producers_{name}_{label}"), render(&s, &snap));
         }
@@ -98,26 +104,19 @@ fn t_opens_the_selected_partition_and_stale_answers_are_dropped() {
     assert_eq!((topic.as_str(), partition), ("orders", 1));
     assert_eq!(
         s.view().screen,
-        Screen::Producers {
+        Screen::Module(Producers(Partition {
             topic: "orders".to_owned(),
             partition: 1
-        }
+        }))
     );
     let stale = Arc::new(answer(true));
-    update(
-        &mut s,
-        Action::Producers {
-            request: request + 5,
-            answer: stale,
-        },
-        &snap,
-    );
+    update(&mut s, answered(request + 5, stale), &snap);
     assert!(s.view().rows.is_empty(), "a stale answer is dropped");
     let answer = Arc::new(answer(true));
-    update(&mut s, Action::Producers { request, answer }, &snap);
+    update(&mut s, answered(request, answer), &snap);
     assert_eq!(s.view().rows.len(), 2);
     press(&mut s, &snap, Code::Esc);
-    let (now, wall) = (s.now + kscope::app::producers::INTERVAL, s.wall);
+    let (now, wall) = (s.now + producers::INTERVAL, s.wall);
     let effects = update(&mut s, Action::Tick { now, wall }, &snap);
     assert_eq!(request_of(&effects), None, "not asked once left");
 }

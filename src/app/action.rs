@@ -46,13 +46,6 @@ pub enum Action {
     Movements(Vec<MovementEvent>),
     /// The fleet poller published its rows (every context, worst first).
     Fleet(crate::fleet::FleetRows),
-    /// The answer to [`Effect::FetchTopicClients`].
-    TopicClients {
-        /// The request id it answers.
-        request: u64,
-        /// Who touches the topic, or why it could not be read.
-        answer: Result<crate::inspect::clients::TopicClients, String>,
-    },
     /// The answer to [`Effect::FetchWatermarks`].
     Watermarks {
         /// The request id it answers.
@@ -97,13 +90,9 @@ pub enum Action {
         /// Every broker's disk and every topic's size.
         sizes: Arc<crate::inspect::ClusterSizes>,
     },
-    /// The answer to [`Effect::FetchProducers`].
-    Producers {
-        /// The request id it answers.
-        request: u64,
-        /// The producers and open transactions.
-        answer: Arc<super::producers::Answer>,
-    },
+    /// A message for a screen module's store (the answer to its
+    /// [`Effect::Query`]).
+    Screen(super::screens::Msg),
     /// The answer to [`Effect::FetchPartitionExtras`].
     PartitionExtras {
         /// The request id it answers.
@@ -259,24 +248,8 @@ pub enum Effect {
         /// Request id.
         request: u64,
     },
-    /// Read who touches a topic (`inspect::clients`); answer with
-    /// [`Action::TopicClients`].
-    FetchTopicClients {
-        /// Request id.
-        request: u64,
-        /// The topic.
-        topic: String,
-    },
-    /// Describe a partition's producers and the open transactions; answer
-    /// with [`Action::Producers`].
-    FetchProducers {
-        /// Request id.
-        request: u64,
-        /// The topic.
-        topic: String,
-        /// The partition.
-        partition: i32,
-    },
+    /// A screen module's fetch; answer with [`Action::Screen`].
+    Query(super::screens::Query),
     /// Read a topic's eligible leader replicas and, where it is tiered,
     /// its partitions' local log starts; answer with
     /// [`Action::PartitionExtras`].

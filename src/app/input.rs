@@ -93,7 +93,11 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Leaders => push(state, Screen::Leaders, None, fx),
         Parsed::Events => push(state, Screen::Events, None, fx),
         Parsed::Fleet => super::fleet::open(state, fx),
-        Parsed::Clients(Some(topic)) => push(state, Screen::Clients { topic }, None, fx),
+        Parsed::Clients(Some(topic)) => {
+            let shown = super::screens::topic_clients::Topic { topic };
+            let screen = Screen::Module(super::screens::Screen::Clients(shown));
+            push(state, screen, None, fx);
+        }
         Parsed::Clients(None) => {
             super::select::inspect_selected(state, snap, super::keymap::Command::Clients, fx);
         }

@@ -79,20 +79,21 @@ impl Scope {
         match self {
             Scope::All => true,
             Scope::Topics => matches!(screen, Screen::Topics),
-            Scope::Drillable => matches!(
-                screen,
-                Screen::Topics
-                    | Screen::Partitions { .. }
-                    | Screen::Brokers
-                    | Screen::Groups { .. }
-                    | Screen::Group { .. }
-                    | Screen::Config { .. }
-                    | Screen::Messages { .. }
-                    | Screen::Schemas
-                    | Screen::Events
-                    | Screen::Fleet
-                    | Screen::Clients { .. }
-            ),
+            Scope::Drillable => {
+                matches!(
+                    screen,
+                    Screen::Topics
+                        | Screen::Partitions { .. }
+                        | Screen::Brokers
+                        | Screen::Groups { .. }
+                        | Screen::Group { .. }
+                        | Screen::Config { .. }
+                        | Screen::Messages { .. }
+                        | Screen::Schemas
+                        | Screen::Events
+                        | Screen::Fleet
+                ) || matches!(screen, Screen::Module(s) if s.drillable())
+            }
             Scope::HasConfigs => matches!(
                 screen,
                 Screen::Topics

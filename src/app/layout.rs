@@ -20,10 +20,6 @@ pub const CLUSTER_PANEL: u16 = 6;
 /// and a refusal or "no authorizer").
 pub const SECURITY_PANEL: u16 = 2;
 
-/// Rows of the panel above a partition's producers: the open transactions
-/// writing to it.
-pub const PRODUCERS_PANEL: u16 = 4;
-
 /// Rows of the panel above a config's synonym chain: its value, type and
 /// documentation.
 pub const CONFIG_PANEL: u16 = 7;
@@ -38,7 +34,7 @@ pub fn table_first_row(screen: &Screen) -> u16 {
         Screen::Record { .. } | Screen::SchemaVersion { .. } => TABLE_FIRST_ROW - 1,
         Screen::Cluster => TABLE_FIRST_ROW + CLUSTER_PANEL,
         Screen::Security { .. } => TABLE_FIRST_ROW + SECURITY_PANEL,
-        Screen::Producers { .. } => TABLE_FIRST_ROW + PRODUCERS_PANEL,
+        Screen::Module(s) => TABLE_FIRST_ROW + s.panel_rows(),
         _ => TABLE_FIRST_ROW,
     }
 }

@@ -14,8 +14,8 @@ use crate::inspect::Error;
 use crate::inspect::elr::Elr;
 
 use super::action::Effect;
-use super::one_at_a_time::OneAtATime;
 use super::screen::Screen;
+use super::screens::requests::Requests;
 use super::state::{AppState, Link};
 
 /// How often the extras are re-read while shown. The ELR changes only
@@ -46,7 +46,7 @@ pub struct Answer {
 }
 
 /// The topic asked for and its answer.
-pub type ExtrasStore = OneAtATime<Asked, Answer>;
+pub type ExtrasStore = Requests<Asked, Answer>;
 
 impl ExtrasStore {
     fn held(&self, topic: &str) -> Option<&Answer> {
@@ -87,7 +87,11 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         topic: topic.clone(),
         tiered,
     };
-    if let Some(request) = state.extras.ask(&asked, state.now, INTERVAL, GIVE_UP) {
+    if let Some(request) =
+        state
+            .extras
+            .ask(&mut state.requests, &asked, state.now, (INTERVAL, GIVE_UP))
+    {
         effects.push(Effect::FetchPartitionExtras { request, asked });
     }
 }
@@ -139,8 +143,9 @@ mod tests {
     fn the_answer_is_read_only_for_its_topic() {
         let mut store = ExtrasStore::default();
         let now = std::time::Instant::now();
+        let mut ids = crate::app::screens::requests::RequestIds::default();
         let id = store
-            .ask(&asked("orders"), now, INTERVAL, GIVE_UP)
+            .ask(&mut ids, &asked("orders"), now, (INTERVAL, GIVE_UP))
             .expect("first ask");
         let elr = Elr {
             eligible: vec![2],

@@ -44,7 +44,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         movements: state.movements_seen,
         events: state.events.seen,
         fleet: state.fleet.answers,
-        clients: state.clients.answers,
         watermarks: state.watermarks.answers,
         filter: state
             .view()
@@ -59,7 +58,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         sizes: state.sizes.answers,
         cluster: state.cluster.answers,
         security: state.security.answers,
-        producers: state.producers.answers,
+        screens: state.screens.answers(),
         registry: state.registry.answers,
         inactive: state.groups.hide_inactive,
         group_type: state.groups.only_type.clone(),
@@ -183,12 +182,9 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         }
         Screen::Schemas => super::schemas::build(&state.registry, &mut keep),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
-        Screen::Clients { topic } => super::topic_clients::build(&state.clients, topic, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
-        Screen::Producers { topic, partition } => {
-            super::producers::build(&state.producers, (topic, *partition), &mut keep)
-        }
+        Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
     if sort.descending {
@@ -296,18 +292,12 @@ fn sort_rows(
         Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::SchemaVersion { .. }
-        // Writers, readers, principals: the order they are read in.
-        | Screen::Clients { .. } => {}
+        | Screen::SchemaVersion { .. } => {}
         Screen::Schemas => super::schemas::sort(&state.registry, column, rows),
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)
         }),
         Screen::Security { of } => super::security::sort(&state.security, of, column, rows),
-        Screen::Producers { topic, partition } => {
-            sort_indices(rows, crate::columns::producers::table().get(column), |i| {
-                table_rows::producer(state, topic, *partition, i)
-            });
-        }
+        Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),
     }
 }

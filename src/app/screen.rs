@@ -23,11 +23,6 @@ pub enum Screen {
     Events,
     /// Every context of the config at a glance (`crate::fleet`).
     Fleet,
-    /// Who touches a topic: its writers, readers and ACL principals.
-    Clients {
-        /// The topic.
-        topic: String,
-    },
     /// Consumer groups: every one, or those consuming `topic`.
     Groups {
         /// Only the groups committed to or assigned this topic.
@@ -45,14 +40,8 @@ pub enum Screen {
     },
     /// The cluster itself: quorum, features, reassignments.
     Cluster,
-    /// A partition's active producers and the open transactions writing
-    /// to it.
-    Producers {
-        /// Its topic.
-        topic: String,
-        /// The partition.
-        partition: i32,
-    },
+    /// A screen that is its own module (`app/screens/`).
+    Module(super::screens::Screen),
     /// ACLs (all, or those applying to a topic), SCRAM users or client
     /// quotas.
     Security {
@@ -109,15 +98,12 @@ impl Screen {
             Screen::Leaders => "leader movement".to_owned(),
             Screen::Events => "events".to_owned(),
             Screen::Fleet => "fleet: every context".to_owned(),
-            Screen::Clients { topic } => format!("who touches '{topic}'"),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
             Screen::Cluster => "cluster: KRaft quorum".to_owned(),
-            Screen::Producers { topic, partition } => {
-                format!("producers and transactions of '{topic}' partition {partition}")
-            }
+            Screen::Module(s) => s.title(),
             Screen::Security { of } => match of {
                 Security::Acls => "ACLs".to_owned(),
                 Security::TopicAcls(topic) => format!("ACLs that apply to topic '{topic}'"),
@@ -150,7 +136,7 @@ impl Screen {
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
             brokers, configs, events, group_offsets, groups, headers, leaders, members, messages,
-            partitions, producers, quorum, security, topics,
+            partitions, quorum, security, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -159,12 +145,11 @@ impl Screen {
             Screen::Leaders => headers(&leaders::table()),
             Screen::Events => headers(&events::table()),
             Screen::Fleet => headers(&crate::columns::fleet::table()),
-            Screen::Clients { .. } => headers(&crate::columns::topic_clients::table()),
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
             Screen::Cluster => headers(&quorum::table()),
-            Screen::Producers { .. } => headers(&producers::table()),
+            Screen::Module(s) => s.headers(),
             Screen::Security { of } => match of {
                 Security::Acls | Security::TopicAcls(_) => headers(&security::acl_columns()),
                 Security::Users => headers(&security::user_columns()),
@@ -231,8 +216,6 @@ pub struct RowsKey {
     pub events: u64,
     /// How many fleet publications had arrived.
     pub fleet: u64,
-    /// How many who-touches answers had arrived.
-    pub clients: u64,
     /// Watermark answers received (the messages column sorts by them).
     pub watermarks: u64,
     /// The filter text.
@@ -251,8 +234,8 @@ pub struct RowsKey {
     pub cluster: u64,
     /// Security answers received.
     pub security: u64,
-    /// Producer answers received.
-    pub producers: u64,
+    /// Answers the screen modules' stores took.
+    pub screens: u64,
     /// Schema-registry list answers received.
     pub registry: u64,
     /// Whether Empty and Dead groups are shown.

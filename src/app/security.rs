@@ -11,8 +11,8 @@ use crate::inspect::security::{Acl, Acls, Credential, ScramUser};
 use crate::inspect::{Error, Quota};
 
 use super::action::Effect;
-use super::one_at_a_time::OneAtATime;
 use super::screen::Screen;
+use super::screens::requests::Requests;
 use super::state::{AppState, Link};
 
 /// How often a security screen's data is re-read while shown.
@@ -84,7 +84,7 @@ impl Answer {
 }
 
 /// What the security screens show: the listing asked for and its answer.
-pub type SecurityStore = OneAtATime<Security, Answer>;
+pub type SecurityStore = Requests<Security, Answer>;
 
 /// The listing a screen shows, if it is a security screen.
 pub fn on_screen(screen: &Screen) -> Option<&Security> {
@@ -102,7 +102,11 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     let Some(what) = on_screen(&state.view().screen).cloned() else {
         return;
     };
-    let Some(request) = state.security.ask(&what, state.now, INTERVAL, GIVE_UP) else {
+    let Some(request) =
+        state
+            .security
+            .ask(&mut state.requests, &what, state.now, (INTERVAL, GIVE_UP))
+    else {
         return;
     };
     effects.push(Effect::FetchSecurity { request, what });
@@ -185,7 +189,6 @@ mod tests {
     fn store_asking(what: &Security, id: u64) -> SecurityStore {
         SecurityStore {
             in_flight: Some((id, what.clone(), Instant::now())),
-            next_id: id,
             ..SecurityStore::default()
         }
     }

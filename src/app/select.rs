@@ -9,6 +9,7 @@ use super::group_rows;
 use super::keymap::Command;
 use super::messages;
 use super::screen::Screen;
+use super::screens::{self, Goto, producers::Partition, topic_clients::Topic};
 use super::state::AppState;
 
 /// The selected partition's producers, or the selected topic's ACLs.
@@ -22,12 +23,14 @@ pub(super) fn inspect_selected(
         if let Screen::Partitions { topic } = &state.view().screen {
             let topic = topic.clone();
             if let Some(partition) = selected_partition(state, snap, &topic) {
-                super::update::push(state, Screen::Producers { topic, partition }, None, fx);
+                let shown = Partition { topic, partition };
+                let screen = Screen::Module(screens::Screen::Producers(shown));
+                super::update::push(state, screen, None, fx);
             }
         }
     } else if let Some(topic) = current_topic(state, snap) {
         let screen = if command == Command::Clients {
-            Screen::Clients { topic }
+            Screen::Module(screens::Screen::Clients(Topic { topic }))
         } else {
             let of = super::security::Security::TopicAcls(topic);
             Screen::Security { of }
@@ -149,22 +152,19 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
         }
         Screen::Events => super::events::select(state, snap, fx),
         Screen::Fleet => super::fleet::select(state, fx),
-        Screen::Clients { topic } => {
-            // A group reading the topic: its offsets.
+        Screen::Module(screen) => {
             let view = state.view();
-            let group = view
+            let goto = view
                 .rows
                 .get(view.selected)
-                .and_then(|&i| state.clients.row(topic, i))
-                .and_then(|r| r.group.clone());
-            if let Some(group) = group {
+                .and_then(|&i| state.screens.enter(screen, i));
+            if let Some(Goto::Group(group)) = goto {
                 super::update::push(state, Screen::Group { group }, None, fx);
             }
         }
         Screen::Leaders
         | Screen::Cluster
         | Screen::Security { .. }
-        | Screen::Producers { .. }
         | Screen::Members { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Record { .. }

@@ -141,8 +141,6 @@ pub struct AppState {
     pub strip: super::event_strip::Strip,
     /// The fleet's rows (every context; not reset by `:ctx`).
     pub fleet: super::fleet::FleetStore,
-    /// Who touches the topic on the Clients screen.
-    pub clients: super::topic_clients::ClientsStore,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
     /// When the latest of them moved: while within [`MOVED_HIGHLIGHT`], some
@@ -162,8 +160,11 @@ pub struct AppState {
     pub cluster: ClusterStore,
     /// The security screens' data.
     pub security: super::security::SecurityStore,
-    /// The producers screen's data.
-    pub producers: super::producers::ProducersStore,
+    /// The screen modules' cluster-scoped data.
+    pub screens: super::screens::Stores,
+    /// The source of the stores' request ids (kept across `:ctx`, so an
+    /// answer from the previous cluster never matches a new request).
+    pub requests: super::screens::requests::RequestIds,
     /// The Partitions screen's ELR and local log starts.
     pub extras: super::partition_extras::ExtrasStore,
     /// The Topics screen's LAG column.
@@ -229,7 +230,6 @@ impl AppState {
             events: super::events::EventsStore::default(),
             strip: super::event_strip::Strip::default(),
             fleet: super::fleet::FleetStore::default(),
-            clients: super::topic_clients::ClientsStore::default(),
             moved_at: HashMap::new(),
             last_moved: None,
             watermarks: WatermarkStore::default(),
@@ -242,7 +242,8 @@ impl AppState {
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
-            producers: super::producers::ProducersStore::default(),
+            screens: super::screens::Stores::default(),
+            requests: super::screens::requests::RequestIds::default(),
             extras: super::partition_extras::ExtrasStore::default(),
             registry: super::schemas::RegistryStore::default(),
             quit: false,
@@ -267,6 +268,14 @@ impl AppState {
         self.health.as_ref()?.not_answering.get(&id).copied()
     }
 
+    /// The time rows and data ages are read against now.
+    pub fn clock(&self) -> super::screens::Clock {
+        super::screens::Clock {
+            now: self.now,
+            now_ms: super::table_rows::now_ms(self),
+        }
+    }
+
     /// Forget everything about the cluster (another context).
     pub fn reset_cluster(&mut self) {
         // The fleet stays under the new context's Topics screen: Esc goes
@@ -288,7 +297,6 @@ impl AppState {
         self.movements_seen = 0;
         self.events.reset();
         self.strip = super::event_strip::Strip::default();
-        self.clients.reset();
         self.moved_at.clear();
         self.last_moved = None;
         self.watermarks = WatermarkStore::default();
@@ -304,7 +312,7 @@ impl AppState {
         self.topic_lag.reset();
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();
-        self.producers.reset();
+        self.screens = super::screens::Stores::default();
         self.extras.reset();
         self.registry.reset();
         self.link = Link::Connecting {

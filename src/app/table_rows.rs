@@ -185,19 +185,6 @@ pub fn member<'a>(state: &'a AppState, group: &str, index: usize) -> Option<&'a 
         .get(index)
 }
 
-/// Producer `index` of `topic`-`partition` on the producers screen.
-pub fn producer<'a>(
-    state: &'a AppState,
-    topic: &str,
-    partition: i32,
-    index: usize,
-) -> Option<crate::columns::producers::Row<'a>> {
-    Some(crate::columns::producers::Row {
-        producer: state.producers.producers(topic, partition).get(index)?,
-        now_ms: now_ms(state),
-    })
-}
-
 /// Replica `index` of the quorum on the Cluster screen.
 pub fn quorum_replica(state: &AppState, index: usize) -> Option<crate::columns::quorum::Row<'_>> {
     let quorum = state.cluster.info.as_ref()?.quorum.as_ref().ok()?;

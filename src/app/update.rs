@@ -48,9 +48,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Snapshot { generation } => snapshot(state, generation, snap),
         Action::Movements(events) => movements(state, events),
         Action::Fleet(rows) => super::fleet::receive(state, rows),
-        Action::TopicClients { request, answer } => {
-            super::topic_clients::receive(state, request, answer);
-        }
         Action::Watermarks { request, result } => {
             watermarks::receive(state, snap, request, result);
         }
@@ -74,8 +71,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::PartitionExtras { request, answer } => {
             super::partition_extras::receive(state, request, answer);
         }
-        Action::Producers { request, answer } => {
-            super::producers::receive(state, request, answer);
+        Action::Screen(msg) => {
+            let clock = state.clock();
+            state.screens.receive(msg, clock);
         }
         Action::Security { request, answer } => {
             super::security::receive(state, request, answer);
@@ -135,10 +133,27 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     super::security::plan(state, effects);
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
-    super::producers::plan(state, effects);
-    super::topic_clients::plan(state, effects);
+    plan_screen(state, effects);
     super::partition_extras::plan(state, effects);
     super::schemas::plan(state, effects);
+}
+
+/// Ask for what the screen module on show needs, if it is due.
+fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
+    if state.link != Link::Connected {
+        return;
+    }
+    // The view on screen (not `state.view()`: the stores are borrowed too).
+    let Some(View {
+        screen: Screen::Module(screen),
+        ..
+    }) = state.stack.last()
+    else {
+        return;
+    };
+    if let Some(query) = state.screens.plan(screen, &mut state.requests, state.now) {
+        effects.push(Effect::Query(query));
+    }
 }
 
 /// Carry out a normal-mode command.
@@ -179,7 +194,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.cluster.expire();
             state.registry.expire();
             state.security.expire();
-            state.producers.expire();
+            state.screens.expire();
             fx.push(Effect::Refresh);
         }
         Command::SortNext => {

@@ -58,7 +58,6 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Leaders
         | Screen::Events
         | Screen::Fleet
-        | Screen::Clients { .. }
         | Screen::Groups { .. }
         | Screen::Group { .. }
         | Screen::Members { .. }
@@ -70,7 +69,7 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::SchemaVersion { .. }
         | Screen::Cluster
         | Screen::Security { .. }
-        | Screen::Producers { .. } => {}
+        | Screen::Module(_) => {}
     }
     out
 }

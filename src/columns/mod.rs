@@ -19,12 +19,10 @@ pub mod leaders;
 pub mod members;
 pub mod messages;
 pub mod partitions;
-pub mod producers;
 pub mod quorum;
 pub mod schemas;
 pub mod security;
 pub mod streams_tasks;
-pub mod topic_clients;
 pub mod topics;
 
 #[cfg(test)]

@@ -33,10 +33,8 @@ pub enum Fetch {
     PartitionExtras,
     /// The ACLs, users or quotas on screen.
     Security,
-    /// The partition detail's producers and transactions.
-    Producers,
-    /// Who touches the topic on the Clients screen.
-    Clients,
+    /// A screen module's fetch, one per kind of query.
+    Query(std::mem::Discriminant<crate::app::screens::Query>),
 }
 
 /// At most one running task per [`Fetch`] kind.

@@ -373,10 +373,9 @@ impl Session {
                     self.fetches.replace(Fetch::Group, task);
                 }
             }
+            Effect::Query(query) => self.query(query),
             effect @ (Effect::FetchConfigs { .. }
             | Effect::FetchCluster { .. }
-            | Effect::FetchProducers { .. }
-            | Effect::FetchTopicClients { .. }
             | Effect::FetchPartitionExtras { .. }
             | Effect::FetchSecurity { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
@@ -394,7 +393,7 @@ impl Session {
     }
 
     /// Start the inspection fetch `effect` asks for (configs, cluster,
-    /// producers, security, sizes), replacing the one of its kind.
+    /// security, sizes), replacing the one of its kind.
     fn inspect(&mut self, effect: Effect) {
         let Some(cluster) = self.cluster.clone() else {
             return;
@@ -408,18 +407,6 @@ impl Session {
             Effect::FetchCluster { request } => {
                 (Fetch::Cluster, worker::cluster(cluster, request, tx))
             }
-            Effect::FetchProducers {
-                request,
-                topic,
-                partition,
-            } => (
-                Fetch::Producers,
-                worker::producers(cluster, request, (topic, partition), tx),
-            ),
-            Effect::FetchTopicClients { request, topic } => (
-                Fetch::Clients,
-                worker::topic_clients(cluster, request, topic, tx),
-            ),
             Effect::FetchPartitionExtras { request, asked } => (
                 Fetch::PartitionExtras,
                 worker::partition_extras(cluster, request, asked, tx),
@@ -432,6 +419,16 @@ impl Session {
             _ => return,
         };
         self.fetches.replace(kind, task);
+    }
+
+    /// Start a screen module's fetch, replacing the one of its kind (the
+    /// module's `fetch` matches every query).
+    fn query(&mut self, query: crate::app::screens::Query) {
+        if let Some(cluster) = &self.cluster {
+            let kind = Fetch::Query(std::mem::discriminant(&query));
+            let task = worker::query(cluster.clone(), query, self.tx.clone());
+            self.fetches.replace(kind, task);
+        }
     }
 
     /// Resolve context `name` off the loop; [`Msg::Resolved`] answers.

@@ -256,45 +256,15 @@ pub fn security(
     })
 }
 
-/// Read who touches `topic` (writers, readers, ACL principals) in the
-/// background.
-pub fn topic_clients(
+/// Run a screen module's query in the background (the module's own
+/// `fetch`, dispatched by `app::screens::fetch`).
+pub fn query(
     cluster: Cluster,
-    request: u64,
-    topic: String,
+    query: crate::app::screens::Query,
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
     answer(tx, async move {
-        let answer = crate::inspect::clients::topic_clients(&cluster, &topic)
-            .await
-            .map_err(|e| e.to_string());
-        Action::TopicClients { request, answer }
-    })
-}
-
-/// Describe a partition's producers and every open transaction writing to
-/// it, in the background.
-pub fn producers(
-    cluster: Cluster,
-    request: u64,
-    (topic, partition): (String, i32),
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
-    use crate::inspect::transactions;
-    answer(tx, async move {
-        let (producers, (open, failed)) = tokio::join!(
-            transactions::describe_producers(&cluster, &topic, partition),
-            transactions::open_transactions(&cluster),
-        );
-        let answer = Arc::new(crate::app::producers::Answer {
-            producers,
-            transactions: open
-                .into_iter()
-                .filter(|t| t.touches(&topic, partition))
-                .collect(),
-            failed,
-        });
-        Action::Producers { request, answer }
+        Action::Screen(crate::app::screens::fetch(cluster, query).await)
     })
 }
 

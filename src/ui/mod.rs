@@ -4,10 +4,10 @@
 mod cluster_screen;
 mod config_screens;
 mod event_strip;
+pub mod grid;
 mod group_screens;
 mod help;
 mod messages;
-mod producers_screen;
 mod schema_screens;
 mod screens;
 mod security_screens;
@@ -90,9 +90,10 @@ fn draw_body(
             cluster_screen::draw_panel(frame, panel, state, theme);
             draw_table(frame, table, state, snap, theme);
         }
-        Screen::Producers { .. } => {
-            let [panel, table] = split(body, layout::PRODUCERS_PANEL);
-            producers_screen::draw_panel(frame, panel, state, theme);
+        Screen::Module(s) => {
+            let [panel, table] = split(body, s.panel_rows());
+            let look = (state.clock(), theme);
+            state.screens.draw_panel(frame, panel, s, look);
             draw_table(frame, table, state, snap, theme);
         }
         Screen::Security { .. } => {

@@ -4,34 +4,11 @@
 use ratatui::style::Style;
 
 use crate::app::{AppState, Screen, table_rows};
-use crate::columns::{self, Align, Column, Width, brokers, leaders, partitions, topics};
+use crate::columns::{brokers, leaders, partitions, topics};
 use crate::meta::{MetadataSnapshot, MovementKind};
 
+pub use super::grid::{Grid, grid};
 use super::theme::Theme;
-
-/// The visible part of a screen's table, ready to lay out.
-pub struct Grid {
-    /// Column headers.
-    pub headers: Vec<&'static str>,
-    /// Width rule per column.
-    pub widths: Vec<Width>,
-    /// Alignment per column.
-    pub aligns: Vec<Align>,
-    /// The raw cells and style of each visible row.
-    pub rows: Vec<(Vec<String>, Style)>,
-}
-
-/// A grid of `rows` under `table`.
-pub fn grid<R>(table: &[Column<R>], rows: impl Iterator<Item = (R, Style)>) -> Grid {
-    Grid {
-        headers: columns::headers(table),
-        widths: table.iter().map(|c| c.width).collect(),
-        aligns: table.iter().map(|c| c.align).collect(),
-        rows: rows
-            .map(|(row, style)| (columns::cells(table, &row), style))
-            .collect(),
-    }
-}
 
 /// The visible rows of the view on screen.
 pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: usize) -> Grid {
@@ -98,7 +75,6 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                 }),
         ),
         Screen::Fleet => fleet(state, theme, window),
-        Screen::Clients { topic } => clients(state, theme, topic, window),
         Screen::Events => grid(
             &crate::columns::events::table(),
             window.filter_map(|i| state.events.ring.get(i)).map(|e| {
@@ -115,7 +91,7 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         }
         Screen::Cluster => super::cluster_screen::visible(state, theme, page),
         Screen::Security { .. } => super::security_screens::visible(state, theme, page),
-        Screen::Producers { .. } => super::producers_screen::visible(state, theme, page),
+        Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
         Screen::Config { .. } | Screen::ConfigEntry { .. } => {
             super::config_screens::visible(state, theme, page)
         }
@@ -138,27 +114,5 @@ fn fleet(state: &AppState, theme: &Theme, window: impl Iterator<Item = usize>) -
             };
             (row.clone().aged(state.now), style)
         }),
-    )
-}
-
-/// Who touches `topic`: the visible rows, problems marked.
-fn clients(
-    state: &AppState,
-    theme: &Theme,
-    topic: &str,
-    window: impl Iterator<Item = usize>,
-) -> Grid {
-    grid(
-        &crate::columns::topic_clients::table(),
-        window
-            .filter_map(|i| state.clients.row(topic, i))
-            .map(|row| {
-                let style = if row.problem {
-                    theme.problem
-                } else {
-                    Style::new()
-                };
-                (row.clone(), style)
-            }),
     )
 }

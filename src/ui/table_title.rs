@@ -1,6 +1,6 @@
 //! A table screen's title: the screen, the selected row of how many, the
 //! filter, the screen's own status (groups list, configs, messages, cluster,
-//! schemas, ACLs, producers, a topic's size, leader moves) and how many
+//! schemas, ACLs, a screen module's, a topic's size, leader moves) and how many
 //! columns the terminal could not fit.
 
 use std::fmt::Write as _;
@@ -9,8 +9,7 @@ use crate::app::{AppState, Screen};
 use crate::columns;
 
 use super::{
-    cluster_screen, config_screens, group_screens, messages, producers_screen, schema_screens,
-    security_screens,
+    cluster_screen, config_screens, group_screens, messages, schema_screens, security_screens,
 };
 
 /// A topic's size on disk for the Partitions screen's title: all replicas
@@ -59,7 +58,9 @@ pub fn title(state: &AppState, hidden: usize) -> String {
         title.push_str(&schema_screens::status(state));
     }
     title.push_str(&security_screens::status(state));
-    title.push_str(&producers_screen::status(state));
+    if let Screen::Module(s) = &view.screen {
+        title.push_str(&state.screens.status(s, state.now));
+    }
     if let Screen::Partitions { topic } = &view.screen {
         title.push_str(&topic_size(state, topic));
     }

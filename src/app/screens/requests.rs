@@ -1,16 +1,36 @@
-//! The bookkeeping of a screen that shows one thing fetched at a time (a
-//! partition's producers, a security listing): the request in flight and
-//! when it left, what was last asked and when, the answer held and its age.
-//! A request is due when the thing on screen changed, when the last one is
-//! older than the screen's interval, or when the one in flight was given
-//! up on (its late answer is then dropped as stale).
+//! The request bookkeeping every screen store uses: [`Requests`] for a
+//! screen that shows one thing fetched at a time (a partition's producers,
+//! a security listing): the request in flight and when it left, what was
+//! last asked and when, the answer held and its age. A request is due when
+//! the thing on screen changed, when the last one is older than the
+//! screen's interval, or when the one in flight was given up on (its late
+//! answer is then dropped as stale).
+//!
+//! Request ids come from one [`RequestIds`] counter that outlives the
+//! stores: a store replaced on `:ctx` starts empty, and a late answer from
+//! the previous cluster still carries an id no new request has.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The source of request ids: never reset, so an id is never handed out
+/// twice in a session.
+#[derive(Debug, Default)]
+pub struct RequestIds {
+    last: u64,
+}
+
+impl RequestIds {
+    /// A fresh id, greater than every one before.
+    pub fn fresh(&mut self) -> u64 {
+        self.last += 1;
+        self.last
+    }
+}
+
 /// One screen's fetches of `W` (what is shown) answered with `A`.
 #[derive(Debug)]
-pub struct OneAtATime<W, A> {
+pub struct Requests<W, A> {
     /// The latest answer and what it is for.
     pub answer: Option<(W, Arc<A>)>,
     /// When it landed.
@@ -21,30 +41,24 @@ pub struct OneAtATime<W, A> {
     pub last_request: Option<(W, Instant)>,
     /// Answers received (rows depend on them).
     pub answers: u64,
-    /// Request ids handed out.
-    pub next_id: u64,
 }
 
-impl<W, A> Default for OneAtATime<W, A> {
+impl<W, A> Default for Requests<W, A> {
     fn default() -> Self {
-        OneAtATime {
+        Requests {
             answer: None,
             at: None,
             in_flight: None,
             last_request: None,
             answers: 0,
-            next_id: 0,
         }
     }
 }
 
-impl<W: Clone + PartialEq, A> OneAtATime<W, A> {
-    /// Forget the cluster (another context), keeping the ids.
+impl<W: Clone + PartialEq, A> Requests<W, A> {
+    /// Forget the cluster (another context).
     pub fn reset(&mut self) {
-        *self = OneAtATime {
-            next_id: self.next_id,
-            ..OneAtATime::default()
-        };
+        *self = Requests::default();
     }
 
     /// Ask again at the next chance (the `r` key).
@@ -62,13 +76,14 @@ impl<W: Clone + PartialEq, A> OneAtATime<W, A> {
     }
 
     /// Ask for `what` at `now` if due (re-read every `interval`, a request
-    /// in flight given up on after `give_up`): the new request's id.
+    /// in flight given up on after `give_up`): the new request's id, taken
+    /// from `ids`.
     pub fn ask(
         &mut self,
+        ids: &mut RequestIds,
         what: &W,
         now: Instant,
-        interval: Duration,
-        give_up: Duration,
+        (interval, give_up): (Duration, Duration),
     ) -> Option<u64> {
         let since = |at: Instant| now.saturating_duration_since(at);
         let due = match &self.in_flight {
@@ -81,10 +96,10 @@ impl<W: Clone + PartialEq, A> OneAtATime<W, A> {
         if !due {
             return None;
         }
-        self.next_id += 1;
-        self.in_flight = Some((self.next_id, what.clone(), now));
+        let id = ids.fresh();
+        self.in_flight = Some((id, what.clone(), now));
         self.last_request = Some((what.clone(), now));
-        Some(self.next_id)
+        Some(id)
     }
 
     /// Take the answer to `request`, landed at `now`; an answer to any other
@@ -113,32 +128,32 @@ mod tests {
 
     #[test]
     fn due_on_a_change_an_interval_or_a_give_up_and_stale_answers_dropped() {
-        let mut store: OneAtATime<u8, &str> = OneAtATime::default();
+        let mut store: Requests<u8, &str> = Requests::default();
+        let mut ids = RequestIds::default();
+        let every = (5 * SECOND, 20 * SECOND);
         let t0 = Instant::now();
-        let first = store.ask(&1, t0, 5 * SECOND, 20 * SECOND);
+        let first = store.ask(&mut ids, &1, t0, every);
         assert_eq!(first, Some(1));
-        assert_eq!(store.ask(&1, t0 + SECOND, 5 * SECOND, 20 * SECOND), None);
-        let changed = store.ask(&2, t0 + SECOND, 5 * SECOND, 20 * SECOND);
+        assert_eq!(store.ask(&mut ids, &1, t0 + SECOND, every), None);
+        let changed = store.ask(&mut ids, &2, t0 + SECOND, every);
         assert_eq!(changed, Some(2), "another thing on screen");
         assert!(!store.receive(1, Arc::new("late"), t0 + SECOND), "stale");
         assert!(store.receive(2, Arc::new("two"), t0 + 2 * SECOND));
         assert_eq!(store.held_for(&2), Some(&"two"));
         assert_eq!(store.held_for(&1), None);
+        assert_eq!(store.ask(&mut ids, &2, t0 + 3 * SECOND, every), None);
         assert_eq!(
-            store.ask(&2, t0 + 3 * SECOND, 5 * SECOND, 20 * SECOND),
-            None
-        );
-        assert_eq!(
-            store.ask(&2, t0 + 6 * SECOND, 5 * SECOND, 20 * SECOND),
+            store.ask(&mut ids, &2, t0 + 6 * SECOND, every),
             Some(3),
             "the interval passed"
         );
         assert_eq!(
-            store.ask(&2, t0 + 27 * SECOND, 5 * SECOND, 20 * SECOND),
+            store.ask(&mut ids, &2, t0 + 27 * SECOND, every),
             Some(4),
             "given up on"
         );
         store.reset();
-        assert_eq!((store.answer.is_none(), store.next_id), (true, 4));
+        assert!(store.answer.is_none());
+        assert_eq!(store.ask(&mut ids, &2, t0, every), Some(5), "ids go on");
     }
 }

@@ -1,9 +1,9 @@
-//! The partition detail's table: its active producers.
+//! The Producers screen's column table: the partition's active producers.
 
 use std::time::Duration;
 
-use super::Column;
-use super::format::age;
+use crate::columns::Column;
+use crate::columns::format::age;
 use crate::inspect::transactions::Producer;
 
 /// One producer, with now for "ago".

@@ -4,8 +4,8 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use super::Column;
-use super::format::clock;
+use crate::columns::Column;
+use crate::columns::format::clock;
 
 /// One line of the table.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,79 +1,12 @@
-//! Who touches a topic (`w` on Topics or Partitions, `:clients TOPIC`):
-//! the producers writing it now, the groups reading it with their members,
-//! and the principals its ACLs allow or deny — `inspect::clients` read
-//! every [`INTERVAL`] while shown, flattened into one table here (in
-//! `update`) so the view only indexes rows.
+//! The answer of `inspect::clients` flattened into the Clients screen's
+//! rows (in `update`, so the view only indexes them): writers, then the
+//! groups reading with their members, then the principals.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
-use std::time::Duration;
 
-use crate::columns::topic_clients::ClientRow;
 use crate::inspect::clients::{Section, TopicClients, TopicPrincipals};
 
-use super::action::Effect;
-use super::one_at_a_time::OneAtATime;
-use super::screen::Screen;
-use super::state::{AppState, Link};
-
-/// How often the answer is read again while shown.
-pub const INTERVAL: Duration = Duration::from_secs(10);
-/// A request older than this is forgotten (its answer will be dropped).
-const GIVE_UP: Duration = Duration::from_secs(30);
-
-/// The rows of the topic asked for.
-pub type ClientsStore = OneAtATime<String, Vec<ClientRow>>;
-
-impl ClientsStore {
-    /// Row `index` of the answer held for `topic`.
-    pub fn row(&self, topic: &str, index: usize) -> Option<&ClientRow> {
-        self.held_for(&topic.to_owned())?.get(index)
-    }
-}
-
-/// Ask for the topic on screen if it is due.
-pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
-    if state.link != Link::Connected {
-        return;
-    }
-    let Screen::Clients { topic } = &state.view().screen else {
-        return;
-    };
-    let topic = topic.clone();
-    if let Some(request) = state.clients.ask(&topic, state.now, INTERVAL, GIVE_UP) {
-        effects.push(Effect::FetchTopicClients { request, topic });
-    }
-}
-
-/// Take an answer (flattened into rows); a stale one is dropped.
-pub fn receive(state: &mut AppState, request: u64, answer: Result<TopicClients, String>) {
-    let rows = match answer {
-        Ok(clients) => rows(&clients),
-        Err(error) => vec![ClientRow {
-            role: "?",
-            who: "-".to_owned(),
-            detail: error,
-            read_at_ms: super::table_rows::now_ms(state),
-            problem: true,
-            group: None,
-        }],
-    };
-    state.clients.receive(request, Arc::new(rows), state.now);
-}
-
-/// The rows `/` keeps (every column's text).
-pub fn build(store: &ClientsStore, topic: &str, keep: &mut impl FnMut(&str) -> bool) -> Vec<usize> {
-    store
-        .held_for(&topic.to_owned())
-        .map(|rows| {
-            rows.iter()
-                .enumerate()
-                .filter(|(_, r)| keep(&format!("{} {} {}", r.role, r.who, r.detail)))
-                .map(|(i, _)| i)
-                .collect()
-        })
-        .unwrap_or_default()
-}
+use super::columns::ClientRow;
 
 /// Writers, then readers and their members, then principals.
 pub fn rows(clients: &TopicClients) -> Vec<ClientRow> {

@@ -3,7 +3,7 @@
 //! timeout: a hung one holds `read_committed` consumers at the last stable
 //! offset), over its active producers (one in a transaction highlighted).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,60 +11,52 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::app::{AppState, Screen, table_rows};
 use crate::columns::format::age;
-use crate::columns::producers;
+use crate::ui::grid::{Grid, grid};
+use crate::ui::theme::Theme;
 use crate::untrusted::escaped;
 
-use super::screens::{Grid, grid};
-use super::theme::Theme;
+use super::super::module::Clock;
+use super::Answer;
+use super::columns::{Row, table};
 
-/// The visible rows: the partition's producers.
-pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
-    let view = state.view();
-    let Screen::Producers { topic, partition } = &view.screen else {
-        return grid(&producers::table(), std::iter::empty());
-    };
-    let window = view.rows.iter().skip(view.offset).take(page).copied();
+/// The visible rows: the partition's producers, one in a transaction
+/// highlighted.
+pub fn visible<'a>(rows: impl Iterator<Item = Row<'a>>, theme: &Theme) -> Grid {
     grid(
-        &producers::table(),
-        window
-            .filter_map(|i| table_rows::producer(state, topic, *partition, i))
-            .map(|row| {
-                let style = if row.producer.txn_start_offset.is_some() {
-                    theme.warning
-                } else {
-                    Style::new()
-                };
-                (row, style)
-            }),
+        &table(),
+        rows.map(|row| {
+            let style = if row.producer.txn_start_offset.is_some() {
+                theme.warning
+            } else {
+                Style::new()
+            };
+            (row, style)
+        }),
     )
 }
 
-/// What the title adds: the data's age.
-pub fn status(state: &AppState) -> String {
-    if !matches!(state.view().screen, Screen::Producers { .. }) {
-        return String::new();
-    }
-    match state.producers.at {
-        Some(at) => format!(
-            " · updated {} ago",
-            age(state.now.saturating_duration_since(at))
-        ),
+/// What the title adds: the age of the data, which landed `at`.
+pub fn status(at: Option<Instant>, now: Instant) -> String {
+    match at {
+        Some(at) => format!(" · updated {} ago", age(now.saturating_duration_since(at))),
         None => " · loading…".to_owned(),
     }
 }
 
-/// The panel: the open transactions writing to the partition.
-pub fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let Screen::Producers { topic, partition } = &state.view().screen else {
-        return;
-    };
-    let Some(answer) = state.producers.answer_for(topic, *partition) else {
+/// The panel: the open transactions writing to the partition (`answer`:
+/// the one held for it, if any).
+pub fn panel(
+    frame: &mut Frame,
+    area: Rect,
+    answer: Option<&Answer>,
+    (clock, theme): (Clock, &Theme),
+) {
+    let Some(answer) = answer else {
         frame.render_widget(Paragraph::new(Line::styled("loading…", theme.dim)), area);
         return;
     };
-    let now_ms = table_rows::now_ms(state);
+    let now_ms = clock.now_ms;
     let mut lines = Vec::new();
     if answer.transactions.is_empty() {
         lines.push(Line::styled(

@@ -1,0 +1,190 @@
+//! The `screens!` macro behind the one dispatch line per screen: from
+//! `Variant => module::Shown` it declares the module and writes every
+//! per-screen `match`, so each lists every screen and the compiler checks
+//! that none is forgotten.
+
+/// Declare the screen modules and their wrappers: [`Screen`](super::Screen),
+/// [`Msg`](super::Msg), [`Query`](super::Query), [`Stores`](super::Stores)
+/// and [`fetch`](super::fetch).
+macro_rules! screens {
+    ($($variant:ident => $module:ident :: $shown:ident),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// A screen that is its own module, with what it shows.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum Screen {
+            $(
+                #[doc = concat!("The `", stringify!($module), "` screen.")]
+                $variant($module::$shown),
+            )+
+        }
+
+        /// A message for one screen's store (inside `Action::Screen`).
+        #[derive(Debug, Clone)]
+        pub enum Msg {
+            $(
+                #[doc = concat!("For the `", stringify!($module), "` store.")]
+                $variant(<$module::$shown as Module>::Msg),
+            )+
+        }
+
+        /// A fetch one screen asks of the worker (inside `Effect::Query`).
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum Query {
+            $(
+                #[doc = concat!("Asked by the `", stringify!($module), "` screen.")]
+                $variant(<$module::$shown as Module>::Query),
+            )+
+        }
+
+        /// Every screen module's cluster-scoped store: `:ctx` replaces it
+        /// whole.
+        #[derive(Debug, Default)]
+        pub struct Stores {
+            $(
+                #[doc = concat!("The `", stringify!($module), "` screen's data.")]
+                pub $module: <$module::$shown as Module>::Store,
+            )+
+        }
+
+        impl Screen {
+            /// The title above the table, as the cluster named things
+            /// (`app::Screen::title` escapes it).
+            pub fn title(&self) -> String {
+                match self {
+                    $(Screen::$variant(s) => s.title(),)+
+                }
+            }
+
+            /// The headers of the screen's column table.
+            pub fn headers(&self) -> Vec<&'static str> {
+                match self {
+                    $(Screen::$variant(s) => s.headers(),)+
+                }
+            }
+
+            /// Whether Enter opens something from a row.
+            pub fn drillable(&self) -> bool {
+                match self {
+                    $(Screen::$variant(_) => <$module::$shown as Module>::DRILLABLE,)+
+                }
+            }
+
+            /// Terminal rows of the panel above the table.
+            pub fn panel_rows(&self) -> u16 {
+                match self {
+                    $(Screen::$variant(_) => <$module::$shown as Module>::PANEL_ROWS,)+
+                }
+            }
+        }
+
+        impl Stores {
+            /// The query due for `screen`, if any.
+            pub fn plan(
+                &mut self,
+                screen: &Screen,
+                ids: &mut RequestIds,
+                now: Instant,
+            ) -> Option<Query> {
+                match screen {
+                    $(Screen::$variant(s) => {
+                        s.plan(&mut self.$module, ids, now).map(Query::$variant)
+                    })+
+                }
+            }
+
+            /// What Enter on row `index` of `screen` opens, if anything.
+            pub fn enter(&self, screen: &Screen, index: usize) -> Option<Goto> {
+                match screen {
+                    $(Screen::$variant(s) => s.enter(&self.$module, index),)+
+                }
+            }
+
+            /// Hand `msg` to its store.
+            pub fn receive(&mut self, msg: Msg, clock: Clock) {
+                match msg {
+                    $(Msg::$variant(m) => {
+                        <$module::$shown as Module>::receive(&mut self.$module, m, clock);
+                    })+
+                }
+            }
+
+            /// Ask every screen again at its next chance (the `r` key).
+            pub fn expire(&mut self) {
+                $(<$module::$shown as Module>::expire(&mut self.$module);)+
+            }
+
+            /// Answers taken by every store together: rows are rebuilt
+            /// when it moves.
+            pub fn answers(&self) -> u64 {
+                0 $(+ <$module::$shown as Module>::answers(&self.$module))+
+            }
+
+            /// The row list of `screen`: the rows `keep` lets through.
+            pub fn rows(
+                &self,
+                screen: &Screen,
+                keep: &mut impl FnMut(&str) -> bool,
+            ) -> Vec<usize> {
+                match screen {
+                    $(Screen::$variant(s) => s.rows(&self.$module, keep),)+
+                }
+            }
+
+            /// Sort `rows` of `screen` by `column`.
+            pub fn sort(
+                &self,
+                screen: &Screen,
+                clock: Clock,
+                column: usize,
+                rows: &mut Vec<usize>,
+            ) {
+                match screen {
+                    $(Screen::$variant(s) => s.sort(&self.$module, clock, column, rows),)+
+                }
+            }
+
+            /// The visible rows `window` of `screen`'s table.
+            pub fn visible(
+                &self,
+                screen: &Screen,
+                look: (Clock, &Theme),
+                window: impl Iterator<Item = usize>,
+            ) -> Grid {
+                match screen {
+                    $(Screen::$variant(s) => s.visible(&self.$module, look, window),)+
+                }
+            }
+
+            /// What `screen`'s title adds after the filter.
+            pub fn status(&self, screen: &Screen, now: Instant) -> String {
+                match screen {
+                    $(Screen::$variant(s) => s.status(&self.$module, now),)+
+                }
+            }
+
+            /// Draw `screen`'s panel into `area`.
+            pub fn draw_panel(
+                &self,
+                frame: &mut Frame,
+                area: Rect,
+                screen: &Screen,
+                look: (Clock, &Theme),
+            ) {
+                match screen {
+                    $(Screen::$variant(s) => s.draw_panel(frame, area, &self.$module, look),)+
+                }
+            }
+        }
+
+        /// Carry out `query` against `cluster` (the worker runs this off
+        /// the loop): the message for the store that asked.
+        pub async fn fetch(cluster: Cluster, query: Query) -> Msg {
+            match query {
+                $(Query::$variant(q) => {
+                    Msg::$variant(<$module::$shown as Module>::fetch(cluster, q).await)
+                })+
+            }
+        }
+    };
+}

@@ -1,0 +1,51 @@
+//! Screens that are self-contained modules (nested Elm, DESIGN.md "The
+//! UI"), and the one dispatch mapping each to its module. The top level
+//! only wraps: `app::Screen::Module` holds a [`Screen`], `Action::Screen`
+//! a [`Msg`], `Effect::Query` a [`Query`], `AppState::screens` the
+//! [`Stores`] (replaced whole on `:ctx`), and the worker runs [`fetch`].
+//!
+//! # Adding a screen
+//!
+//! 1. Make a folder `app/screens/NAME/` with
+//!    - `mod.rs`: the type saying what the screen shows (say `Shown`), its
+//!      store (with [`requests::Requests`] for the request bookkeeping),
+//!      its query and answer types, its message, and `impl Module for
+//!      Shown` ([`Module`]: title, headers, `plan`/`receive` over the
+//!      store, rows, sort, `fetch`; `PANEL_ROWS` and `draw_panel` for a
+//!      panel; `DRILLABLE` and `enter` returning a [`Goto`] when Enter
+//!      opens something);
+//!    - more files for the screen's own logic if `mod.rs` grows past a
+//!      screenful (`topic_clients/flatten.rs`);
+//!    - `columns.rs`: the column table (the CLI may import it from here);
+//!    - `draw.rs`: the visible rows, the title's status, the panel if any.
+//! 2. Add one line to the `screens!` list below: `Variant => NAME::Shown`.
+//!    It declares the module and gives every wrapper enum and dispatch
+//!    `match` its arm.
+//! 3. Open it from the navigation: push `Screen::Module(Screen::Variant(…))`
+//!    from the key or command that leads there (keymap and select/command
+//!    code, which is not per-screen).
+//!
+//! Nothing else changes: the rows key, layout, drawing, title, `r`,
+//! `:ctx` and the worker reach the screen through this file.
+
+#[macro_use]
+mod dispatch;
+pub mod module;
+pub mod requests;
+
+use std::time::Instant;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use crate::meta::Cluster;
+use crate::ui::grid::Grid;
+use crate::ui::theme::Theme;
+
+pub use module::{Clock, Goto, Module};
+use requests::RequestIds;
+
+screens! {
+    Producers => producers::Partition,
+    Clients => topic_clients::Topic,
+}
