@@ -53,7 +53,7 @@ pub fn heap() -> (usize, usize) {
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[allow(unsafe_code)] // one of the crate's two unsafe calls: FFI without preconditions
+#[allow(unsafe_code)] // FFI without preconditions
 fn trim() -> bool {
     // SAFETY: malloc_trim only walks and madvises the allocator's own free
     // lists under its locks; it has no preconditions.
