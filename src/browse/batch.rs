@@ -8,7 +8,8 @@
 
 use bytes::Bytes;
 
-use super::codec::{self, Codec, InflateError};
+use super::codec::{self, Codec};
+use super::error::InflateError;
 use super::record::{Header, Record, TimestampType};
 
 /// The fixed header of a v2 batch: offset(8) length(4) epoch(4) magic(1)

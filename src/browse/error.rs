@@ -57,3 +57,24 @@ impl From<crate::conn::Error> for Error {
         Error::Meta(error.into())
     }
 }
+
+/// Why a batch's records could not be decompressed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InflateError {
+    /// The records would inflate past the cap.
+    #[error("{codec} records inflate past the {cap}-byte cap")]
+    TooLarge {
+        /// The codec's name.
+        codec: &'static str,
+        /// The cap.
+        cap: usize,
+    },
+    /// The compressed bytes are corrupt.
+    #[error("{codec} records are corrupt: {message}")]
+    Corrupt {
+        /// The codec's name.
+        codec: &'static str,
+        /// What the decompressor said.
+        message: String,
+    },
+}

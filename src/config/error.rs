@@ -132,9 +132,6 @@ pub enum ConfigError {
     /// Something the machine lacks: a home directory, an async runtime.
     #[error("{0}")]
     Environment(String),
-    /// `--log-level` / `KSCOPE_LOG` is not a filter, or the log file cannot be opened.
-    #[error("logging: {0}")]
-    Logging(String),
 }
 
 impl ConfigError {

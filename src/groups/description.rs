@@ -16,7 +16,7 @@ use crate::conn::protocol::messages::{
 
 use super::kind::{GroupState, GroupType};
 use super::member::{Assignment, Member, decode_classic_assignment, decode_classic_subscription};
-use super::streams::Topology;
+use super::topology::Topology;
 
 /// A described group.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,24 +8,7 @@ use std::time::Duration;
 use rand::Rng;
 use tokio::time::Instant;
 
-use super::error::{Error, Result};
-
-/// What a failed attempt calls for, decided once per failure from the
-/// error (`Error::disposition`) and the kind of target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Disposition {
-    /// Retrying cannot help: the error goes to the caller.
-    Fatal,
-    /// Try again after the backoff; bounded by attempts.
-    Retry,
-    /// What the request was routed by is stale (a leader moved, a
-    /// connection was lost): refresh it, then try again; bounded by
-    /// attempts.
-    RefreshMetadata,
-    /// The coordinator moved or is loading: forget it and look again;
-    /// bounded by [`RetryPolicy::coordinator_timeout`], not attempts.
-    RefreshCoordinator,
-}
+use super::error::{Disposition, Error, Result};
 
 /// Exponential backoff with jitter, bounded by attempts — and, for a
 /// coordinator that is moving or loading, by time.

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cli::groups::GroupRowJson;
+use super::group_row::GroupRowJson;
 use crate::meta::{MovementEvent, MovementKind, Severity};
 
 /// The file's first words: what wrote it and when, never a secret.
