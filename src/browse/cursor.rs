@@ -14,9 +14,11 @@
 use tokio::time::Instant;
 
 use crate::conn::ErrorCode;
+use crate::meta::Disposition;
 
 use super::Isolation;
 use super::batch::{self, Item};
+use super::error::code_disposition;
 use super::fetch::Answer;
 use super::notice::Notice;
 use super::record::Record;
@@ -149,7 +151,7 @@ impl Cursor {
             if code == ErrorCode::OffsetOutOfRange {
                 return Outcome::OutOfRange;
             }
-            if code.retriable() || code.needs_metadata_refresh() {
+            if code_disposition(code) != Disposition::Fatal {
                 self.failures += 1;
                 return Outcome::Stale(code);
             }

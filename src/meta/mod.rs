@@ -58,7 +58,7 @@ pub use offsets::{TopicPartition, Watermarks};
 pub use pool::BrokerPool;
 pub use quorum::{QUORUM_DEADLINE, quorum_request};
 pub use refresher::RefresherProbe;
-pub use retry::{RetryPolicy, drive, drive_pending};
+pub use retry::{Budget, RetryPolicy, drive, drive_pending};
 pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};
 pub use severity::{KIND_NAMES, Severity, Source};
 pub use snapshot::{
