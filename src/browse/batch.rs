@@ -105,7 +105,6 @@ pub enum BatchError {
 pub enum Item {
     /// A decoded batch.
     Batch {
-        /// Its header.
         header: BatchHeader,
         /// Its records (a control batch's too: see [`control_is_abort`]).
         records: Vec<Record>,

@@ -15,7 +15,6 @@ use super::error::InflateError;
 pub enum Codec {
     /// Not compressed.
     None,
-    /// gzip.
     Gzip,
     /// Snappy (xerial framing, as the Java client writes it, or raw).
     Snappy,

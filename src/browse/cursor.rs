@@ -60,7 +60,6 @@ pub enum Outcome {
 /// A partition's position.
 #[derive(Debug, Clone)]
 pub struct Cursor {
-    /// The partition.
     pub partition: i32,
     /// The next offset to read.
     pub next: i64,

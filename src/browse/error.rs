@@ -23,7 +23,6 @@ pub enum Error {
     /// The partition asked for does not exist.
     #[error("topic '{topic}' has no partition {partition}")]
     NoSuchPartition {
-        /// The topic.
         topic: String,
         /// The partition asked for.
         partition: i32,
@@ -41,7 +40,6 @@ pub enum Error {
     /// A fetch for the topic failed as a whole.
     #[error("topic '{topic}': {source}")]
     Fetch {
-        /// The topic.
         topic: String,
         /// What failed.
         #[source]
@@ -95,7 +93,6 @@ pub enum InflateError {
     TooLarge {
         /// The codec's name.
         codec: &'static str,
-        /// The cap.
         cap: usize,
     },
     /// The compressed bytes are corrupt.

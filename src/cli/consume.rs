@@ -26,7 +26,6 @@ use super::error::Error;
 /// What `consume` was asked for.
 #[derive(Debug, Clone)]
 pub struct ConsumeArgs {
-    /// The topic.
     pub topic: String,
     /// Only this partition.
     pub partition: Option<i32>,

@@ -59,7 +59,6 @@ pub enum Error {
     /// The caller used the wrong entry point for an API's routing.
     #[error("{api} {how}")]
     Unroutable {
-        /// The API.
         api: ApiKey,
         /// Where it is routed and what to call instead.
         how: &'static str,

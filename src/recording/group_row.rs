@@ -9,7 +9,6 @@ use crate::groups::GroupSummary;
 /// One row of `get groups -o json` (read back from recordings too).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct GroupRowJson {
-    /// The group id.
     pub group: String,
     /// `classic`, `consumer`, `share`, `streams` or `unknown`.
     #[serde(rename = "type")]
