@@ -14,7 +14,6 @@ use crate::browse::json::{Field, RecordJson};
 use crate::schema::Decoding;
 
 use super::args::OutputFormat;
-use super::consume::RecordDecoding;
 use super::error::Error;
 
 /// Writes records one after another, reusing its buffers.
@@ -279,6 +278,15 @@ pub fn escaped(bytes: &[u8], max: usize) -> String {
         }
     }
     out
+}
+
+/// A record's key and value as the schema registry decodes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordDecoding {
+    /// The key's decoding.
+    pub key: Decoding,
+    /// The value's decoding.
+    pub value: Decoding,
 }
 
 #[cfg(test)]
