@@ -1,18 +1,29 @@
 //! kscope: a terminal UI and headless CLI for browsing Apache Kafka clusters.
 //!
-//! The layers follow DESIGN.md and depend one way, downwards:
-//! `conn` (the wire: framing, versions, TLS, SASL) is used by `meta` (metadata
-//! snapshots, routing, retries, leader movement), which everything above builds on;
-//! `groups` (groups of every type: classic, consumer, share, streams; committed
-//! offsets, lag and its history), `inspect` (configs, log dirs, ACLs, quotas,
-//! users, the quorum, eligible leader replicas), `browse` (fetching and decoding
-//! records) and `schema` (registry schemas and decoding with them) sit on `meta`.
-//! `config` resolves contexts and credentials for the binary; `cli` is the
-//! headless output. Only `term` imports a terminal crate for I/O; `ui` draws
-//! with ratatui into a frame; `app` is the pure model; `columns` holds the
-//! tables both the TUI and the CLI print. Beside the layers: `logging` (the
-//! log file), `memory` (giving freed memory back to the OS) and `untrusted`
-//! (cluster text made safe to show).
+//! The layers, as DESIGN.md maps them (plus `fleet` and `recording`, which
+//! its map does not name yet), depend one way: no layer imports one that
+//! imports it (`scripts/import-cycles` counts layer cycles).
+//!
+//! - `term`: the terminal's lifecycle and the run loop (the only terminal I/O).
+//! - `ui`: drawing the model into a ratatui frame; never changes it.
+//! - `app`: the pure model: state, screens, actions, `update` returning effects.
+//! - `cli`: the headless commands (`get`, `describe`, `watch`, `consume`, `record`).
+//! - `columns`: one column table per screen, printed by both the TUI and the CLI.
+//! - `fleet`: every context of the config polled at once, one row each.
+//! - `recording`: what `kscope record` writes and `--from-file` reads back.
+//! - `groups`: groups of every type, committed offsets, lag and its history.
+//! - `inspect`: configs, log dirs, ACLs, quotas, users, the quorum, transactions.
+//! - `schema`: registry schemas, and decoding Avro, Protobuf and JSON Schema.
+//! - `browse`: fetching and decoding records.
+//! - `meta`: metadata snapshots, routing, retries, leader movement.
+//! - `conn`: the wire: framing, version negotiation, TLS, SASL.
+//! - `config`: the settings file, contexts and credentials, for the binary.
+//!
+//! Beside the layers:
+//!
+//! - `logging`: the log file (and where it is).
+//! - `memory`: giving freed memory back to the OS.
+//! - `untrusted`: cluster text made safe to show.
 
 pub mod app;
 pub mod browse;

@@ -14,13 +14,18 @@ use tracing_appender::non_blocking::WorkerGuard;
 use tracing_appender::rolling::{RollingFileAppender, Rotation};
 use tracing_subscriber::EnvFilter;
 
-use crate::config::ConfigError;
-use crate::config::paths;
+use directories::ProjectDirs;
 
 const PREFIX: &str = "kscope";
 const SUFFIX: &str = "log";
 /// How many daily files are kept.
 pub const KEPT_FILES: usize = 14;
+
+/// Why logging could not start: a bad level directive, or a log directory
+/// or file that cannot be made or opened.
+#[derive(Debug, thiserror::Error)]
+#[error("logging: {0}")]
+pub struct LogError(String);
 
 /// Keeps the log writer alive; drop it last (it flushes what is queued).
 #[derive(Debug)]
@@ -35,27 +40,38 @@ pub fn log_file_in(dir: &Path) -> PathBuf {
     dir.join(format!("{PREFIX}.{}.{SUFFIX}", utc_date(SystemTime::now())))
 }
 
+/// The directory the log files go to: `$XDG_STATE_HOME/kscope/`
+/// (`~/.local/state/kscope/`), or the cache directory on platforms without a
+/// state directory; `None` when no home directory is known.
+pub fn log_dir() -> Option<PathBuf> {
+    ProjectDirs::from("", "", "kscope").map(|dirs| {
+        dirs.state_dir()
+            .unwrap_or_else(|| dirs.cache_dir())
+            .to_owned()
+    })
+}
+
 /// Today's log file in the default log directory.
 pub fn default_log_file() -> Option<PathBuf> {
-    paths::log_dir().map(|dir| log_file_in(&dir))
+    log_dir().map(|dir| log_file_in(&dir))
 }
 
 /// Start logging to the default log directory at `level`.
-pub fn init(level: &str) -> Result<LogGuard, ConfigError> {
-    let dir = paths::log_dir()
-        .ok_or_else(|| ConfigError::Logging("no home directory for the log files".to_owned()))?;
+pub fn init(level: &str) -> Result<LogGuard, LogError> {
+    let dir =
+        log_dir().ok_or_else(|| LogError("no home directory for the log files".to_owned()))?;
     init_in(&dir, level)
 }
 
 /// Start logging to `dir` at `level` (an `EnvFilter` directive).
-pub fn init_in(dir: &Path, level: &str) -> Result<LogGuard, ConfigError> {
+pub fn init_in(dir: &Path, level: &str) -> Result<LogGuard, LogError> {
     let filter = EnvFilter::try_new(level).map_err(|e| {
-        ConfigError::Logging(format!(
+        LogError(format!(
             "bad --log-level / KSCOPE_LOG '{level}': {e} (expected e.g. info, debug, kscope=trace)"
         ))
     })?;
     std::fs::create_dir_all(dir).map_err(|e| {
-        ConfigError::Logging(format!(
+        LogError(format!(
             "cannot create log directory '{}': {e}",
             dir.display()
         ))
@@ -66,16 +82,14 @@ pub fn init_in(dir: &Path, level: &str) -> Result<LogGuard, ConfigError> {
         .filename_suffix(SUFFIX)
         .max_log_files(KEPT_FILES)
         .build(dir)
-        .map_err(|e| {
-            ConfigError::Logging(format!("cannot open log file in '{}': {e}", dir.display()))
-        })?;
+        .map_err(|e| LogError(format!("cannot open log file in '{}': {e}", dir.display())))?;
     let (writer, worker) = tracing_appender::non_blocking(appender);
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer)
         .with_ansi(false)
         .try_init()
-        .map_err(|e| ConfigError::Logging(format!("logging already started: {e}")))?;
+        .map_err(|e| LogError(format!("logging already started: {e}")))?;
     Ok(LogGuard {
         _worker: worker,
         file: log_file_in(dir),

@@ -8,7 +8,8 @@
 
 use bytes::Bytes;
 
-use super::codec::{self, Codec, InflateError};
+use super::codec::{self, Codec};
+use super::error::InflateError;
 use super::record::{Header, Record, TimestampType};
 
 /// The fixed header of a v2 batch: offset(8) length(4) epoch(4) magic(1)
@@ -104,7 +105,6 @@ pub enum BatchError {
 pub enum Item {
     /// A decoded batch.
     Batch {
-        /// Its header.
         header: BatchHeader,
         /// Its records (a control batch's too: see [`control_is_abort`]).
         records: Vec<Record>,

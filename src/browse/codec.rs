@@ -8,12 +8,13 @@ use std::io::Read;
 
 use bytes::Bytes;
 
+use super::error::InflateError;
+
 /// A record batch's compression codec (the low three bits of its attributes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Codec {
     /// Not compressed.
     None,
-    /// gzip.
     Gzip,
     /// Snappy (xerial framing, as the Java client writes it, or raw).
     Snappy,
@@ -46,27 +47,6 @@ impl Codec {
             Codec::Zstd => "zstd",
         }
     }
-}
-
-/// Why a batch's records could not be decompressed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum InflateError {
-    /// The records would inflate past the cap.
-    #[error("{codec} records inflate past the {cap}-byte cap")]
-    TooLarge {
-        /// The codec's name.
-        codec: &'static str,
-        /// The cap.
-        cap: usize,
-    },
-    /// The compressed bytes are corrupt.
-    #[error("{codec} records are corrupt: {message}")]
-    Corrupt {
-        /// The codec's name.
-        codec: &'static str,
-        /// What the decompressor said.
-        message: String,
-    },
 }
 
 /// The snappy-java stream header: magic, then version and compatible version.

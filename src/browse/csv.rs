@@ -22,7 +22,6 @@ pub const HEADER: &str = "partition,offset,timestamp,key,value,size\r\n";
 /// One record as a CSV row.
 #[derive(Debug, Clone, Copy)]
 pub struct RecordCsv<'a> {
-    /// The record.
     pub record: &'a Record,
     /// How its key is written.
     pub key: Field<'a>,

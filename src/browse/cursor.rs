@@ -14,9 +14,11 @@
 use tokio::time::Instant;
 
 use crate::conn::ErrorCode;
+use crate::meta::Disposition;
 
 use super::Isolation;
 use super::batch::{self, Item};
+use super::error::code_disposition;
 use super::fetch::Answer;
 use super::notice::Notice;
 use super::record::Record;
@@ -58,7 +60,6 @@ pub enum Outcome {
 /// A partition's position.
 #[derive(Debug, Clone)]
 pub struct Cursor {
-    /// The partition.
     pub partition: i32,
     /// The next offset to read.
     pub next: i64,
@@ -149,7 +150,7 @@ impl Cursor {
             if code == ErrorCode::OffsetOutOfRange {
                 return Outcome::OutOfRange;
             }
-            if code.retriable() || code.needs_metadata_refresh() {
+            if code_disposition(code) != Disposition::Fatal {
                 self.failures += 1;
                 return Outcome::Stale(code);
             }

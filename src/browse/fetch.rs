@@ -16,7 +16,6 @@ pub const FETCH_BY_ID: i16 = 13;
 /// What one partition asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ask {
-    /// The partition.
     pub partition: i32,
     /// The offset to read from.
     pub offset: i64,
@@ -72,11 +71,9 @@ pub fn request(
 /// One partition's part of an answer.
 #[derive(Debug, Clone, Default)]
 pub struct Answer {
-    /// The partition.
     pub partition: i32,
     /// Its error code (0: none).
     pub error_code: i16,
-    /// Its high watermark.
     pub high_watermark: i64,
     /// Its last stable offset (-1 if unknown).
     pub last_stable_offset: i64,

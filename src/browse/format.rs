@@ -48,7 +48,6 @@ impl Format {
         )
     }
 
-    /// Its name.
     pub fn name(self) -> &'static str {
         match self {
             Format::Auto => "auto",

@@ -48,7 +48,6 @@ pub enum Field<'a> {
 pub struct RecordJson<'a> {
     /// The topic's name.
     pub topic: &'a str,
-    /// The record.
     pub record: &'a Record,
     /// How its key is written.
     pub key: Field<'a>,

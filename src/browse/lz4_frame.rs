@@ -11,7 +11,7 @@
 //! blocks, a dictionary, another frame version or magic) is handed back to
 //! the caller, which reads it with the general streaming decoder.
 
-use super::codec::InflateError;
+use super::error::InflateError;
 
 /// The LZ4 frame magic number (little-endian on the wire).
 const MAGIC: u32 = 0x184D_2204;

@@ -66,7 +66,6 @@ impl Isolation {
 /// What a [`Browser`] hands out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A record.
     Record(Record),
     /// Something to tell the user.
     Notice(Notice),

@@ -11,7 +11,6 @@ use super::batch::BatchError;
 pub enum Notice {
     /// The offset asked for is not in the log; the partition stopped.
     OffsetOutOfRange {
-        /// The partition.
         partition: i32,
         /// The offset asked for.
         offset: i64,
@@ -22,20 +21,15 @@ pub enum Notice {
     },
     /// No record at or after the timestamp asked for (`ListOffsets` said -1).
     NoRecordAtTime {
-        /// The partition.
         partition: i32,
         /// The timestamp, ms since the epoch.
         timestamp: i64,
     },
     /// The group has no committed offset for the partition.
-    NoCommittedOffset {
-        /// The partition.
-        partition: i32,
-    },
+    NoCommittedOffset { partition: i32 },
     /// An open transaction holds the last stable offset below the high
     /// watermark: under `read_committed` nothing past the LSO is shown yet.
     OpenTransaction {
-        /// The partition.
         partition: i32,
         /// Its last stable offset.
         lso: i64,
@@ -44,7 +38,6 @@ pub enum Notice {
     },
     /// A batch could not be decoded; reading went on after it.
     BadBatch {
-        /// The partition.
         partition: i32,
         /// The batch's first offset.
         offset: i64,
@@ -53,7 +46,6 @@ pub enum Notice {
     },
     /// The next batch is larger than kscope reads at once; the partition stopped.
     BatchTooLarge {
-        /// The partition.
         partition: i32,
         /// The batch's offset.
         offset: i64,
@@ -64,7 +56,6 @@ pub enum Notice {
     },
     /// The partition failed and stopped.
     PartitionFailed {
-        /// The partition.
         partition: i32,
         /// Why.
         error: String,

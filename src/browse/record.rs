@@ -37,7 +37,6 @@ pub struct Header {
 pub struct Record {
     /// The partition it was read from.
     pub partition: i32,
-    /// Its offset.
     pub offset: i64,
     /// The leader epoch its batch was written in (-1 if unknown).
     pub leader_epoch: i32,

@@ -24,10 +24,10 @@ use tokio::time::Instant;
 
 use crate::conn::ErrorCode;
 use crate::conn::protocol::messages::FetchRequest;
-use crate::meta::Cluster;
+use crate::meta::{Cluster, Disposition};
 
 use super::cursor::{Cursor, Limits, Outcome, State};
-use super::error::{Error, Result};
+use super::error::{Error, Result, code_disposition, stronger};
 use super::fetch::{self, Ask, FETCH_BY_ID, TopicRef};
 use super::in_flight::{InFlight, Landed, Sent};
 use super::notice::Notice;
@@ -220,9 +220,9 @@ impl Browser {
     /// back by [`Cursor::not_before`] is asked once its time comes, while
     /// waiting for the others (or alone, when none is out).
     async fn round(&mut self) -> Result<()> {
-        let mut stale = false;
+        let mut retry = None;
         let landed = loop {
-            stale |= self.send(1).await?;
+            retry = stronger(retry, self.send(1).await?);
             let Some(wake) = self.next_wake() else {
                 break self.in_flight.landed().await;
             };
@@ -238,14 +238,14 @@ impl Browser {
         let mut out_of_range = Vec::new();
         if let Some(landed) = landed {
             for landed in landed.map_err(|e| Error::Task(e.to_string()))? {
-                stale |= self.take(landed, &mut out_of_range)?;
+                retry = stronger(retry, self.take(landed, &mut out_of_range)?);
             }
         }
         if !out_of_range.is_empty() {
             self.out_of_range(&out_of_range).await;
         }
-        if stale {
-            self.backoff().await;
+        if let Some(disposition) = retry {
+            self.backoff(disposition).await;
         }
         Ok(())
     }
@@ -253,8 +253,9 @@ impl Browser {
     /// One `Fetch` per leader (or per partition asked alone) for the active
     /// partitions with fewer than `below` records buffered, weighing less
     /// than [`BUDGET`], no undecoded rest, no fetch out and not held back;
-    /// true when one has no leader in the snapshot (refresh and ask again).
-    async fn send(&mut self, below: usize) -> Result<bool> {
+    /// `RefreshMetadata` when one has no leader in the snapshot (refresh and
+    /// ask again).
+    async fn send(&mut self, below: usize) -> Result<Option<Disposition>> {
         let snapshot = self.cluster.snapshot();
         let by_id = self.cluster.negotiated_for::<FetchRequest>().await? >= FETCH_BY_ID;
         let topic_ref = match snapshot.topic(&self.topic) {
@@ -264,7 +265,7 @@ impl Browser {
         // Per (leader, partition asked alone): the asks, their cursors and
         // the room each has for records decoded.
         let mut groups: BTreeMap<_, (Vec<Ask>, Vec<Sent>)> = BTreeMap::new();
-        let mut stale = false;
+        let mut retry = None;
         let now = Instant::now();
         for (p, cursor) in &self.cursors {
             let (buffered, weight) = self.queues.get(p).map_or((0, 0), |q| (q.len(), q.weight()));
@@ -281,7 +282,7 @@ impl Browser {
                 .partition(&self.topic, *p)
                 .and_then(|i| Some((i.leader?, i)))
             else {
-                stale = true;
+                retry = Some(Disposition::RefreshMetadata);
                 continue;
             };
             let wide = cursor.wide.map(|w| i32::try_from(w).unwrap_or(i32::MAX));
@@ -322,12 +323,13 @@ impl Browser {
             self.in_flight
                 .send(&self.cluster, leader, request, asks, cursors, limits);
         }
-        Ok(stale)
+        Ok(retry)
     }
 
     /// Take a fetch that landed: each partition's cursor comes back moved,
-    /// its records are queued; true when a leader was stale.
-    fn take(&mut self, landed: Landed, out_of_range: &mut Vec<i32>) -> Result<bool> {
+    /// its records are queued; what asking again calls for when a
+    /// partition's answer (or the whole request) failed, not for good.
+    fn take(&mut self, landed: Landed, out_of_range: &mut Vec<i32>) -> Result<Option<Disposition>> {
         let decoded = match landed.decoded {
             Ok(decoded) => decoded,
             Err(error) => return self.request_failed(&landed.asks, error),
@@ -335,14 +337,14 @@ impl Browser {
         let idle = decoded
             .iter()
             .all(|d| d.empty && d.outcome == Outcome::Read);
-        let mut stale = false;
+        let mut retry = None;
         for mut answer in decoded {
             self.fetched += u64::try_from(answer.fetched).unwrap_or(u64::MAX);
             let partition = answer.cursor.partition;
             match answer.outcome {
                 Outcome::Read => {}
                 Outcome::Stale(code) => {
-                    stale = true;
+                    retry = stronger(retry, Some(code_disposition(code)));
                     if answer.cursor.failures > MAX_FAILURES {
                         answer.cursor.state = State::Stopped;
                         self.notices.push(Notice::PartitionFailed {
@@ -362,7 +364,7 @@ impl Browser {
         if idle {
             self.pace(&landed.asks, landed.sent);
         }
-        Ok(stale)
+        Ok(retry)
     }
 
     /// Bytes of record batches fetched so far, over every partition (what

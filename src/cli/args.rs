@@ -84,7 +84,6 @@ pub enum Command {
     },
     /// Print a topic's records (never joins a group, never commits).
     Consume {
-        /// The topic.
         topic: String,
         /// Only this partition (default: all, merged by timestamp).
         #[arg(short = 'p', long)]
@@ -217,9 +216,7 @@ pub enum GetCommand {
     /// A partition's active producers (asked of its leader): id, epoch,
     /// last sequence and write, and the first offset of an open transaction.
     Producers {
-        /// The topic.
         topic: String,
-        /// The partition.
         #[arg(short = 'p', long, default_value_t = 0)]
         partition: i32,
     },

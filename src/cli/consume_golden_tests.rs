@@ -11,7 +11,6 @@ use serde_json::json;
 
 use super::*;
 use crate::browse::{Codec, Header, TimestampType};
-use crate::cli::consume::RecordDecoding;
 use crate::schema::{Decoded, Format};
 
 #[allow(clippy::unnecessary_wraps)] // reads as the record's Option fields

@@ -14,7 +14,6 @@ use crate::browse::json::{Field, RecordJson};
 use crate::schema::Decoding;
 
 use super::args::OutputFormat;
-use super::consume::RecordDecoding;
 use super::error::Error;
 
 /// Writes records one after another, reusing its buffers.
@@ -341,6 +340,15 @@ fn push_char(out: &mut String, c: char) {
         }
         c => out.push(c),
     }
+}
+
+/// A record's key and value as the schema registry decodes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordDecoding {
+    /// The key's decoding.
+    pub key: Decoding,
+    /// The value's decoding.
+    pub value: Decoding,
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 pub mod args;
 mod consume;
 mod consume_key;
+mod consume_newest;
 mod consume_output;
+mod consume_sink;
 mod error;
 pub mod event;
 pub mod fleet;

@@ -26,7 +26,6 @@ pub struct BrokerRow {
 /// A topic (`get topics`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TopicRow {
-    /// Name.
     pub name: String,
     /// Topic id in Kafka's text form.
     pub id: String,
@@ -53,13 +52,11 @@ pub struct PartitionRow {
     pub partition: i32,
     /// Leader, or null when offline.
     pub leader: Option<i32>,
-    /// Leader epoch.
     pub leader_epoch: i32,
     /// Replica set, preferred leader first.
     pub replicas: Vec<i32>,
     /// In-sync replicas.
     pub isr: Vec<i32>,
-    /// Offline replicas.
     pub offline_replicas: Vec<i32>,
     /// Whether the leader is the preferred replica.
     pub preferred_leader: bool,

@@ -34,7 +34,6 @@ pub fn source_label(source: ConfigSource) -> &'static str {
 /// One config of the resource on screen.
 #[derive(Debug, Clone, Copy)]
 pub struct Row<'a> {
-    /// The entry.
     pub entry: &'a ConfigEntry,
 }
 
@@ -74,7 +73,6 @@ pub fn table<'a>() -> [Column<Row<'a>>; 5] {
 /// One link of a config's synonym chain.
 #[derive(Debug, Clone, Copy)]
 pub struct SynonymRow<'a> {
-    /// The synonym.
     pub synonym: &'a Synonym,
     /// Whether the config is sensitive (its synonyms are masked too).
     pub sensitive: bool,

@@ -8,7 +8,6 @@ use super::Column;
 /// What one record row shows.
 #[derive(Debug, Clone)]
 pub struct Row<'a> {
-    /// The record.
     pub record: &'a Record,
     /// How values are shown (`:format`).
     pub format: Format,

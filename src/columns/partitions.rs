@@ -11,7 +11,6 @@ use super::topics::over_time;
 /// What one partition row shows.
 #[derive(Debug, Clone, Copy)]
 pub struct Row<'a> {
-    /// Its topic.
     pub topic: &'a str,
     /// The partition as the snapshot has it.
     pub partition: &'a PartitionInfo,

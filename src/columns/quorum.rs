@@ -9,7 +9,6 @@ use crate::inspect::quorum::QuorumReplica;
 /// One replica of the metadata log.
 #[derive(Debug, Clone, Copy)]
 pub struct Row<'a> {
-    /// The replica.
     pub replica: &'a QuorumReplica,
     /// Now, ms since the epoch (for "ago").
     pub now_ms: i64,

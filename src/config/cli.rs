@@ -127,7 +127,6 @@ pub enum ConfigCommands {
     Info,
     /// Print a shell completion script, e.g. `kscope completions bash > ~/.bash_completion.d/kscope`.
     Completions {
-        /// The shell.
         #[arg(value_enum)]
         shell: Shell,
     },

@@ -106,7 +106,6 @@ pub enum ConfigError {
     /// `-b` or a context's resolved settings do not hold together.
     #[error("context '{context}': {message}")]
     Context {
-        /// The context.
         context: String,
         /// What is wrong.
         message: String,
@@ -122,7 +121,6 @@ pub enum ConfigError {
     /// Connecting with a resolved context failed (authentication, TLS, unreachable).
     #[error("context '{context}' ({security}): {source}")]
     Connect {
-        /// The context.
         context: String,
         /// How it connects, e.g. `SASL SCRAM-SHA-512 over TLS`.
         security: String,
@@ -132,9 +130,6 @@ pub enum ConfigError {
     /// Something the machine lacks: a home directory, an async runtime.
     #[error("{0}")]
     Environment(String),
-    /// `--log-level` / `KSCOPE_LOG` is not a filter, or the log file cannot be opened.
-    #[error("logging: {0}")]
-    Logging(String),
 }
 
 impl ConfigError {

@@ -1,8 +1,8 @@
 //! Where kscope keeps its files: the XDG base directories (via `directories`).
 //!
 //! - config: `$XDG_CONFIG_HOME/kscope/config.toml` (`~/.config/kscope/config.toml`)
-//! - logs:   `$XDG_STATE_HOME/kscope/` (`~/.local/state/kscope/`), or the cache
-//!   directory on platforms without a state directory.
+//! - logs: `crate::logging::log_dir` (the logger keeps its own directory, so
+//!   that it depends on nothing above it).
 
 use std::path::{Path, PathBuf};
 
@@ -18,15 +18,6 @@ fn project() -> Option<ProjectDirs> {
 /// The default config file path, or `None` when no home directory is known.
 pub fn default_config_file() -> Option<PathBuf> {
     project().map(|dirs| dirs.config_dir().join(CONFIG_FILE_NAME))
-}
-
-/// The directory the log files go to.
-pub fn log_dir() -> Option<PathBuf> {
-    project().map(|dirs| {
-        dirs.state_dir()
-            .unwrap_or_else(|| dirs.cache_dir())
-            .to_owned()
-    })
 }
 
 /// `path` with a leading `~/` expanded, and a relative path taken relative to

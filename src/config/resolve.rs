@@ -18,7 +18,7 @@ use super::overrides::Overrides;
 use super::paths;
 use super::schema::{ConfigFile, ContextSection, RefreshSection, SchemaRegistrySection};
 use super::transport::{sasl, tls};
-use super::validate::{check_address, list_or_none};
+use super::validate::{check_address, list_or_none, mask_rule};
 use crate::conn::{ConnectionConfig, Secret};
 use crate::schema::RegistryConfig;
 
@@ -214,17 +214,6 @@ fn masker(
         rules.push(MaskRule::from_arg(rule).map_err(|e| format!("--mask '{rule}': {e}"))?);
     }
     Ok(Masker::new(rules))
-}
-
-/// A `[[contexts.NAME.mask]]` entry compiled, or what is wrong with it.
-pub fn mask_rule(
-    section: &crate::config::schema::MaskSection,
-) -> Result<crate::browse::mask::MaskRule, String> {
-    crate::browse::mask::MaskRule::new(
-        section.topic.as_ref().map(|t| t.get_ref().as_str()),
-        &section.paths,
-        section.text.as_ref().map(|t| t.get_ref().as_str()),
-    )
 }
 
 /// The topic mappings (checked when the file was loaded: a regex that does

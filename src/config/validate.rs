@@ -116,7 +116,7 @@ impl Checker<'_> {
     }
 
     fn mask(&self, rule: &MaskSection, key: &str) -> Result<(), ConfigError> {
-        match super::resolve::mask_rule(rule) {
+        match mask_rule(rule) {
             Ok(_) => Ok(()),
             Err(message) => {
                 let span = rule
@@ -239,6 +239,17 @@ pub fn list_or_none(names: &[&str]) -> String {
     } else {
         names.join(", ")
     }
+}
+
+/// A `[[contexts.NAME.mask]]` entry compiled, or what is wrong with it.
+pub fn mask_rule(
+    section: &crate::config::schema::MaskSection,
+) -> Result<crate::browse::mask::MaskRule, String> {
+    crate::browse::mask::MaskRule::new(
+        section.topic.as_ref().map(|t| t.get_ref().as_str()),
+        &section.paths,
+        section.text.as_ref().map(|t| t.get_ref().as_str()),
+    )
 }
 
 #[cfg(test)]

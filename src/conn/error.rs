@@ -67,7 +67,6 @@ pub enum Error {
     UnsupportedVersion {
         /// The broker, as `broker 1 (host:port)`.
         broker: String,
-        /// The API.
         api: ApiKey,
         /// The versions kscope can encode, e.g. `v0-v13`.
         ours: String,
@@ -128,7 +127,6 @@ pub enum Error {
     /// The broker answered with a Kafka error code.
     #[error("{}", kafka_message(*code, context.as_deref()))]
     Kafka {
-        /// The code.
         code: ErrorCode,
         /// What it was about: `topic 'orders' partition 3`, a broker message, …
         context: Option<String>,

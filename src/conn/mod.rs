@@ -21,6 +21,7 @@
 pub mod budget;
 mod config;
 mod connection;
+mod dial;
 mod error;
 mod error_code;
 pub mod frame;
@@ -39,7 +40,8 @@ mod versions;
 mod fake_peer_tests;
 
 pub use config::{ConnectionConfig, SaslConfig, SaslMechanism, TlsConfig, UnknownSaslMechanism};
-pub use connection::{Connection, Unauthenticated};
+pub use connection::Connection;
+pub use dial::Unauthenticated;
 pub use error::{Error, Result};
 pub use error_code::{ALL_ERROR_CODES, ErrorCode};
 pub use frame::{DecodeError, decode_response, encode_request};

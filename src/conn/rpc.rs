@@ -201,6 +201,24 @@ pub fn is_read_only_api(key: ApiKey) -> bool {
     )
 }
 
+/// The highest version in both ranges, or both ranges spelled out for the error.
+pub fn highest_common(
+    key: ApiKey,
+    ours: VersionRange,
+    theirs: Option<VersionRange>,
+) -> std::result::Result<i16, (String, String)> {
+    let spell = |range: VersionRange| format!("v{}-v{}", range.min, range.max);
+    let Some(theirs) = theirs else {
+        tracing::debug!(api = %key, "broker does not advertise the api");
+        return Err((spell(ours), "none".to_owned()));
+    };
+    let common = ours.intersect(&theirs);
+    if common.is_empty() {
+        return Err((spell(ours), spell(theirs)));
+    }
+    Ok(common.max)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

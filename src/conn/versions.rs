@@ -13,6 +13,7 @@ use kafka_protocol::protocol::{Message, StrBytes, VersionRange};
 use super::connection::Connection;
 use super::error::{Error, Result};
 use super::error_code::ErrorCode;
+use super::rpc::highest_common;
 
 /// The version range of every API the broker advertised, by key.
 pub type BrokerVersions = HashMap<i16, VersionRange>;
@@ -104,24 +105,6 @@ fn range_of(response: &ApiVersionsResponse, key: ApiKey) -> Option<VersionRange>
             min: entry.min_version,
             max: entry.max_version,
         })
-}
-
-/// The highest version in both ranges, or both ranges spelled out for the error.
-pub fn highest_common(
-    key: ApiKey,
-    ours: VersionRange,
-    theirs: Option<VersionRange>,
-) -> std::result::Result<i16, (String, String)> {
-    let spell = |range: VersionRange| format!("v{}-v{}", range.min, range.max);
-    let Some(theirs) = theirs else {
-        tracing::debug!(api = %key, "broker does not advertise the api");
-        return Err((spell(ours), "none".to_owned()));
-    };
-    let common = ours.intersect(&theirs);
-    if common.is_empty() {
-        return Err((spell(ours), spell(theirs)));
-    }
-    Ok(common.max)
 }
 
 #[cfg(test)]

@@ -18,7 +18,6 @@ pub enum Error {
     /// Connecting or reading the metadata failed.
     #[error("context '{context}': {source}")]
     Cluster {
-        /// The context.
         context: String,
         /// What the metadata layer said.
         #[source]
@@ -28,7 +27,6 @@ pub enum Error {
     /// `${env:VAR}`, a bad TLS file, …).
     #[error("context '{context}': {message}")]
     Config {
-        /// The context.
         context: String,
         /// What is wrong, from the config layer.
         message: String,
@@ -37,14 +35,10 @@ pub enum Error {
     #[error(
         "context '{context}': its password_command needs a terminal; open the context once to log in"
     )]
-    NeedsLogin {
-        /// The context.
-        context: String,
-    },
+    NeedsLogin { context: String },
     /// The poll's own deadline passed (a hung broker, a black-holed port).
     #[error("context '{context}': no answer within {after:?}")]
     Deadline {
-        /// The context.
         context: String,
         /// The deadline.
         after: Duration,

@@ -42,7 +42,6 @@ pub(super) struct ContextState {
     pub(super) cluster: Option<Cluster>,
     /// Where the lag sweep is.
     pub(super) sweep: Sweep,
-    /// Its row.
     pub(super) row: FleetRow,
 }
 

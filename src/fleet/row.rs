@@ -54,7 +54,6 @@ pub struct FleetRow {
     pub metadata_version: Option<String>,
     /// Topics, internal ones included.
     pub topics: Option<usize>,
-    /// Partitions.
     pub partitions: Option<usize>,
     /// Partitions with fewer in-sync replicas than replicas.
     pub under_replicated: Option<usize>,

@@ -16,17 +16,15 @@ use crate::conn::protocol::messages::{
 
 use super::kind::{GroupState, GroupType};
 use super::member::{Assignment, Member, decode_classic_assignment, decode_classic_subscription};
-use super::streams::Topology;
+use super::topology::Topology;
 
 /// A described group.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupDescription {
-    /// The group id.
     pub group: String,
     /// Which protocol described it: `Classic` from `DescribeGroups`,
     /// `Consumer` from `ConsumerGroupDescribe`.
     pub group_type: GroupType,
-    /// The state.
     pub state: GroupState,
     /// The broker that answered: its coordinator.
     pub coordinator: i32,
@@ -156,7 +154,6 @@ pub(super) struct Modern<'a> {
     pub state: &'a str,
     /// The assignor (empty when the broker names none).
     pub assignor: String,
-    /// The group epoch.
     pub group_epoch: i32,
     /// The target assignment's epoch.
     pub assignment_epoch: i32,

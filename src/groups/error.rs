@@ -19,7 +19,6 @@ pub enum Error {
     /// The broker answered, but with an error code for one group.
     #[error("group '{group}': {code}")]
     Group {
-        /// The group.
         group: String,
         /// The code the broker gave for it.
         code: ErrorCode,
@@ -28,7 +27,6 @@ pub enum Error {
     /// A group's request failed on the wire (context added to a `meta` error).
     #[error("group '{group}': {source}")]
     GroupRequest {
-        /// The group.
         group: String,
         /// What failed.
         #[source]
@@ -38,9 +36,7 @@ pub enum Error {
     /// The broker answered, but with an error code for one partition.
     #[error("topic '{topic}' partition {partition}: {code}")]
     Partition {
-        /// The topic.
         topic: String,
-        /// The partition.
         partition: i32,
         /// The code the broker gave for it.
         code: ErrorCode,
@@ -53,7 +49,6 @@ pub enum Error {
     /// A response the broker sent could not be understood.
     #[error("group '{group}': {message}")]
     Malformed {
-        /// The group.
         group: String,
         /// What was wrong.
         message: String,

@@ -23,7 +23,6 @@ use super::streams;
 /// A group to ask about: its name, coordinator and (as far as known) type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupRef {
-    /// The group id.
     pub group: String,
     /// Its coordinator (from `ListGroups`, or a lookup).
     pub coordinator: i32,

@@ -14,7 +14,6 @@ use std::sync::Arc;
 pub struct PartitionLag {
     /// The topic (shared by every partition of it: see `topic_names.rs`).
     pub topic: Arc<str>,
-    /// The partition.
     pub partition: i32,
     /// The group's committed offset; `None`: the group never committed here.
     pub committed: Option<i64>,

@@ -10,7 +10,6 @@ use super::kind::{GroupState, GroupType};
 /// One group as `ListGroups` reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupListing {
-    /// The group id.
     pub group: String,
     /// The protocol the group uses (`ListGroups` v5+; `Unknown` before).
     pub group_type: GroupType,

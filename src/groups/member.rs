@@ -1,4 +1,5 @@
-//! A group member and its assignment, for every group type.
+//! A group member and its assignment, for every group type (a streams
+//! member's tasks included).
 
 use std::collections::BTreeMap;
 
@@ -7,8 +8,6 @@ use bytes::{Buf, Bytes};
 use crate::conn::budget::within_budget;
 use crate::conn::protocol::Decodable;
 use crate::conn::protocol::messages::{ConsumerProtocolAssignment, ConsumerProtocolSubscription};
-
-use super::streams::StreamsTasks;
 
 /// Partitions per topic, sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -143,6 +142,48 @@ pub fn decode_classic_subscription(bytes: &Bytes) -> Option<Vec<String>> {
     let mut topics: Vec<String> = decoded.topics.iter().map(ToString::to_string).collect();
     topics.sort();
     Some(topics)
+}
+
+/// Tasks per subtopology id, partitions sorted.
+pub type TaskMap = BTreeMap<String, Vec<i32>>;
+
+/// A streams member's tasks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamsTasks {
+    /// Tasks it processes.
+    pub active: TaskMap,
+    /// Tasks it keeps a hot copy of the state for.
+    pub standby: TaskMap,
+    /// Tasks it is catching up on before taking them over.
+    pub warmup: TaskMap,
+}
+
+impl StreamsTasks {
+    /// `0:0,1 1:2` — subtopology and its partitions, for one kind of task.
+    pub fn compact(tasks: &TaskMap) -> String {
+        tasks
+            .iter()
+            .map(|(sub, ps)| {
+                let list: Vec<String> = ps.iter().map(ToString::to_string).collect();
+                format!("{sub}:{}", list.join(","))
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// How many tasks of every kind.
+    pub fn len(&self) -> usize {
+        [&self.active, &self.standby, &self.warmup]
+            .iter()
+            .flat_map(|m| m.values())
+            .map(Vec::len)
+            .sum()
+    }
+
+    /// Whether it has no task at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 #[cfg(test)]

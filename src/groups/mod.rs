@@ -33,6 +33,7 @@ mod relist;
 mod share;
 mod streams;
 mod topic_names;
+mod topology;
 
 pub use client::GroupsClient;
 pub use counter::{RequestCounter, RequestCounts};
@@ -44,12 +45,12 @@ pub use history::{DEFAULT_CAPACITY, LagHistory, LagSample, PartitionHistories, T
 pub use kind::{GroupState, GroupType};
 pub use lag::{GroupLag, Lag, LagTotals, PartitionLag, TopicTotals};
 pub use listing::{GroupList, GroupListing};
-pub use member::{Assignment, Member};
+pub use member::{Assignment, Member, StreamsTasks, TaskMap};
 pub use offset_fetch::{BATCHED_VERSION, Committed, DEFAULT_BATCH};
 pub use readers::{ReadingGroup, ReadingMember, TopicReaders};
 pub use record_age::{HEADER_BYTES, MAX_AGE_PARTITIONS, batch_timestamp};
 pub use refresh::{GroupDetail, GroupSummary, Overview};
 pub use relist::Relisted;
 pub use share::{ShareOffsets, SharePartition};
-pub use streams::{StreamsTasks, Subtopology, TaskMap, Topology};
 pub use topic_names::TopicNames;
+pub use topology::{Subtopology, Topology};

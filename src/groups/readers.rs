@@ -16,14 +16,12 @@ use super::member::Member;
 /// A group reading the topic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReadingGroup {
-    /// The group id.
     pub group: String,
     /// `classic`, `consumer`, `share`, `streams`.
     #[serde(rename = "type")]
     pub group_type: String,
     /// `Stable`, `Empty`, …
     pub state: String,
-    /// Its coordinator.
     pub coordinator: i32,
     /// Its members (none for an empty group), by member id.
     pub members: Vec<ReadingMember>,

@@ -37,9 +37,7 @@ pub struct Feature {
 /// One partition being reassigned.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reassignment {
-    /// Its topic.
     pub topic: String,
-    /// Its partition.
     pub partition: i32,
     /// The replica set now (old and new replicas while moving).
     pub replicas: Vec<i32>,

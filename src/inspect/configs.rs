@@ -89,11 +89,14 @@ impl TopicSummary {
             cleanup: value("cleanup.policy"),
             retention_ms: value("retention.ms").and_then(|v| v.parse().ok()),
             min_isr: value("min.insync.replicas").and_then(|v| v.parse().ok()),
-            remote_storage: value(super::tiered::REMOTE_STORAGE_ENABLE)
+            remote_storage: value(REMOTE_STORAGE_ENABLE)
                 .is_some_and(|v| v.eq_ignore_ascii_case("true")),
         }
     }
 }
+
+/// The config that turns tiered storage on for a topic.
+pub const REMOTE_STORAGE_ENABLE: &str = "remote.storage.enable";
 
 /// The answer for one resource: its entries sorted by name, or why not.
 pub type Described = (ConfigResource, Result<Vec<ConfigEntry>>);

@@ -33,7 +33,6 @@ pub enum Error {
     Answer {
         /// What was asked for.
         what: String,
-        /// The code.
         code: ErrorCode,
         /// The broker's own message, when it sent one.
         message: Option<String>,

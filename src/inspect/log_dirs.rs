@@ -75,7 +75,6 @@ impl TopicReplicas {
 /// One replica's size in a log dir.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplicaSize {
-    /// Its partition.
     pub partition: i32,
     /// Bytes on disk.
     pub size: i64,

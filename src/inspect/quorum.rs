@@ -10,7 +10,6 @@ use crate::meta::Cluster;
 /// One replica of the metadata log (serialized as is by `kscope get cluster`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct QuorumReplica {
-    /// Its node id.
     pub node_id: i32,
     /// `leader`, `voter` or `observer`.
     pub role: &'static str,

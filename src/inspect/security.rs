@@ -42,7 +42,6 @@ pub enum Acls {
 /// Users screen).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {
-    /// The user.
     pub user: String,
     /// `SCRAM-SHA-256` or `SCRAM-SHA-512`.
     pub mechanism: &'static str,

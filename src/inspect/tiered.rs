@@ -17,9 +17,6 @@ use super::error::{Error, Result};
 /// The first `ListOffsets` version that knows the local log start.
 const LOCAL_START_VERSION: i16 = 8;
 
-/// The config that turns tiered storage on for a topic.
-pub const REMOTE_STORAGE_ENABLE: &str = "remote.storage.enable";
-
 /// The local log start offset of each of `topic`'s `partitions` that has a
 /// leader; [`Error::Unsupported`] on brokers before Kafka 3.7.
 pub async fn local_log_starts(

@@ -20,9 +20,7 @@ use crate::meta::Cluster;
 /// One producer with state on a partition.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Producer {
-    /// Its producer id.
     pub producer_id: i64,
-    /// Its epoch.
     pub producer_epoch: i32,
     /// The last sequence number it wrote here.
     pub last_sequence: i32,
@@ -39,13 +37,11 @@ pub struct Producer {
 /// A transaction not yet complete.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct OpenTransaction {
-    /// Its transactional id.
     pub transactional_id: String,
     /// `Ongoing`, `PrepareCommit`, `PrepareAbort`, …
     pub state: String,
     /// Its producer id and epoch.
     pub producer_id: i64,
-    /// The producer epoch.
     pub producer_epoch: i16,
     /// When it started (ms since the epoch); -1 when not started.
     pub start_ms: i64,
@@ -60,9 +56,7 @@ pub struct OpenTransaction {
 /// A partition a transaction has written to.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TxnPartition {
-    /// The topic.
     pub topic: String,
-    /// The partition.
     pub partition: i32,
 }
 

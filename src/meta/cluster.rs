@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use super::error::{Error, Result};
+use super::error::{Disposition, Error, Result};
 use crate::conn::{Connection, ConnectionConfig, ErrorCode, Rpc};
 
 use super::coordinator_cache::CoordinatorCache;
@@ -23,7 +23,7 @@ use super::movement_log::{DEFAULT_CAPACITY, MovementLog};
 use super::pacing::Pacer;
 use super::pool::BrokerPool;
 use super::refresher::Refresher;
-use super::retry::{Disposition, RetryPolicy, drive};
+use super::retry::{RetryPolicy, drive};
 use super::routing::{BrokerSelector, CoordinatorKind, Routing, routing};
 use super::snapshot::MetadataSnapshot;
 use super::snapshot_cell::SnapshotCell;

@@ -1,17 +1,18 @@
 //! Finding group and transaction coordinators, cached.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::time::Instant;
 
 use tokio::task::JoinSet;
 
-use super::error::{Error, Result};
+use super::error::{Disposition, Error, Result};
 use crate::conn::ErrorCode;
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::FindCoordinatorRequest;
 
 use super::cluster::Cluster;
-use super::retry::drive;
+use super::retry::{Budget, drive, drive_pending};
 use super::routing::CoordinatorKind;
 
 impl Cluster {
@@ -98,17 +99,17 @@ impl Cluster {
     /// whose coordinator moved: a round is one `FindCoordinator` carrying
     /// every key still unanswered (batched from v4; before v4 one request
     /// per key, all at once), and rounds repeat, with the retry policy's
-    /// backoff, for keys whose answer was retriable. Nothing waits past
-    /// `deadline` however many keys there are: a key still without an
-    /// answer then gets its last error. Cached coordinators are answered
-    /// from the cache.
+    /// backoff, for keys whose failure was not final. The rounds are
+    /// [`drive_pending`]'s with a time budget ([`Budget::Until`]): nothing
+    /// waits past `deadline` however many keys there are, and a key still
+    /// without an answer then gets its last error. Cached coordinators are
+    /// answered from the cache.
     pub async fn coordinators(
         &self,
         kind: CoordinatorKind,
         keys: &[String],
         deadline: Instant,
     ) -> BTreeMap<String, Result<i32>> {
-        let policy = self.inner.config.retry;
         let mut done = BTreeMap::new();
         let mut pending = Vec::new();
         for key in keys {
@@ -117,47 +118,63 @@ impl Cluster {
                 None => pending.push(key.clone()),
             }
         }
-        let mut attempt: u32 = 1;
-        while !pending.is_empty() {
-            let round = self.find_coordinators(kind, &pending);
-            let answers = tokio::time::timeout_at(deadline.into(), round)
-                .await
-                .unwrap_or_else(|_| {
-                    let late = Error::Conn(crate::conn::Error::Timeout {
-                        broker: "any broker".to_owned(),
-                        what: "FindCoordinator".to_owned(),
-                        after: policy.coordinator_timeout,
-                    });
-                    pending
-                        .iter()
-                        .map(|k| (k.clone(), Err(late.clone())))
-                        .collect()
+        let deadline = tokio::time::Instant::from_std(deadline);
+        let (done, Ok(())) = drive_pending(
+            &self.inner.config.retry,
+            Budget::Until(deadline),
+            done,
+            pending,
+            |done, pending, _| self.coordinators_round(kind, done, pending, deadline),
+            |done, again| std::future::ready((done, again)),
+        )
+        .await;
+        done
+    }
+
+    /// One round of [`Cluster::coordinators`] until `deadline`: every
+    /// answer is cached and recorded in `done`, and so is every failure (it
+    /// stands as the key's last error when time runs out); the keys whose
+    /// failure was not final are asked again.
+    async fn coordinators_round(
+        &self,
+        kind: CoordinatorKind,
+        mut done: BTreeMap<String, Result<i32>>,
+        pending: Vec<String>,
+        deadline: tokio::time::Instant,
+    ) -> (
+        BTreeMap<String, Result<i32>>,
+        std::result::Result<Vec<String>, Infallible>,
+    ) {
+        let round = self.find_coordinators(kind, &pending);
+        let answers = tokio::time::timeout_at(deadline, round)
+            .await
+            .unwrap_or_else(|_| {
+                let late = Error::Conn(crate::conn::Error::Timeout {
+                    broker: "any broker".to_owned(),
+                    what: "FindCoordinator".to_owned(),
+                    after: self.inner.config.retry.coordinator_timeout,
                 });
-            attempt = attempt.saturating_add(1);
-            let delay = policy.delay(attempt);
-            let again = Instant::now() + delay < deadline;
-            pending.clear();
-            for (key, answer) in answers {
-                match answer {
-                    Ok(node) => {
-                        self.inner.coordinators.insert(kind, &key, node);
-                        done.insert(key, Ok(node));
+                pending
+                    .iter()
+                    .map(|k| (k.clone(), Err(late.clone())))
+                    .collect()
+            });
+        let mut again = Vec::new();
+        for (key, answer) in answers {
+            match answer {
+                Ok(node) => {
+                    self.inner.coordinators.insert(kind, &key, node);
+                    done.insert(key, Ok(node));
+                }
+                Err(error) => {
+                    if error.disposition(true) != Disposition::Fatal {
+                        again.push(key.clone());
                     }
-                    Err(error) if again && error.retriable() => pending.push(key),
-                    Err(error) => drop(done.insert(key, Err(error))),
+                    done.insert(key, Err(error));
                 }
             }
-            if !pending.is_empty() {
-                tracing::debug!(
-                    ?kind,
-                    keys = pending.len(),
-                    attempt,
-                    "re-asking FindCoordinator"
-                );
-                tokio::time::sleep(delay).await;
-            }
         }
-        done
+        (done, Ok(again))
     }
 
     /// One round of [`Cluster::coordinators`]: every key's answer or error.

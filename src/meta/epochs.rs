@@ -8,7 +8,7 @@
 //! information — unless the topic id changed: the topic was deleted and
 //! recreated, and its epochs started again from zero.
 
-use super::snapshot::{PartitionInfo, TopicInfo};
+use super::records::{PartitionInfo, TopicInfo};
 
 /// Whether `fresh` and `held` describe the same incarnation of a topic.
 ///

@@ -7,8 +7,25 @@
 //! classifier decides what every code means; the topic, partition or
 //! coordinator key goes in its context.
 
-use super::retry::Disposition;
 use crate::conn::{self, ApiKey, ErrorCode};
+
+/// What a failed attempt calls for, decided once per failure from the
+/// error (`Error::disposition`) and the kind of target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disposition {
+    /// Retrying cannot help: the error goes to the caller.
+    Fatal,
+    /// Try again after the backoff; bounded by attempts.
+    Retry,
+    /// What the request was routed by is stale (a leader moved, a
+    /// connection was lost): refresh it, then try again; bounded by
+    /// attempts.
+    RefreshMetadata,
+    /// The coordinator moved or is loading: forget it and look again;
+    /// bounded by the policy's
+    /// [`coordinator_timeout`](super::RetryPolicy::coordinator_timeout), not attempts.
+    RefreshCoordinator,
+}
 
 /// Shorthand for results of this layer.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -42,7 +59,6 @@ pub enum Error {
     /// The caller used the wrong entry point for an API's routing.
     #[error("{api} {how}")]
     Unroutable {
-        /// The API.
         api: ApiKey,
         /// Where it is routed and what to call instead.
         how: &'static str,

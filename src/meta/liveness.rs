@@ -25,12 +25,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use arc_swap::ArcSwapOption;
-use tokio::task::{AbortHandle, JoinSet};
+use tokio::task::AbortHandle;
 
-use super::cluster::Cluster;
-use super::error::{Error, Result};
-use super::metadata_request::base_metadata_request;
-use super::movement::{MovementEvent, MovementKind};
+use super::error::Result;
+use super::movement::MovementKind;
 use super::quorum::Quorum;
 
 /// How often the background check runs.
@@ -285,71 +283,23 @@ impl Liveness {
         let (at, asked) = self.last_quorum.lock().ok()?.take()?;
         (at.elapsed() < QUORUM_REUSE).then_some(asked)
     }
-}
 
-impl Drop for Liveness {
-    fn drop(&mut self) {
-        if let Ok(mut task) = self.task.lock()
-            && let Some(task) = task.take()
-        {
-            task.abort();
-        }
-    }
-}
-
-impl Cluster {
-    /// What the last liveness check found (`None` before the first). Lock-free.
-    pub fn health(&self) -> Option<Arc<Health>> {
-        self.inner.liveness.health.load_full()
+    /// What the last check published (`None` before the first). Lock-free.
+    pub(super) fn health(&self) -> Option<Arc<Health>> {
+        self.health.load_full()
     }
 
-    /// Check now: every broker the snapshot names, then the quorum, each
-    /// within its deadline (so this takes at most about three seconds). A
-    /// quorum outcome from the last second (the full refresh beside which
-    /// `Cluster::connect` asked) is used instead of asking again.
-    pub async fn check_liveness(&self) -> Arc<Health> {
-        let brokers = self.listed_brokers();
-        let mut pings = JoinSet::new();
-        for id in brokers {
-            let cluster = self.clone();
-            pings.spawn(async move { (id, cluster.ping(id).await) });
-        }
-        let mut answers = BTreeMap::new();
-        while let Some(joined) = pings.join_next().await {
-            if let Ok((id, answered)) = joined {
-                answers.insert(id, answered);
-            }
-        }
-        let asked = match self.inner.liveness.take_recent_quorum() {
-            Some(asked) => asked,
-            None => self.ask_quorum_for_liveness().await,
-        };
-        self.publish_liveness(Some(&asked), &answers)
-    }
-
-    /// The node ids the snapshot lists: the brokers a check asks.
-    pub(super) fn listed_brokers(&self) -> Vec<i32> {
-        self.snapshot()
-            .brokers()
-            .iter()
-            .map(|b| b.node_id)
-            .collect()
-    }
-
-    /// Take in a check's findings: the quorum's outcome (`None`: it did not
-    /// answer in time, which says nothing yet) and each broker's answer.
-    /// Marks the brokers in the pool, logs the transitions as movement
-    /// events and publishes the health.
-    pub(super) fn publish_liveness(
+    /// Feed a check's findings at `now` to the tracker: the quorum's
+    /// outcome (`None`: it did not answer in time) and each broker's answer.
+    /// Returns the changes they cause and the health after them, not yet
+    /// published (see [`Liveness::publish`]).
+    pub(super) fn observe(
         &self,
         asked: Option<&Result<Option<Quorum>>>,
         answers: &BTreeMap<i32, bool>,
-    ) -> Arc<Health> {
-        for (&id, &answered) in answers {
-            self.inner.pool.mark_answering(id, answered);
-        }
-        let now = SystemTime::now();
-        let (events, health) = match self.inner.liveness.tracker.lock() {
+        now: SystemTime,
+    ) -> (Vec<MovementKind>, Arc<Health>) {
+        match self.tracker.lock() {
             Ok(mut tracker) => {
                 let mut events = asked.map_or_else(Vec::new, |asked| {
                     tracker.observe_quorum(QuorumSeen::from_asked(asked), now)
@@ -358,70 +308,28 @@ impl Cluster {
                 (events, Arc::new(tracker.health().clone()))
             }
             Err(_) => (Vec::new(), Arc::new(Health::default())),
-        };
-        if !events.is_empty() {
-            self.inner.movements.extend(
-                events
-                    .into_iter()
-                    .map(|kind| MovementEvent {
-                        time: now,
-                        topic: None,
-                        partition: None,
-                        kind,
-                    })
-                    .collect(),
-            );
-        }
-        self.inner.liveness.health.store(Some(health.clone()));
-        health
-    }
-
-    /// Ask the quorum now, within [`BROKER_DEADLINE`]. After the pings: a
-    /// broker answers one connection's requests in order, and a
-    /// `DescribeQuorum` stuck on a lost quorum must not hold up a ping
-    /// behind it (it is abandoned at its deadline).
-    pub(super) async fn ask_quorum_for_liveness(&self) -> Result<Option<Quorum>> {
-        match tokio::time::timeout(BROKER_DEADLINE, self.ask_quorum()).await {
-            Ok(asked) => asked,
-            Err(_) => Err(Error::Conn(crate::conn::Error::Timeout {
-                broker: "any broker".to_owned(),
-                what: "DescribeQuorum".to_owned(),
-                after: BROKER_DEADLINE,
-            })),
         }
     }
 
-    /// Whether broker `id` answers a `Metadata` request for no topics within
-    /// [`BROKER_DEADLINE`]; a connection that did not is abandoned.
-    pub(super) async fn ping(&self, id: i32) -> bool {
-        let pool = &self.inner.pool;
-        let Ok(Ok(connection)) = tokio::time::timeout(BROKER_DEADLINE, pool.get_checked(id)).await
-        else {
-            return false;
-        };
-        let sent = tokio::time::timeout(BROKER_DEADLINE, connection.send(base_metadata_request()));
-        if let Ok(answer) = sent.await {
-            answer.is_ok()
-        } else {
-            connection.abandon("no answer to a liveness check");
-            false
-        }
+    /// Make `health` what [`Liveness::health`] returns.
+    pub(super) fn publish(&self, health: Arc<Health>) {
+        self.health.store(Some(health));
     }
 
-    /// Check every [`LIVENESS_INTERVAL`] until the last `Cluster` is dropped.
-    pub(super) fn spawn_liveness_task(&self) {
-        let weak = self.downgrade();
-        let handle = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(LIVENESS_INTERVAL).await;
-                let Some(cluster) = weak.upgrade() else {
-                    return;
-                };
-                cluster.check_liveness().await;
-            }
-        });
-        if let Ok(mut task) = self.inner.liveness.task.lock() {
-            *task = Some(handle.abort_handle());
+    /// Keep the background task's handle, to abort it on drop.
+    pub(super) fn keep_task(&self, handle: AbortHandle) {
+        if let Ok(mut task) = self.task.lock() {
+            *task = Some(handle);
+        }
+    }
+}
+
+impl Drop for Liveness {
+    fn drop(&mut self) {
+        if let Ok(mut task) = self.task.lock()
+            && let Some(task) = task.take()
+        {
+            task.abort();
         }
     }
 }

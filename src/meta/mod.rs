@@ -22,15 +22,18 @@ mod event_limits;
 #[cfg(test)]
 mod fixtures;
 pub mod liveness;
+mod liveness_check;
 pub mod liveness_probe;
 pub mod metadata_answer;
 mod metadata_request;
 pub mod movement;
 pub mod movement_log;
+mod movement_meaning;
 pub mod offsets;
 mod pacing;
 pub mod pool;
 mod quorum;
+mod quorum_ask;
 mod race;
 mod records;
 mod refresh;
@@ -44,7 +47,7 @@ mod topic_id;
 mod watermarks;
 
 pub use cluster::{Cluster, ClusterConfig};
-pub use error::{Error, Result};
+pub use error::{Disposition, Error, Result};
 pub use liveness::{Frozen, Health};
 pub use liveness_probe::{LivenessProbe, PROBE_GRACE, ProbeReport};
 pub use metadata_answer::MetadataAnswer;
@@ -55,7 +58,7 @@ pub use offsets::{TopicPartition, Watermarks};
 pub use pool::BrokerPool;
 pub use quorum::{QUORUM_DEADLINE, quorum_request};
 pub use refresher::RefresherProbe;
-pub use retry::{Disposition, RetryPolicy, drive, drive_pending};
+pub use retry::{Budget, RetryPolicy, drive, drive_pending};
 pub use routing::{BrokerSelector, CoordinatorKind, Routing, routing};
 pub use severity::{KIND_NAMES, Severity, Source};
 pub use snapshot::{

@@ -145,7 +145,6 @@ pub enum MovementKind {
     /// A consumer group's state changed (`Stable` → `PreparingRebalance`,
     /// `Empty`, `Dead`, …), seen between two reads of the group list.
     GroupStateChanged {
-        /// The group.
         group: String,
         /// The state before.
         from: String,
@@ -155,7 +154,6 @@ pub enum MovementKind {
     /// A consumer group's member count changed (members joined or left: a
     /// rebalance), seen between two reads of the group list.
     GroupMembersChanged {
-        /// The group.
         group: String,
         /// Members before.
         from: usize,
@@ -165,7 +163,6 @@ pub enum MovementKind {
     /// Retention deleted records a group had not read: its committed offset
     /// on the event's partition is below the partition's log start.
     GroupRecordsLost {
-        /// The group.
         group: String,
         /// Its committed offset.
         committed: i64,

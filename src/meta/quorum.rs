@@ -13,12 +13,10 @@
 use std::time::Duration;
 
 use super::error::{Error, Result};
+use crate::conn::ErrorCode;
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::messages::describe_quorum_request::{PartitionData, TopicData};
 use crate::conn::protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse, TopicName};
-use crate::conn::{self, ErrorCode};
-
-use super::cluster::Cluster;
 
 /// How long the quorum has to answer: a healthy quorum answers in
 /// milliseconds (the request is forwarded to the active controller once).
@@ -54,7 +52,7 @@ pub(super) struct Quorum {
 
 /// The quorum in an answer: `Ok(None)` when no leader is elected, an error
 /// for an error code (top level or the partition's).
-fn read_quorum(response: &DescribeQuorumResponse) -> Result<Option<Quorum>> {
+pub(super) fn read_quorum(response: &DescribeQuorumResponse) -> Result<Option<Quorum>> {
     if let Some(code) = ErrorCode::from_code(response.error_code) {
         return Err(Error::from_code(code, Some("DescribeQuorum".to_owned())));
     }
@@ -100,7 +98,7 @@ fn read_quorum(response: &DescribeQuorumResponse) -> Result<Option<Quorum>> {
 ///   claim, which is true there, and no voters;
 /// - anything else (denied, election in progress, a transport error): keep
 ///   what was shown, rather than invent a change from a random broker id.
-fn choose(
+pub(super) fn choose(
     asked: &Result<Option<Quorum>>,
     claimed: Option<i32>,
     held: (Option<i32>, &[i32]),
@@ -109,59 +107,6 @@ fn choose(
         Ok(Some(quorum)) => (Some(quorum.leader), quorum.voters.clone()),
         Err(error) if error.is_unsupported_version() => (claimed, Vec::new()),
         Ok(None) | Err(_) => (held.0, held.1.to_vec()),
-    }
-}
-
-impl Cluster {
-    /// Ask the quorum for its leader (sent beside a full refresh's
-    /// Metadata request, on the same connection, so it adds no round trip).
-    ///
-    /// Bounded by [`QUORUM_DEADLINE`]: the broker forwards the request to the
-    /// active controller, and while that controller is hung or the quorum
-    /// has lost its majority the answer waits for an election that may never
-    /// come; the Metadata answer beside it must not wait too. A late answer
-    /// counts as a transport failure (what was shown is kept), and the
-    /// connection it was sent on is abandoned (a broker answers one
-    /// connection's requests in order, so everything behind it would wait).
-    /// Every outcome is also kept for the next liveness check
-    /// (`Liveness::remember_quorum`), so a check right after a refresh does
-    /// not wait out a lost quorum a second time.
-    pub(super) async fn ask_quorum(&self) -> Result<Option<Quorum>> {
-        let asked = self.ask_quorum_once().await;
-        self.inner.liveness.remember_quorum(&asked);
-        asked
-    }
-
-    async fn ask_quorum_once(&self) -> Result<Option<Quorum>> {
-        let connection = self.inner.pool.any().await?;
-        let deadline = self.config().quorum_deadline;
-        let sent = tokio::time::timeout(deadline, connection.send(quorum_request()));
-        if let Ok(response) = sent.await {
-            return read_quorum(&response?);
-        }
-        // A broker answers one connection's requests in order: the stuck
-        // DescribeQuorum would hold up everything sent after it.
-        connection.abandon("DescribeQuorum got no answer in time");
-        Err(Error::Conn(conn::Error::Timeout {
-            broker: connection.describe(),
-            what: "DescribeQuorum".to_owned(),
-            after: deadline,
-        }))
-    }
-
-    /// The active controller and the voters, from the quorum's answer
-    /// (`asked`) and what the Metadata response named (`claimed`); see
-    /// [`choose`].
-    pub(super) fn active_controller(
-        &self,
-        asked: &Result<Option<Quorum>>,
-        claimed: Option<i32>,
-    ) -> (Option<i32>, Vec<i32>) {
-        if let Err(error) = asked {
-            tracing::debug!(%error, "DescribeQuorum for the active controller");
-        }
-        let held = self.snapshot();
-        choose(asked, claimed, (held.controller_id(), held.quorum_voters()))
     }
 }
 

@@ -108,7 +108,6 @@ pub struct TopicInfo {
     pub topic_id: TopicId,
     /// Whether Kafka marks it internal (`__consumer_offsets`, …).
     pub internal: bool,
-    /// The partitions.
     pub partitions: Vec<PartitionInfo>,
     /// A topic-level error from the broker, if any.
     pub error: Option<ErrorCode>,

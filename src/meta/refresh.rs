@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use tokio::sync::watch;
 
-use super::error::{Error, Result};
+use super::error::{Disposition, Error, Result};
 use crate::conn::ErrorCode;
 
 use super::cluster::Cluster;
@@ -18,7 +18,7 @@ use super::metadata_request::{MetadataAsk, all_topics_request, topics_request};
 use super::movement::{MovementEvent, diff};
 use super::movement_log::MovementFeed;
 use super::refresher::{RefresherProbe, Round};
-use super::retry::{Disposition, drive};
+use super::retry::drive;
 use super::snapshot::MetadataSnapshot;
 use super::snapshot_cell::{Degraded, Flight, Turn};
 

@@ -8,23 +8,26 @@ use std::time::Duration;
 use rand::Rng;
 use tokio::time::Instant;
 
-use super::error::{Error, Result};
+use super::error::{Disposition, Error, Result};
 
-/// What a failed attempt calls for, decided once per failure from the
-/// error (`Error::disposition`) and the kind of target.
+/// How long [`drive_pending`] may keep asking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Disposition {
-    /// Retrying cannot help: the error goes to the caller.
-    Fatal,
-    /// Try again after the backoff; bounded by attempts.
-    Retry,
-    /// What the request was routed by is stale (a leader moved, a
-    /// connection was lost): refresh it, then try again; bounded by
-    /// attempts.
-    RefreshMetadata,
-    /// The coordinator moved or is loading: forget it and look again;
-    /// bounded by [`RetryPolicy::coordinator_timeout`], not attempts.
-    RefreshCoordinator,
+pub enum Budget {
+    /// The policy's budget for failures of this disposition: attempts, or
+    /// [`RetryPolicy::coordinator_timeout`] for a coordinator that moved.
+    /// Known before each round, so the last round is told it is the last.
+    For(Disposition),
+    /// Until this instant: another round only when it can start, after its
+    /// backoff, before then. Known only after a round, so no round is told
+    /// it is the last: a round must leave every item it asks again with its
+    /// outcome so far in the state, which stands when the time is up.
+    Until(Instant),
+}
+
+impl From<Disposition> for Budget {
+    fn from(disposition: Disposition) -> Self {
+        Budget::For(disposition)
+    }
 }
 
 /// Exponential backoff with jitter, bounded by attempts — and, for a
@@ -145,18 +148,20 @@ where
 /// the rest is asked again.
 ///
 /// Each round gets what is still pending and whether it is the last one the
-/// `budget` allows (`policy.allows(budget, …)`); it records answers and
-/// final failures in the state and returns the items to ask again, which a
-/// last round must not leave (it settles every item: answered or failed).
-/// `recover` then puts right what made them fail (a topic-scoped refresh, a
-/// coordinator lookup) and returns what the next round asks. Waits
-/// `policy.delay` before each round after the first. A round's error ends
-/// the batch. The state is passed by value through each round and handed
+/// `budget` allows (for [`Budget::For`], `policy.allows(…)`); it records
+/// answers and final failures in the state and returns the items to ask
+/// again, which a last round must not leave (it settles every item:
+/// answered or failed). With [`Budget::Until`] the driver stops after a
+/// round when the next could not start before the deadline, and what the
+/// state holds then stands. `recover` puts right what made the items fail
+/// (a topic-scoped refresh, a coordinator lookup) and returns what the next
+/// round asks. Waits `policy.delay` before each round after the first. A
+/// round's error ends the batch. The state is passed by value through each round and handed
 /// back at the end (so the rounds' futures borrow nothing of the driver's
 /// and stay `Send`).
 pub async fn drive_pending<S, T, A, E, R, RF, V, VF>(
     policy: &RetryPolicy,
-    budget: Disposition,
+    budget: impl Into<Budget>,
     mut state: S,
     mut pending: Vec<T>,
     mut round: R,
@@ -168,20 +173,30 @@ where
     V: FnMut(S, Vec<A>) -> VF,
     VF: Future<Output = (S, Vec<T>)>,
 {
+    let budget = budget.into();
     let started = Instant::now();
     let mut made: u32 = 1;
+    let mut delay = Duration::ZERO;
     while !pending.is_empty() {
-        let delay = policy.delay(made);
         if !delay.is_zero() {
             tokio::time::sleep(delay).await;
         }
-        let last = !policy.allows(budget, made, started);
+        let last = match budget {
+            Budget::For(disposition) => !policy.allows(disposition, made, started),
+            Budget::Until(_) => false,
+        };
         let (after, answered) = round(state, pending, last).await;
         let again = match answered {
             Ok(again) => again,
             Err(error) => return (after, Err(error)),
         };
         if last || again.is_empty() {
+            return (after, Ok(()));
+        }
+        delay = policy.delay(made.saturating_add(1));
+        if let Budget::Until(deadline) = budget
+            && Instant::now() + delay >= deadline
+        {
             return (after, Ok(()));
         }
         tracing::debug!(round = made, left = again.len(), "asking again");
@@ -378,5 +393,33 @@ mod tests {
             )
             .await;
         assert_eq!(empty, (0, Ok(())));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_time_budget_asks_again_while_the_next_round_can_start_before_the_deadline() {
+        let policy = RetryPolicy {
+            jitter: 0.0,
+            ..RetryPolicy::default()
+        };
+        // Rounds at 0, 100 and 300 ms (100 ms doubling); a fourth would
+        // start at 700 ms, past the deadline, so the third is the last and
+        // no round is told it is.
+        let deadline = Instant::now() + Duration::from_millis(350);
+        let (rounds, outcome) = drive_pending(
+            &policy,
+            Budget::Until(deadline),
+            Vec::new(),
+            vec![1],
+            |mut rounds: Vec<(Duration, bool)>, pending: Vec<u32>, last| async move {
+                rounds.push((deadline - Instant::now(), last));
+                (rounds, Ok::<_, ()>(pending))
+            },
+            |rounds, again: Vec<u32>| async move { (rounds, again) },
+        )
+        .await;
+        assert_eq!(outcome, Ok(()));
+        let left: Vec<u128> = rounds.iter().map(|(left, _)| left.as_millis()).collect();
+        assert_eq!(left, [350, 250, 50], "rounds at 0, 100 and 300 ms");
+        assert!(rounds.iter().all(|(_, last)| !last));
     }
 }

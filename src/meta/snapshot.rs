@@ -178,7 +178,6 @@ impl MetadataSnapshot {
         self
     }
 
-    /// The cluster id.
     pub fn cluster_id(&self) -> Option<&str> {
         self.cluster_id.as_deref()
     }

@@ -4,12 +4,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tokio::task::JoinSet;
 
-use super::error::{Error, Result};
+use super::error::{Disposition, Error, Result};
 use crate::conn::ErrorCode;
 
 use super::cluster::Cluster;
 use super::offsets::{self, OffsetSpec, TopicPartition, Watermarks};
-use super::retry::{Disposition, drive_pending};
+use super::retry::drive_pending;
 
 /// Offsets collected so far, per kind asked.
 type Collected = BTreeMap<OffsetSpec, BTreeMap<TopicPartition, i64>>;

@@ -34,7 +34,6 @@ const MAX_FRAMES: u32 = MAX_CHUNK / 8;
 /// The zstd level: fast, and recordings are mostly repetition.
 const LEVEL: i32 = 3;
 
-/// Write the header.
 pub fn write_header(out: &mut impl Write, header: &Header) -> std::io::Result<u64> {
     let json = serde_json::to_vec(header).map_err(std::io::Error::other)?;
     let length = u32::try_from(json.len())

@@ -5,7 +5,7 @@
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::cli::groups::GroupRowJson;
+use super::group_row::GroupRowJson;
 use crate::meta::MovementEvent;
 
 use super::frame::{Body, Health, Metadata};

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cli::groups::GroupRowJson;
+use super::group_row::GroupRowJson;
 use crate::meta::{MovementEvent, MovementKind, Severity};
 
 /// The file's first words: what wrote it and when, never a secret.
@@ -68,7 +68,6 @@ pub enum Body {
 /// The whole metadata at one moment.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Metadata {
-    /// The cluster id.
     pub cluster_id: Option<String>,
     /// The active controller.
     pub controller: Option<i32>,
@@ -130,7 +129,6 @@ pub struct Broker {
 /// A topic with its partitions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Topic {
-    /// Name.
     pub name: String,
     /// Topic id, 32 hex digits (all zeros when the broker sent none).
     pub id: String,

@@ -12,7 +12,6 @@ use super::frame::{Frame, Header};
 /// A recording read back.
 #[derive(Debug)]
 pub struct Recording {
-    /// Its header.
     pub header: Header,
     /// Every frame of every whole chunk, in file order.
     pub frames: Vec<Frame>,

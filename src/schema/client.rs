@@ -80,7 +80,6 @@ pub struct RawSchema {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubjectSchema {
-    /// The subject.
     pub subject: String,
     /// The version number.
     pub version: i32,
@@ -99,9 +98,7 @@ pub struct SubjectSchema {
 /// Where a schema id is registered.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 pub struct SubjectVersion {
-    /// The subject.
     pub subject: String,
-    /// The version.
     pub version: i32,
 }
 

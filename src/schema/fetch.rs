@@ -58,9 +58,7 @@ pub enum Compiled {
 /// A schema id with what the registry says about it.
 #[derive(Debug)]
 pub struct SchemaInfo {
-    /// The id.
     pub id: u32,
-    /// Its format.
     pub format: Format,
     /// A subject it is registered under, if the registry said.
     pub subject: Option<String>,

@@ -28,7 +28,6 @@ pub enum Source {
     /// A local `.proto` file (self-contained, or importing only Google's
     /// well-known types) and the full name of the message the values hold.
     Proto {
-        /// The file.
         file: PathBuf,
         /// e.g. `shop.Order`.
         message: String,

@@ -62,9 +62,7 @@ pub fn list(client: &RegistryClient) -> Result<Vec<Subject>, Error> {
 /// `:schemas` screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VersionRow {
-    /// The subject.
     pub subject: String,
-    /// The version.
     pub version: i32,
     /// Whether it is the subject's latest version.
     pub latest: bool,

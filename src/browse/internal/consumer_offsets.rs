@@ -24,7 +24,6 @@ pub enum Key {
     OffsetCommit {
         /// The key's version.
         version: i16,
-        /// The group id.
         group: String,
         /// The topic committed for.
         topic: String,
@@ -32,10 +31,7 @@ pub enum Key {
         partition: i32,
     },
     /// A classic group's metadata key (key version 2).
-    GroupMetadata {
-        /// The group id.
-        group: String,
-    },
+    GroupMetadata { group: String },
     /// Another record type (version 3 and up): its key bytes, and the group
     /// id these keys begin with when it reads as one.
     Other {
@@ -78,11 +74,9 @@ pub struct OffsetCommit {
 /// One member of a classic group (`GroupMetadataValue.MemberMetadata`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
-    /// The member id.
     pub member_id: String,
     /// The static member's instance id (v3+).
     pub group_instance_id: Option<String>,
-    /// The client id.
     pub client_id: String,
     /// The client's host.
     pub client_host: String,
@@ -103,7 +97,6 @@ pub struct GroupMetadata {
     pub version: i16,
     /// The protocol type (`consumer`, `connect`, …).
     pub protocol_type: String,
-    /// The generation.
     pub generation: i32,
     /// The chosen assignor (null while empty).
     pub protocol: Option<String>,
@@ -111,7 +104,6 @@ pub struct GroupMetadata {
     pub leader: Option<String>,
     /// When the group entered its current state (v2+).
     pub current_state_timestamp: Option<i64>,
-    /// The members.
     pub members: Vec<Member>,
 }
 
@@ -120,7 +112,6 @@ pub struct GroupMetadata {
 pub enum Value {
     /// A null value: the offset or group was deleted.
     Tombstone,
-    /// An offset commit.
     OffsetCommit(OffsetCommit),
     /// A group's metadata.
     GroupMetadata(GroupMetadata),

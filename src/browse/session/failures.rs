@@ -5,21 +5,26 @@
 //! log stops the partition naming its watermarks.
 
 use crate::conn;
-use crate::meta::{self, TopicPartition};
+use crate::meta::{self, Disposition, TopicPartition};
 
 use super::{Browser, MAX_FAILURES};
 use crate::browse::cursor::State;
-use crate::browse::error::{Error, Result};
+use crate::browse::error::{Error, Result, fetch_disposition};
 use crate::browse::fetch::Ask;
 use crate::browse::notice::Notice;
 
 impl Browser {
-    /// A whole request failed: whether to refresh and ask again.
-    pub(super) fn request_failed(&mut self, asks: &[Ask], error: meta::Error) -> Result<bool> {
+    /// A whole request failed: what asking again calls for (`None`: nothing
+    /// to wait for; a final failure is the error).
+    pub(super) fn request_failed(
+        &mut self,
+        asks: &[Ask],
+        error: meta::Error,
+    ) -> Result<Option<Disposition>> {
         if let Some(conn::Error::FrameTooLarge { size, .. }) = error.conn() {
             if asks.len() > 1 {
                 self.single.extend(asks.iter().map(|a| a.partition));
-                return Ok(false);
+                return Ok(None);
             }
             for ask in asks {
                 if let Some(cursor) = self.cursors.get_mut(&ask.partition) {
@@ -32,9 +37,10 @@ impl Browser {
                     limit: self.options.max_batch,
                 });
             }
-            return Ok(false);
+            return Ok(None);
         }
-        if !error.retriable() && !error.needs_metadata_refresh() {
+        let disposition = fetch_disposition(&error);
+        if disposition == Disposition::Fatal {
             return Err(Error::Fetch {
                 topic: self.topic.clone(),
                 source: error,
@@ -52,7 +58,7 @@ impl Browser {
                 }
             }
         }
-        Ok(true)
+        Ok(Some(disposition))
     }
 
     /// Say where the log is for partitions whose position fell outside it.
@@ -77,9 +83,15 @@ impl Browser {
         }
     }
 
-    pub(super) async fn backoff(&self) {
+    /// Wait before the next round after failures that called for
+    /// `disposition` (never `Fatal`: that ended the read). The topic's
+    /// leaders are re-read first for a plain `Retry` as well as for
+    /// `RefreshMetadata`: a fetch that timed out may be a leader gone
+    /// without a word. The wait follows the retry policy's curve by the
+    /// partitions' failures in a row, capped at its eighth step.
+    pub(super) async fn backoff(&self, disposition: Disposition) {
         if let Err(error) = self.cluster.refresh_topics(&[self.topic.as_str()]).await {
-            tracing::debug!(%error, topic = %self.topic, "refresh after a stale leader failed");
+            tracing::debug!(%error, ?disposition, topic = %self.topic, "refresh after a stale leader failed");
         }
         let failures = self.cursors.values().map(|c| c.failures).max().unwrap_or(0);
         let delay = self

@@ -2,60 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::groups::{
-    Assignment, GroupDetail, GroupSummary, Lag, Member, PartitionLag, StreamsTasks, TaskMap,
-    Topology,
+    Assignment, GroupDetail, Lag, Member, PartitionLag, StreamsTasks, TaskMap, Topology,
 };
-
-/// One row of `get groups -o json` (read back from recordings too).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct GroupRowJson {
-    /// The group id.
-    pub group: String,
-    /// `classic`, `consumer`, `share`, `streams` or `unknown`.
-    #[serde(rename = "type")]
-    pub group_type: String,
-    /// `Stable`, `Empty`, `Reconciling`, …
-    pub state: String,
-    /// Member count; null when the describe failed.
-    pub members: Option<usize>,
-    /// The coordinator's node id.
-    pub coordinator: i32,
-    /// Total lag; null when nothing is committed (or offsets failed).
-    pub lag: Option<i64>,
-    /// Partitions of its topics with no commit.
-    pub uncommitted_partitions: usize,
-    /// Of `lag`, records already deleted by retention (the consumer will
-    /// skip them).
-    pub lag_deleted_by_retention: i64,
-    /// Partitions whose committed offset is past their end (not in `lag`).
-    pub past_end_partitions: usize,
-    /// Topics it commits to or is assigned.
-    pub topics: Vec<String>,
-    /// What failed for this group.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-impl From<&GroupSummary> for GroupRowJson {
-    fn from(g: &GroupSummary) -> Self {
-        GroupRowJson {
-            group: g.listing.group.clone(),
-            group_type: g.listing.group_type.to_string(),
-            state: g.state.to_string(),
-            members: g.members,
-            coordinator: g.listing.coordinator,
-            lag: g.lag.as_ref().and_then(|l| l.totals.total()),
-            uncommitted_partitions: g.lag.as_ref().map_or(0, |l| l.totals.uncommitted),
-            lag_deleted_by_retention: g.lag.as_ref().map_or(0, |l| l.totals.deleted),
-            past_end_partitions: g.lag.as_ref().map_or(0, |l| l.totals.past_end),
-            topics: g.topics.iter().map(ToString::to_string).collect(),
-            error: g.error.clone(),
-        }
-    }
-}
 
 /// A member in `describe group -o json`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -13,7 +13,8 @@ use crate::meta::Cluster;
 use crate::untrusted::escape;
 
 pub use crate::cli::args::OutputFormat;
-pub use json::{GroupDetailJson, GroupRowJson, now_ms};
+pub use crate::recording::GroupRowJson;
+pub use json::{GroupDetailJson, now_ms};
 
 /// What a headless groups command can fail with.
 #[derive(Debug, thiserror::Error)]

@@ -18,12 +18,10 @@ use crate::inspect::{Feature, Reassignment};
 use crate::meta::Cluster;
 use crate::untrusted::escaped;
 
-/// The quorum.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct QuorumJson {
     /// The leader (the active controller).
     pub leader_id: i32,
-    /// Its epoch.
     pub leader_epoch: i32,
     /// The metadata log's high watermark.
     pub high_watermark: i64,
@@ -36,7 +34,6 @@ pub struct QuorumJson {
 /// One feature.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FeatureJson {
-    /// Its name.
     pub name: String,
     /// Lowest version supported by the answering broker.
     pub supported_min: i16,
@@ -49,9 +46,7 @@ pub struct FeatureJson {
 /// One partition being reassigned.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReassignmentJson {
-    /// Its topic.
     pub topic: String,
-    /// Its partition.
     pub partition: i32,
     /// The replica set now.
     pub replicas: Vec<i32>,
@@ -64,7 +59,6 @@ pub struct ReassignmentJson {
 /// What `get cluster -o json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClusterJson {
-    /// The cluster id.
     pub cluster_id: Option<String>,
     /// The controller the metadata names.
     pub controller_id: Option<i32>,

@@ -22,7 +22,6 @@ use super::config::{ConfigRow, row as config_row};
 /// A group consuming the topic.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConsumingGroup {
-    /// The group id.
     pub group: String,
     /// `Stable`, `Empty`, …
     pub state: String,
@@ -39,7 +38,6 @@ pub struct ConsumingGroup {
 /// What `describe topic` prints as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TopicDescription {
-    /// The topic.
     pub topic: String,
     /// Its partitions as `get partitions` prints them.
     pub partitions: Vec<PartitionRow>,

@@ -16,7 +16,6 @@ use crate::cli::output::emit;
 /// One replica of the metadata log (`get quorum`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct QuorumRow {
-    /// Its node id.
     pub node_id: i32,
     /// `leader`, `voter` or `observer`.
     pub role: &'static str,

@@ -18,7 +18,6 @@ use crate::cli::output::emit;
 /// One SCRAM credential of a user (`get users`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct UserRow {
-    /// The user.
     pub user: String,
     /// `SCRAM-SHA-256` or `SCRAM-SHA-512`.
     pub mechanism: &'static str,

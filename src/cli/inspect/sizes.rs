@@ -35,7 +35,6 @@ pub struct BrokerSizeRow {
 /// One log dir of a broker.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LogDirRow {
-    /// Its path.
     pub path: String,
     /// Bytes its replicas take.
     pub used_bytes: i64,

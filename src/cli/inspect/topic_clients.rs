@@ -61,7 +61,6 @@ pub struct PrincipalsJson {
 /// What `describe topic NAME --clients -o json` prints.
 #[derive(Debug, Serialize)]
 pub struct ClientsJson {
-    /// The topic.
     pub topic: String,
     /// Its partition count.
     pub partitions: usize,

@@ -49,7 +49,6 @@ impl<T> Section<T> {
 /// Who writes, reads and may touch a topic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TopicClients {
-    /// The topic.
     pub topic: String,
     /// Its partition count when asked.
     pub partitions: usize,

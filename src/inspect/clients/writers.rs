@@ -24,7 +24,6 @@ use crate::meta::{Cluster, MetadataSnapshot};
 /// One producer with state on the topic, over every partition it wrote.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TopicProducer {
-    /// Its producer id.
     pub producer_id: i64,
     /// Its highest epoch seen on any partition.
     pub producer_epoch: i32,
@@ -45,7 +44,6 @@ pub struct TopicProducer {
 /// A producer's state on one partition.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ProducerPartition {
-    /// The partition.
     pub partition: i32,
     /// The last sequence number it wrote there.
     pub last_sequence: i32,
@@ -58,7 +56,6 @@ pub struct ProducerPartition {
 /// A partition whose producers are unknown, and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct FailedPartition {
-    /// The partition.
     pub partition: i32,
     /// Its leader as the metadata knew it; `None` for a leaderless one.
     pub leader: Option<i32>,

@@ -9,7 +9,6 @@ use crate::inspect::transactions::Producer;
 /// One producer, with now for "ago".
 #[derive(Debug, Clone, Copy)]
 pub struct Row<'a> {
-    /// The producer.
     pub producer: &'a Producer,
     /// Now, ms since the epoch.
     pub now_ms: i64,
