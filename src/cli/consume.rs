@@ -17,6 +17,7 @@ use crate::schema::Decoder;
 use super::consume_key::{self, KeyArg};
 use super::consume_newest;
 use super::consume_output::Printer;
+use super::consume_raw;
 pub use super::consume_sink::{ConsumeArgs, JqArgs};
 use super::consume_sink::{Output, matches};
 
@@ -87,8 +88,16 @@ pub async fn run(
     let mut browser =
         Browser::open(cluster.clone(), &args.topic, partition, &start, options).await?;
     let mut printed: u64 = 0;
+    let plain_raw = consume_raw::applies(&args, output, decoder, grep.as_ref());
     while args.count.is_none_or(|n| printed < n) && (args.follow || !browser.finished()) {
-        for event in browser.next_events().await? {
+        let events = browser.next_events().await?;
+        if plain_raw {
+            let limit = args.count.map(|n| n - printed);
+            printed += consume_raw::write_values(&args.topic, &events, limit, out)?;
+            out.flush()?;
+            continue;
+        }
+        for event in events {
             match event {
                 Event::Notice(notice) => Output::notice(&args.topic, &notice),
                 Event::Record(record) => {

@@ -72,7 +72,7 @@ impl JqArgs {
         })
     }
 
-    fn active(&self) -> bool {
+    pub(super) fn active(&self) -> bool {
         self.filter.is_some() || self.project.is_some()
     }
 }

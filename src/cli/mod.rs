@@ -7,6 +7,7 @@ mod consume;
 mod consume_key;
 mod consume_newest;
 mod consume_output;
+mod consume_raw;
 mod consume_sink;
 mod error;
 pub mod event;
