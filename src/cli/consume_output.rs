@@ -295,8 +295,8 @@ pub fn escape_into(out: &mut String, bytes: &[u8], max: usize) {
             continue;
         }
         let lead = bytes[at];
+        // ASCII, a continuation byte or an invalid lead: one byte.
         let width = match lead {
-            0x00..=0x7f => 1,
             0xc2..=0xdf => 2,
             0xe0..=0xef => 3,
             0xf0..=0xf4 => 4,
