@@ -100,13 +100,6 @@ pub enum Action {
         /// The topic's ELR and local log starts, or why not.
         answer: super::partition_extras::Answer,
     },
-    /// The answer to [`Effect::FetchSecurity`].
-    Security {
-        /// The request id it answers.
-        request: u64,
-        /// The ACLs, users or quotas, or why not.
-        answer: Arc<super::security::Answer>,
-    },
     /// The answer to [`Effect::FetchCluster`].
     Cluster {
         /// The request id it answers.
@@ -258,13 +251,6 @@ pub enum Effect {
         request: u64,
         /// The topic and what to ask of it.
         asked: super::partition_extras::Asked,
-    },
-    /// Describe ACLs, users or quotas; answer with [`Action::Security`].
-    FetchSecurity {
-        /// Request id.
-        request: u64,
-        /// Which listing.
-        what: super::security::Security,
     },
     /// Describe the quorum, features and reassignments; answer with
     /// [`Action::Cluster`].

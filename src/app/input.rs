@@ -121,7 +121,10 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         }
         Parsed::Cluster => push(state, Screen::Cluster, None, fx),
         Parsed::Schemas => super::schemas::open(state, fx),
-        Parsed::Security(of) => push(state, Screen::Security { of }, None, fx),
+        Parsed::Security(of) => {
+            let screen = Screen::Module(super::screens::Screen::Security(of));
+            push(state, screen, None, fx);
+        }
         Parsed::Help => state.show_help = true,
         Parsed::Quit => {
             state.quit = true;

@@ -33,7 +33,6 @@ pub mod schema_cache;
 pub mod schemas;
 pub mod screen;
 pub mod screens;
-pub mod security;
 mod select;
 pub mod sizes;
 pub mod state;

@@ -57,7 +57,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         configs: state.configs.answers,
         sizes: state.sizes.answers,
         cluster: state.cluster.answers,
-        security: state.security.answers,
         screens: state.screens.answers(),
         registry: state.registry.answers,
         inactive: state.groups.hide_inactive,
@@ -183,7 +182,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Schemas => super::schemas::build(&state.registry, &mut keep),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
-        Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
@@ -297,7 +295,6 @@ fn sort_rows(
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)
         }),
-        Screen::Security { of } => super::security::sort(&state.security, of, column, rows),
         Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),
     }
 }

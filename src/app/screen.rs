@@ -1,7 +1,6 @@
 //! The screens and one entry of the navigation stack.
 
 use super::filter::Filter;
-use super::security::Security;
 use crate::inspect::ConfigResource;
 use std::collections::BTreeMap;
 
@@ -42,12 +41,6 @@ pub enum Screen {
     Cluster,
     /// A screen that is its own module (`app/screens/`).
     Module(super::screens::Screen),
-    /// ACLs (all, or those applying to a topic), SCRAM users or client
-    /// quotas.
-    Security {
-        /// Which listing.
-        of: super::security::Security,
-    },
     /// The configs of a topic, a broker or the cluster-wide broker defaults.
     Config {
         /// Whose.
@@ -104,12 +97,6 @@ impl Screen {
             Screen::Members { group } => format!("members of group '{group}'"),
             Screen::Cluster => "cluster: KRaft quorum".to_owned(),
             Screen::Module(s) => s.title(),
-            Screen::Security { of } => match of {
-                Security::Acls => "ACLs".to_owned(),
-                Security::TopicAcls(topic) => format!("ACLs that apply to topic '{topic}'"),
-                Security::Users => "SCRAM users".to_owned(),
-                Security::Quotas => "client quotas".to_owned(),
-            },
             Screen::Config { of } => format!("configs of {of}"),
             Screen::ConfigEntry { of, name } => format!("config '{name}' of {of}"),
             Screen::Messages {
@@ -136,7 +123,7 @@ impl Screen {
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
             brokers, configs, events, group_offsets, groups, headers, leaders, members, messages,
-            partitions, quorum, security, topics,
+            partitions, quorum, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -150,11 +137,6 @@ impl Screen {
             Screen::Members { .. } => headers(&members::table()),
             Screen::Cluster => headers(&quorum::table()),
             Screen::Module(s) => s.headers(),
-            Screen::Security { of } => match of {
-                Security::Acls | Security::TopicAcls(_) => headers(&security::acl_columns()),
-                Security::Users => headers(&security::user_columns()),
-                Security::Quotas => headers(&security::quota_columns()),
-            },
             Screen::Config { .. } => headers(&configs::table()),
             Screen::ConfigEntry { .. } => headers(&configs::synonym_table()),
             Screen::Messages { .. } => headers(&messages::table()),
@@ -232,8 +214,6 @@ pub struct RowsKey {
     pub sizes: u64,
     /// Cluster answers received.
     pub cluster: u64,
-    /// Security answers received.
-    pub security: u64,
     /// Answers the screen modules' stores took.
     pub screens: u64,
     /// Schema-registry list answers received.

@@ -9,7 +9,7 @@ use super::group_rows;
 use super::keymap::Command;
 use super::messages;
 use super::screen::Screen;
-use super::screens::{self, Goto, producers::Partition, topic_clients::Topic};
+use super::screens::{self, Goto, producers::Partition, security::Listing, topic_clients::Topic};
 use super::state::AppState;
 
 /// The selected partition's producers, or the selected topic's ACLs.
@@ -30,12 +30,11 @@ pub(super) fn inspect_selected(
         }
     } else if let Some(topic) = current_topic(state, snap) {
         let screen = if command == Command::Clients {
-            Screen::Module(screens::Screen::Clients(Topic { topic }))
+            screens::Screen::Clients(Topic { topic })
         } else {
-            let of = super::security::Security::TopicAcls(topic);
-            Screen::Security { of }
+            screens::Screen::Security(Listing::TopicAcls(topic))
         };
-        super::update::push(state, screen, None, fx);
+        super::update::push(state, Screen::Module(screen), None, fx);
     }
 }
 
@@ -164,7 +163,6 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
         }
         Screen::Leaders
         | Screen::Cluster
-        | Screen::Security { .. }
         | Screen::Members { .. }
         | Screen::ConfigEntry { .. }
         | Screen::Record { .. }

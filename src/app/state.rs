@@ -158,8 +158,6 @@ pub struct AppState {
     pub messages: super::messages::MessagesStore,
     /// The Cluster screen's data.
     pub cluster: ClusterStore,
-    /// The security screens' data.
-    pub security: super::security::SecurityStore,
     /// The screen modules' cluster-scoped data.
     pub screens: super::screens::Stores,
     /// The source of the stores' request ids (kept across `:ctx`, so an
@@ -238,7 +236,6 @@ impl AppState {
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
             cluster: ClusterStore::default(),
-            security: super::security::SecurityStore::default(),
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
@@ -308,7 +305,6 @@ impl AppState {
             ..super::messages::MessagesStore::default()
         };
         self.cluster.reset();
-        self.security.reset();
         self.topic_lag.reset();
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();

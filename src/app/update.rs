@@ -75,9 +75,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             let clock = state.clock();
             state.screens.receive(msg, clock);
         }
-        Action::Security { request, answer } => {
-            super::security::receive(state, request, answer);
-        }
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
@@ -130,7 +127,6 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     configs::plan(state, snap, effects);
     super::sizes::plan(state, effects);
     super::cluster::plan(state, effects);
-    super::security::plan(state, effects);
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
@@ -193,7 +189,6 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.configs.expire();
             state.cluster.expire();
             state.registry.expire();
-            state.security.expire();
             state.screens.expire();
             fx.push(Effect::Refresh);
         }

@@ -68,7 +68,6 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Schemas
         | Screen::SchemaVersion { .. }
         | Screen::Cluster
-        | Screen::Security { .. }
         | Screen::Module(_) => {}
     }
     out

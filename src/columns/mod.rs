@@ -21,7 +21,6 @@ pub mod messages;
 pub mod partitions;
 pub mod quorum;
 pub mod schemas;
-pub mod security;
 pub mod streams_tasks;
 pub mod topics;
 

@@ -31,8 +31,6 @@ pub enum Fetch {
     Cluster,
     /// The ELR and local log starts of the topic on screen.
     PartitionExtras,
-    /// The ACLs, users or quotas on screen.
-    Security,
     /// A screen module's fetch, one per kind of query.
     Query(std::mem::Discriminant<crate::app::screens::Query>),
 }

@@ -377,7 +377,6 @@ impl Session {
             effect @ (Effect::FetchConfigs { .. }
             | Effect::FetchCluster { .. }
             | Effect::FetchPartitionExtras { .. }
-            | Effect::FetchSecurity { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
             effect @ (Effect::Browse { .. }
             | Effect::StopBrowse
@@ -393,7 +392,7 @@ impl Session {
     }
 
     /// Start the inspection fetch `effect` asks for (configs, cluster,
-    /// security, sizes), replacing the one of its kind.
+    /// sizes, partition extras), replacing the one of its kind.
     fn inspect(&mut self, effect: Effect) {
         let Some(cluster) = self.cluster.clone() else {
             return;
@@ -410,10 +409,6 @@ impl Session {
             Effect::FetchPartitionExtras { request, asked } => (
                 Fetch::PartitionExtras,
                 worker::partition_extras(cluster, request, asked, tx),
-            ),
-            Effect::FetchSecurity { request, what } => (
-                Fetch::Security,
-                worker::security(cluster, request, what, tx),
             ),
             Effect::FetchSizes { request } => (Fetch::Sizes, worker::sizes(cluster, request, tx)),
             _ => return,

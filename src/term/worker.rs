@@ -232,30 +232,6 @@ pub fn cluster(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()
     })
 }
 
-/// Describe the ACLs, users or quotas a security screen shows, in the
-/// background.
-pub fn security(
-    cluster: Cluster,
-    request: u64,
-    what: crate::app::security::Security,
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
-    use crate::app::security::{Answer, Security};
-    use crate::inspect::{quotas, security};
-    answer(tx, async move {
-        let answer = match what {
-            Security::Acls => Answer::Acls(security::describe_acls(&cluster).await),
-            Security::TopicAcls(topic) => {
-                Answer::Acls(security::describe_topic_acls(&cluster, &topic).await)
-            }
-            Security::Users => Answer::users(security::describe_users(&cluster).await),
-            Security::Quotas => Answer::Quotas(quotas::describe_quotas(&cluster).await),
-        };
-        let answer = Arc::new(answer);
-        Action::Security { request, answer }
-    })
-}
-
 /// Run a screen module's query in the background (the module's own
 /// `fetch`, dispatched by `app::screens::fetch`).
 pub fn query(

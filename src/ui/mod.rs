@@ -10,7 +10,6 @@ mod help;
 mod messages;
 mod schema_screens;
 mod screens;
-mod security_screens;
 mod status;
 mod table_title;
 pub mod theme;
@@ -94,11 +93,6 @@ fn draw_body(
             let [panel, table] = split(body, s.panel_rows());
             let look = (state.clock(), theme);
             state.screens.draw_panel(frame, panel, s, look);
-            draw_table(frame, table, state, snap, theme);
-        }
-        Screen::Security { .. } => {
-            let [panel, table] = split(body, layout::SECURITY_PANEL);
-            security_screens::draw_panel(frame, panel, state, theme);
             draw_table(frame, table, state, snap, theme);
         }
         Screen::Group { group } | Screen::Members { group } => {

@@ -8,9 +8,7 @@ use std::fmt::Write as _;
 use crate::app::{AppState, Screen};
 use crate::columns;
 
-use super::{
-    cluster_screen, config_screens, group_screens, messages, schema_screens, security_screens,
-};
+use super::{cluster_screen, config_screens, group_screens, messages, schema_screens};
 
 /// A topic's size on disk for the Partitions screen's title: all replicas
 /// and the leaders' alone (empty until the brokers answered).
@@ -57,7 +55,6 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     if matches!(view.screen, Screen::Schemas) {
         title.push_str(&schema_screens::status(state));
     }
-    title.push_str(&security_screens::status(state));
     if let Screen::Module(s) = &view.screen {
         title.push_str(&state.screens.status(s, state.now));
     }

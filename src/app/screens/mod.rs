@@ -48,4 +48,5 @@ use requests::RequestIds;
 screens! {
     Producers => producers::Partition,
     Clients => topic_clients::Topic,
+    Security => security::Listing,
 }
