@@ -76,13 +76,6 @@ pub enum Action {
         /// The group's members, offsets and lag, or why not.
         result: Result<Arc<GroupDetail>, String>,
     },
-    /// The answer to [`Effect::FetchConfigs`].
-    Configs {
-        /// The request id it answers.
-        request: u64,
-        /// Each resource's configs, or why not.
-        result: Result<Vec<super::configs::Answer>, String>,
-    },
     /// The answer to [`Effect::FetchSizes`].
     Sizes {
         /// The request id it answers.
@@ -228,13 +221,6 @@ pub enum Effect {
         request: u64,
         /// The group.
         group: String,
-    },
-    /// Describe the configs of `resources`; answer with [`Action::Configs`].
-    FetchConfigs {
-        /// Request id.
-        request: u64,
-        /// Topics, brokers, or the broker defaults.
-        resources: Vec<crate::inspect::ConfigResource>,
     },
     /// Describe every broker's log dirs; answer with [`Action::Sizes`].
     FetchSizes {

@@ -104,7 +104,10 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
         Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
         Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),
-        Parsed::Config(of) => push(state, Screen::Config { of }, None, fx),
+        Parsed::Config(of) => {
+            let screen = super::screens::Screen::Configs(super::screens::configs::Config::list(of));
+            push(state, Screen::Module(screen), None, fx);
+        }
         Parsed::Messages { topic, partition } => {
             messages::open(state, topic, partition, messages::DEFAULT_START, fx);
         }

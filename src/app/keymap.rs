@@ -87,7 +87,6 @@ impl Scope {
                         | Screen::Brokers
                         | Screen::Groups { .. }
                         | Screen::Group { .. }
-                        | Screen::Config { .. }
                         | Screen::Messages { .. }
                         | Screen::Schemas
                         | Screen::Events

@@ -16,16 +16,11 @@ pub const GROUP_PANEL: u16 = 8;
 /// and reassignments.
 pub const CLUSTER_PANEL: u16 = 6;
 
-/// Rows of the panel above a config's synonym chain: its value, type and
-/// documentation.
-pub const CONFIG_PANEL: u16 = 7;
-
 /// Rows above the table of `screen` (the group screens and a config's
 /// detail have a panel).
 pub fn table_first_row(screen: &Screen) -> u16 {
     match screen {
         Screen::Group { .. } | Screen::Members { .. } => TABLE_FIRST_ROW + GROUP_PANEL,
-        Screen::ConfigEntry { .. } => TABLE_FIRST_ROW + CONFIG_PANEL,
         // The record detail has no column header.
         Screen::Record { .. } | Screen::SchemaVersion { .. } => TABLE_FIRST_ROW - 1,
         Screen::Cluster => TABLE_FIRST_ROW + CLUSTER_PANEL,

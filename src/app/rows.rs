@@ -8,7 +8,7 @@ use crate::meta::{MetadataSnapshot, MovementEvent};
 
 use super::screen::{RowsKey, Screen, View};
 use super::state::AppState;
-use super::{configs, group_rows, table_rows};
+use super::{group_rows, table_rows};
 
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
@@ -54,7 +54,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         sort: state.view().sort,
         internal: state.show_internal,
         groups: state.groups.answers,
-        configs: state.configs.answers,
         sizes: state.sizes.answers,
         cluster: state.cluster.answers,
         screens: state.screens.answers(),
@@ -99,8 +98,10 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
 /// What identifies row `index` of a screen whose rows are rebuilt from
 /// answers (groups, configs), so the selection can follow it.
 fn identity(state: &AppState, screen: &Screen, index: usize) -> Option<String> {
-    group_rows::identity(&state.groups, screen, index)
-        .or_else(|| configs::identity(&state.configs, screen, index))
+    group_rows::identity(&state.groups, screen, index).or_else(|| match screen {
+        Screen::Module(s) => state.screens.identity(s, index),
+        _ => None,
+    })
 }
 
 /// Keep `selected` inside the rows and the window around it.
@@ -172,9 +173,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
             .collect(),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             group_rows::build(&state.groups, &screen, &mut keep)
-        }
-        Screen::Config { .. } | Screen::ConfigEntry { .. } => {
-            configs::build(&state.configs, &screen, &mut keep)
         }
         Screen::Messages { .. } | Screen::Record { .. } | Screen::SchemaVersion { .. } => {
             Vec::new()
@@ -252,7 +250,7 @@ fn sort_rows(
     rows: &mut Vec<usize>,
 ) {
     use crate::columns::{
-        brokers, configs, group_offsets, groups, leaders, members, partitions, sort_indices, topics,
+        brokers, group_offsets, groups, leaders, members, partitions, sort_indices, topics,
     };
     match screen {
         Screen::Topics => sort_indices(rows, topics::table().get(column), |i| {
@@ -282,15 +280,8 @@ fn sort_rows(
         Screen::Members { group } => sort_indices(rows, members::table().get(column), |i| {
             table_rows::member(state, group, i)
         }),
-        Screen::Config { of } => sort_indices(rows, configs::table().get(column), |i| {
-            table_rows::config(state, of, i)
-        }),
-        // The synonym chain keeps its order of precedence.
         // Records keep the order they arrived in.
-        Screen::ConfigEntry { .. }
-        | Screen::Messages { .. }
-        | Screen::Record { .. }
-        | Screen::SchemaVersion { .. } => {}
+        Screen::Messages { .. } | Screen::Record { .. } | Screen::SchemaVersion { .. } => {}
         Screen::Schemas => super::schemas::sort(&state.registry, column, rows),
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)

@@ -1,7 +1,6 @@
 //! The screens and one entry of the navigation stack.
 
 use super::filter::Filter;
-use crate::inspect::ConfigResource;
 use std::collections::BTreeMap;
 
 /// What is on screen.
@@ -41,18 +40,6 @@ pub enum Screen {
     Cluster,
     /// A screen that is its own module (`app/screens/`).
     Module(super::screens::Screen),
-    /// The configs of a topic, a broker or the cluster-wide broker defaults.
-    Config {
-        /// Whose.
-        of: ConfigResource,
-    },
-    /// One config: its documentation and synonym chain.
-    ConfigEntry {
-        /// Whose.
-        of: ConfigResource,
-        /// The config's key.
-        name: String,
-    },
     /// A topic's records (one partition, or all merged by timestamp),
     /// following.
     Messages {
@@ -97,8 +84,6 @@ impl Screen {
             Screen::Members { group } => format!("members of group '{group}'"),
             Screen::Cluster => "cluster: KRaft quorum".to_owned(),
             Screen::Module(s) => s.title(),
-            Screen::Config { of } => format!("configs of {of}"),
-            Screen::ConfigEntry { of, name } => format!("config '{name}' of {of}"),
             Screen::Messages {
                 topic,
                 partition: None,
@@ -122,7 +107,7 @@ impl Screen {
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            brokers, configs, events, group_offsets, groups, headers, leaders, members, messages,
+            brokers, events, group_offsets, groups, headers, leaders, members, messages,
             partitions, quorum, topics,
         };
         match self {
@@ -137,8 +122,6 @@ impl Screen {
             Screen::Members { .. } => headers(&members::table()),
             Screen::Cluster => headers(&quorum::table()),
             Screen::Module(s) => s.headers(),
-            Screen::Config { .. } => headers(&configs::table()),
-            Screen::ConfigEntry { .. } => headers(&configs::synonym_table()),
             Screen::Messages { .. } => headers(&messages::table()),
             Screen::Record { .. } | Screen::SchemaVersion { .. } => vec![""],
             Screen::Schemas => headers(&crate::columns::schemas::table()),
@@ -208,8 +191,6 @@ pub struct RowsKey {
     pub internal: bool,
     /// Group answers received (list and detail).
     pub groups: u64,
-    /// Config answers received.
-    pub configs: u64,
     /// Size answers received.
     pub sizes: u64,
     /// Cluster answers received.

@@ -137,18 +137,6 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 super::update::push(state, Screen::Partitions { topic }, None, fx);
             }
         }
-        Screen::Config { of } => {
-            let view = state.view();
-            let name = view
-                .rows
-                .get(view.selected)
-                .and_then(|&i| state.configs.entries(of)?.get(i))
-                .map(|e| e.name.clone());
-            if let Some(name) = name {
-                let of = of.clone();
-                super::update::push(state, Screen::ConfigEntry { of, name }, None, fx);
-            }
-        }
         Screen::Events => super::events::select(state, snap, fx),
         Screen::Fleet => super::fleet::select(state, fx),
         Screen::Module(screen) => {
@@ -157,14 +145,19 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 .rows
                 .get(view.selected)
                 .and_then(|&i| state.screens.enter(screen, i));
-            if let Some(Goto::Group(group)) = goto {
-                super::update::push(state, Screen::Group { group }, None, fx);
+            match goto {
+                Some(Goto::Group(group)) => {
+                    super::update::push(state, Screen::Group { group }, None, fx);
+                }
+                Some(Goto::Screen(screen)) => {
+                    super::update::push(state, Screen::Module(screen), None, fx);
+                }
+                None => {}
             }
         }
         Screen::Leaders
         | Screen::Cluster
         | Screen::Members { .. }
-        | Screen::ConfigEntry { .. }
         | Screen::Record { .. }
         | Screen::SchemaVersion { .. } => {}
         Screen::Schemas => super::schemas::select(state, fx),

@@ -7,7 +7,6 @@ use crate::meta::{BrokerInfo, MetadataSnapshot, MovementEvent, TopicPartition, W
 
 use super::action::DegradedInfo;
 use super::cluster::ClusterStore;
-use super::configs::ConfigStore;
 use super::filter::Scratch;
 use super::groups::GroupsStore;
 use super::keymap::Keymap;
@@ -150,8 +149,6 @@ pub struct AppState {
     pub watermarks: WatermarkStore,
     /// Consumer groups and their lag.
     pub groups: GroupsStore,
-    /// Configs of what is on screen.
-    pub configs: ConfigStore,
     /// Disk usage (brokers, topics).
     pub sizes: SizeStore,
     /// The browse session of the Messages screen and its records.
@@ -232,7 +229,6 @@ impl AppState {
             last_moved: None,
             watermarks: WatermarkStore::default(),
             groups: GroupsStore::default(),
-            configs: ConfigStore::default(),
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
             cluster: ClusterStore::default(),
@@ -298,7 +294,6 @@ impl AppState {
         self.last_moved = None;
         self.watermarks = WatermarkStore::default();
         self.groups.reset();
-        self.configs.reset();
         self.sizes.reset();
         self.messages = super::messages::MessagesStore {
             utc_offset: self.messages.utc_offset,

@@ -65,7 +65,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);
         }
-        Action::Configs { request, result } => configs::receive(state, request, result),
         Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
         Action::Cluster { request, info } => super::cluster::receive(state, request, info),
         Action::PartitionExtras { request, answer } => {
@@ -73,7 +72,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         }
         Action::Screen(msg) => {
             let clock = state.clock();
-            state.screens.receive(msg, clock);
+            if let Some(notice) = state.screens.receive(msg, clock) {
+                state.notice = Some(notice);
+            }
         }
         Action::Degraded(degraded) => {
             if degraded.is_some() {
@@ -186,7 +187,6 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
             state.refreshing = true;
             state.groups.expire();
-            state.configs.expire();
             state.cluster.expire();
             state.registry.expire();
             state.screens.expire();
@@ -225,7 +225,9 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         }
         Command::Configs => {
             if let Some(of) = config_target(state, snap) {
-                push(state, Screen::Config { of }, None, fx);
+                let screen =
+                    super::screens::Screen::Configs(super::screens::configs::Config::list(of));
+                push(state, Screen::Module(screen), None, fx);
             }
         }
         Command::Messages => {

@@ -61,8 +61,6 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Groups { .. }
         | Screen::Group { .. }
         | Screen::Members { .. }
-        | Screen::Config { .. }
-        | Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
         | Screen::Schemas

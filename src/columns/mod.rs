@@ -8,7 +8,6 @@
 //! text and fits it by display width ([`crate::untrusted`]).
 
 pub mod brokers;
-pub mod configs;
 pub mod events;
 pub mod fleet;
 pub mod format;

@@ -19,8 +19,6 @@ pub enum Fetch {
     GroupRows,
     /// One group's detail.
     Group,
-    /// The configs of the resource on screen.
-    Configs,
     /// Every broker's log dirs.
     Sizes,
     /// The Messages screen's browse session (runs until replaced or stopped).

@@ -374,8 +374,7 @@ impl Session {
                 }
             }
             Effect::Query(query) => self.query(query),
-            effect @ (Effect::FetchConfigs { .. }
-            | Effect::FetchCluster { .. }
+            effect @ (Effect::FetchCluster { .. }
             | Effect::FetchPartitionExtras { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
             effect @ (Effect::Browse { .. }
@@ -391,18 +390,14 @@ impl Session {
         false
     }
 
-    /// Start the inspection fetch `effect` asks for (configs, cluster,
-    /// sizes, partition extras), replacing the one of its kind.
+    /// Start the inspection fetch `effect` asks for (cluster, sizes,
+    /// partition extras), replacing the one of its kind.
     fn inspect(&mut self, effect: Effect) {
         let Some(cluster) = self.cluster.clone() else {
             return;
         };
         let tx = self.tx.clone();
         let (kind, task) = match effect {
-            Effect::FetchConfigs { request, resources } => (
-                Fetch::Configs,
-                worker::configs(cluster, request, resources, tx),
-            ),
             Effect::FetchCluster { request } => {
                 (Fetch::Cluster, worker::cluster(cluster, request, tx))
             }

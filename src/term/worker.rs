@@ -184,29 +184,6 @@ pub fn resolve_context(
     })
 }
 
-/// Describe configs in the background.
-pub fn configs(
-    cluster: Cluster,
-    request: u64,
-    resources: Vec<crate::inspect::ConfigResource>,
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
-    answer(tx, async move {
-        let result = crate::inspect::configs::describe(&cluster, &resources)
-            .await
-            .map(|described| {
-                described
-                    .into_iter()
-                    .map(|(resource, entries)| {
-                        (resource, entries.map(Arc::new).map_err(|e| e.to_string()))
-                    })
-                    .collect()
-            })
-            .map_err(|e| e.to_string());
-        Action::Configs { request, result }
-    })
-}
-
 /// Describe every live broker's log dirs and sum them up in the background
 /// (each broker has its own deadline: one that does not answer is unknown).
 pub fn sizes(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {

@@ -2,7 +2,6 @@
 //! mutates; formats only the visible rows.
 
 mod cluster_screen;
-mod config_screens;
 mod event_strip;
 pub mod grid;
 mod group_screens;
@@ -79,11 +78,6 @@ fn draw_body(
     theme: &Theme,
 ) {
     match &state.view().screen {
-        Screen::ConfigEntry { of, name } => {
-            let [panel, table] = split(body, layout::CONFIG_PANEL);
-            config_screens::draw_panel(frame, panel, state, (of, name), theme);
-            draw_table(frame, table, state, snap, theme);
-        }
         Screen::Cluster => {
             let [panel, table] = split(body, layout::CLUSTER_PANEL);
             cluster_screen::draw_panel(frame, panel, state, theme);

@@ -66,14 +66,14 @@ macro_rules! screens {
             /// Whether Enter opens something from a row.
             pub fn drillable(&self) -> bool {
                 match self {
-                    $(Screen::$variant(_) => <$module::$shown as Module>::DRILLABLE,)+
+                    $(Screen::$variant(s) => s.drillable(),)+
                 }
             }
 
             /// Terminal rows of the panel above the table.
             pub fn panel_rows(&self) -> u16 {
                 match self {
-                    $(Screen::$variant(_) => <$module::$shown as Module>::PANEL_ROWS,)+
+                    $(Screen::$variant(s) => s.panel_rows(),)+
                 }
             }
         }
@@ -93,6 +93,14 @@ macro_rules! screens {
                 }
             }
 
+            /// What identifies row `index` of `screen`, if its rows are
+            /// rebuilt from answers.
+            pub fn identity(&self, screen: &Screen, index: usize) -> Option<String> {
+                match screen {
+                    $(Screen::$variant(s) => s.identity(&self.$module, index),)+
+                }
+            }
+
             /// What Enter on row `index` of `screen` opens, if anything.
             pub fn enter(&self, screen: &Screen, index: usize) -> Option<Goto> {
                 match screen {
@@ -100,11 +108,13 @@ macro_rules! screens {
                 }
             }
 
-            /// Hand `msg` to its store.
-            pub fn receive(&mut self, msg: Msg, clock: Clock) {
+            /// Hand `msg` to its store: what the status line should say,
+            /// if anything.
+            pub fn receive(&mut self, msg: Msg, clock: Clock) -> Option<String> {
                 match msg {
                     $(Msg::$variant(m) => {
                         <$module::$shown as Module>::receive(&mut self.$module, m, clock);
+                        <$module::$shown as Module>::take_notice(&mut self.$module)
                     })+
                 }
             }

@@ -18,6 +18,18 @@
 //!      screenful (`topic_clients/flatten.rs`);
 //!    - `columns.rs`: the column table (the CLI may import it from here);
 //!    - `draw.rs`: the visible rows, the title's status, the panel if any.
+//!
+//!    Two screens over one store (a list and the detail of one of its
+//!    rows) are one module whose shown type says which (`configs::Config`
+//!    with `name: Option<String>`, `security::Listing`): `panel_rows` and
+//!    `drillable` then answer per value instead of the constants, and
+//!    `enter` opens the detail with [`Goto::Screen`]. A screen whose rows
+//!    are rebuilt from answers gives each row's `identity` so the selection
+//!    follows it; one that reports a failure in the status line leaves it
+//!    in its store for `take_notice`. A store other screens read too (the
+//!    Topics screen's config summaries in the configs store) stays the
+//!    module's; those screens reach it as `AppState::screens.NAME` until
+//!    they are modules themselves.
 //! 2. Add one line to the `screens!` list below: `Variant => NAME::Shown`.
 //!    It declares the module and gives every wrapper enum and dispatch
 //!    `match` its arm.
@@ -49,4 +61,5 @@ screens! {
     Producers => producers::Partition,
     Clients => topic_clients::Topic,
     Security => security::Listing,
+    Configs => configs::Config,
 }

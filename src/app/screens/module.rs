@@ -32,6 +32,8 @@ pub struct Clock {
 pub enum Goto {
     /// A consumer group's offsets.
     Group(String),
+    /// Another screen of a module (a config's detail from the list).
+    Screen(super::Screen),
 }
 
 /// One screen: implemented by the value that says what it shows.
@@ -47,6 +49,18 @@ pub trait Module: Sized {
     const PANEL_ROWS: u16 = 0;
     /// Whether Enter opens something from a row (see [`Module::enter`]).
     const DRILLABLE: bool = false;
+
+    /// The panel's rows for what is shown, where one module shows two
+    /// screens (a list and a detail); [`Module::PANEL_ROWS`] by default.
+    fn panel_rows(&self) -> u16 {
+        Self::PANEL_ROWS
+    }
+
+    /// Whether Enter opens something from a row of what is shown;
+    /// [`Module::DRILLABLE`] by default.
+    fn drillable(&self) -> bool {
+        Self::DRILLABLE
+    }
 
     /// The title above the table, names as the cluster gave them
     /// (`app::Screen::title` escapes them).
@@ -66,6 +80,13 @@ pub trait Module: Sized {
 
     /// Take a message that landed at `clock` (a stale answer is dropped).
     fn receive(store: &mut Self::Store, msg: Self::Msg, clock: Clock);
+
+    /// What the status line should say after [`Module::receive`] (a
+    /// failure), taken once; nothing by default.
+    fn take_notice(store: &mut Self::Store) -> Option<String> {
+        let _ = store;
+        None
+    }
 
     /// Ask again at the next chance (the `r` key).
     fn expire(store: &mut Self::Store);
@@ -91,6 +112,14 @@ pub trait Module: Sized {
     /// What the title adds after the filter (the data's age); empty for
     /// nothing.
     fn status(&self, store: &Self::Store, now: Instant) -> String;
+
+    /// What identifies row `index` when rows are rebuilt from a new answer,
+    /// so the selection follows it; nothing (it stays at its position) by
+    /// default.
+    fn identity(&self, store: &Self::Store, index: usize) -> Option<String> {
+        let _ = (store, index);
+        None
+    }
 
     /// What Enter on row `index` (into the store, as `rows` gave it) opens,
     /// if anything; nothing by default.
