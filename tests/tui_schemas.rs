@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use kscope::app::schema_cache::FetchFailure;
+use kscope::app::screens::{self, schemas};
 use kscope::app::{Action, AppState, Code, Effect, update};
 use kscope::browse::Record;
 use kscope::meta::MetadataSnapshot;
@@ -318,7 +319,7 @@ fn open_schemas(s: &mut AppState, snap: &MetadataSnapshot) {
     let request = effects
         .iter()
         .find_map(|e| match e {
-            Effect::FetchSubjects { request } => Some(*request),
+            Effect::Query(screens::Query::Schemas(schemas::Query { request })) => Some(*request),
             _ => None,
         })
         .expect(":schemas asks for the list");
@@ -333,17 +334,12 @@ fn open_schemas(s: &mut AppState, snap: &MetadataSnapshot) {
     assert!(
         !again
             .iter()
-            .any(|e| matches!(e, Effect::FetchSubjects { .. })),
+            .any(|e| matches!(e, Effect::Query(screens::Query::Schemas(_)))),
         "asked once while the answer is pending"
     );
-    update(
-        s,
-        Action::Subjects {
-            request,
-            result: Ok(Arc::new(version_rows())),
-        },
-        snap,
-    );
+    let result = Arc::new(Ok(version_rows()));
+    let answer = screens::Msg::Schemas(schemas::Msg::Answer { request, result });
+    update(s, Action::Screen(answer), snap);
 }
 
 #[test]

@@ -144,13 +144,6 @@ pub enum Action {
         /// The session ended with this error.
         failed: Option<String>,
     },
-    /// The answer to [`Effect::FetchSubjects`].
-    Subjects {
-        /// The request id it answers.
-        request: u64,
-        /// Every version of every subject, or why not.
-        result: Result<Arc<Vec<crate::schema::subjects::VersionRow>>, String>,
-    },
     /// The answer to [`Effect::PrepareMapping`]: the topic's mapping is
     /// compiled (or failed, which its values then say).
     MappingPrepared {
@@ -266,12 +259,6 @@ pub enum Effect {
     },
     /// Stop the browse session running, if any.
     StopBrowse,
-    /// List every version of every subject in the context's registry;
-    /// answers with [`Action::Subjects`].
-    FetchSubjects {
-        /// Request id.
-        request: u64,
-    },
     /// Compile the schema the config maps `topic` to (a local file, or a
     /// registry subject's latest version); answers with
     /// [`Action::MappingPrepared`].

@@ -88,7 +88,6 @@ impl Scope {
                         | Screen::Groups { .. }
                         | Screen::Group { .. }
                         | Screen::Messages { .. }
-                        | Screen::Schemas
                         | Screen::Events
                         | Screen::Fleet
                 ) || matches!(screen, Screen::Module(s) if s.drillable())

@@ -22,7 +22,8 @@ pub fn table_first_row(screen: &Screen) -> u16 {
     match screen {
         Screen::Group { .. } | Screen::Members { .. } => TABLE_FIRST_ROW + GROUP_PANEL,
         // The record detail has no column header.
-        Screen::Record { .. } | Screen::SchemaVersion { .. } => TABLE_FIRST_ROW - 1,
+        Screen::Record { .. } => TABLE_FIRST_ROW - 1,
+        Screen::Module(s) if s.is_text() => TABLE_FIRST_ROW - 1,
         Screen::Cluster => TABLE_FIRST_ROW + CLUSTER_PANEL,
         Screen::Module(s) => TABLE_FIRST_ROW + s.panel_rows(),
         _ => TABLE_FIRST_ROW,

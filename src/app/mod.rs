@@ -30,7 +30,6 @@ pub mod record_filter;
 pub mod record_view;
 pub mod rows;
 pub mod schema_cache;
-pub mod schemas;
 pub mod screen;
 pub mod screens;
 mod select;

@@ -20,13 +20,11 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
             clamp(state.view_mut(), page);
             return;
         }
-        Screen::Record { .. } | Screen::SchemaVersion { .. } => {
+        screen @ (Screen::Record { .. } | Screen::Module(_)) if is_text(screen) => {
             // One row per first line of a page: selected is the scroll position.
-            let lines = match &state.view().screen {
-                Screen::Record { .. } => {
-                    state.messages.detail.as_ref().map_or(0, |d| d.lines.len())
-                }
-                _ => state.registry.open.len(),
+            let lines = match screen {
+                Screen::Module(s) => state.screens.text_lines(s),
+                _ => state.messages.detail.as_ref().map_or(0, |d| d.lines.len()),
             };
             let view = state.view_mut();
             let positions = lines.saturating_sub(page) + 1;
@@ -57,7 +55,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         sizes: state.sizes.answers,
         cluster: state.cluster.answers,
         screens: state.screens.answers(),
-        registry: state.registry.answers,
         inactive: state.groups.hide_inactive,
         group_type: state.groups.only_type.clone(),
     };
@@ -93,6 +90,16 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         }
     }
     clamp(state.view_mut(), page);
+}
+
+/// Whether `screen` is text scrolled line by line (the record detail, a
+/// screen module's text) rather than a table.
+pub fn is_text(screen: &Screen) -> bool {
+    match screen {
+        Screen::Record { .. } => true,
+        Screen::Module(s) => s.is_text(),
+        _ => false,
+    }
 }
 
 /// What identifies row `index` of a screen whose rows are rebuilt from
@@ -174,10 +181,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             group_rows::build(&state.groups, &screen, &mut keep)
         }
-        Screen::Messages { .. } | Screen::Record { .. } | Screen::SchemaVersion { .. } => {
-            Vec::new()
-        }
-        Screen::Schemas => super::schemas::build(&state.registry, &mut keep),
+        Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
@@ -281,8 +285,7 @@ fn sort_rows(
             table_rows::member(state, group, i)
         }),
         // Records keep the order they arrived in.
-        Screen::Messages { .. } | Screen::Record { .. } | Screen::SchemaVersion { .. } => {}
-        Screen::Schemas => super::schemas::sort(&state.registry, column, rows),
+        Screen::Messages { .. } | Screen::Record { .. } => {}
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)
         }),

@@ -48,15 +48,6 @@ pub enum Screen {
         /// Only this partition.
         partition: Option<i32>,
     },
-    /// Every version of every subject in the schema registry.
-    Schemas,
-    /// One subject version's schema text.
-    SchemaVersion {
-        /// The subject.
-        subject: String,
-        /// The version.
-        version: i32,
-    },
     /// One record in detail.
     Record {
         /// Its topic.
@@ -97,10 +88,6 @@ impl Screen {
                 partition,
                 offset,
             } => format!("record '{topic}' partition {partition} offset {offset}"),
-            Screen::Schemas => "schema registry subjects".to_owned(),
-            Screen::SchemaVersion { subject, version } => {
-                format!("schema '{subject}' version {version}")
-            }
         })
     }
 
@@ -123,8 +110,7 @@ impl Screen {
             Screen::Cluster => headers(&quorum::table()),
             Screen::Module(s) => s.headers(),
             Screen::Messages { .. } => headers(&messages::table()),
-            Screen::Record { .. } | Screen::SchemaVersion { .. } => vec![""],
-            Screen::Schemas => headers(&crate::columns::schemas::table()),
+            Screen::Record { .. } => vec![""],
         }
     }
 
@@ -197,8 +183,6 @@ pub struct RowsKey {
     pub cluster: u64,
     /// Answers the screen modules' stores took.
     pub screens: u64,
-    /// Schema-registry list answers received.
-    pub registry: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
     /// The group type the list is narrowed to.

@@ -141,10 +141,12 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
         Screen::Fleet => super::fleet::select(state, fx),
         Screen::Module(screen) => {
             let view = state.view();
+            let screen = screen.clone();
             let goto = view
                 .rows
                 .get(view.selected)
-                .and_then(|&i| state.screens.enter(screen, i));
+                .copied()
+                .and_then(|i| state.screens.enter(&screen, i));
             match goto {
                 Some(Goto::Group(group)) => {
                     super::update::push(state, Screen::Group { group }, None, fx);
@@ -155,11 +157,6 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 None => {}
             }
         }
-        Screen::Leaders
-        | Screen::Cluster
-        | Screen::Members { .. }
-        | Screen::Record { .. }
-        | Screen::SchemaVersion { .. } => {}
-        Screen::Schemas => super::schemas::select(state, fx),
+        Screen::Leaders | Screen::Cluster | Screen::Members { .. } | Screen::Record { .. } => {}
     }
 }

@@ -169,8 +169,6 @@ pub struct AppState {
     /// The decoded cells of the Messages rows on screen (made in `update`,
     /// read by the view).
     pub decoded: super::decoded_cells::DecodedCells,
-    /// The `:schemas` screen's data.
-    pub registry: super::schemas::RegistryStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -238,7 +236,6 @@ impl AppState {
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
             extras: super::partition_extras::ExtrasStore::default(),
-            registry: super::schemas::RegistryStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -305,7 +302,6 @@ impl AppState {
         self.decoded = super::decoded_cells::DecodedCells::default();
         self.screens = super::screens::Stores::default();
         self.extras.reset();
-        self.registry.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

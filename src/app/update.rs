@@ -111,7 +111,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         } => messages::receive(state, session, &records, dropped, notices, failed),
         Action::Schema { id, result } => super::schema_cache::receive(state, id, result),
         Action::MappingPrepared { topic } => super::schema_cache::mapping_prepared(state, &topic),
-        Action::Subjects { request, result } => super::schemas::receive(state, request, result),
     }
     after(state, snap, &mut effects);
     effects
@@ -132,7 +131,6 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
     super::partition_extras::plan(state, effects);
-    super::schemas::plan(state, effects);
 }
 
 /// Ask for what the screen module on show needs, if it is due.
@@ -188,7 +186,6 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.refreshing = true;
             state.groups.expire();
             state.cluster.expire();
-            state.registry.expire();
             state.screens.expire();
             fx.push(Effect::Refresh);
         }

@@ -63,8 +63,6 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Members { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::Schemas
-        | Screen::SchemaVersion { .. }
         | Screen::Cluster
         | Screen::Module(_) => {}
     }

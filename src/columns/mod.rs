@@ -19,7 +19,6 @@ pub mod members;
 pub mod messages;
 pub mod partitions;
 pub mod quorum;
-pub mod schemas;
 pub mod streams_tasks;
 pub mod topics;
 

@@ -212,13 +212,10 @@ pub fn cluster(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()
 /// Run a screen module's query in the background (the module's own
 /// `fetch`, dispatched by `app::screens::fetch`).
 pub fn query(
-    cluster: Cluster,
-    query: crate::app::screens::Query,
+    work: impl Future<Output = crate::app::screens::Msg> + Send + 'static,
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
-    answer(tx, async move {
-        Action::Screen(crate::app::screens::fetch(cluster, query).await)
-    })
+    answer(tx, async move { Action::Screen(work.await) })
 }
 
 /// Read the topic's eligible leader replicas and, where it is tiered, the

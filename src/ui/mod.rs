@@ -7,12 +7,12 @@ pub mod grid;
 mod group_screens;
 mod help;
 mod messages;
-mod schema_screens;
 mod screens;
 mod status;
 mod table_title;
 pub mod theme;
 
+pub(crate) use messages::highlighted;
 pub use status::{ClockFace, clock_face};
 
 use ratatui::Frame;
@@ -83,6 +83,12 @@ fn draw_body(
             cluster_screen::draw_panel(frame, panel, state, theme);
             draw_table(frame, table, state, snap, theme);
         }
+        Screen::Module(s) if s.is_text() => {
+            let view = (state.view().offset, state.view().screen.title());
+            state
+                .screens
+                .draw_text(frame, body, s, (view.0, &view.1), theme);
+        }
         Screen::Module(s) => {
             let [panel, table] = split(body, s.panel_rows());
             let look = (state.clock(), theme);
@@ -96,9 +102,6 @@ fn draw_body(
         }
         Screen::Record { .. } => {
             messages::draw_record(frame, body, state, theme);
-        }
-        Screen::SchemaVersion { .. } => {
-            schema_screens::draw_version(frame, body, state, theme);
         }
         _ => draw_table(frame, body, state, snap, theme),
     }

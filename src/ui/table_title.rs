@@ -1,6 +1,6 @@
 //! A table screen's title: the screen, the selected row of how many, the
-//! filter, the screen's own status (groups list, messages, cluster, schemas,
-//! a screen module's, a topic's size, leader moves) and how many columns the
+//! filter, the screen's own status (groups list, messages, cluster, a
+//! screen module's, a topic's size, leader moves) and how many columns the
 //! terminal could not fit.
 
 use std::fmt::Write as _;
@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::app::{AppState, Screen};
 use crate::columns;
 
-use super::{cluster_screen, group_screens, messages, schema_screens};
+use super::{cluster_screen, group_screens, messages};
 
 /// A topic's size on disk for the Partitions screen's title: all replicas
 /// and the leaders' alone (empty until the brokers answered).
@@ -50,9 +50,6 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     }
     if matches!(view.screen, Screen::Cluster) {
         title.push_str(&cluster_screen::status(state));
-    }
-    if matches!(view.screen, Screen::Schemas) {
-        title.push_str(&schema_screens::status(state));
     }
     if let Screen::Module(s) = &view.screen {
         title.push_str(&state.screens.status(s, state.now));

@@ -30,6 +30,14 @@
 //!    Topics screen's config summaries in the configs store) stays the
 //!    module's; those screens reach it as `AppState::screens.NAME` until
 //!    they are modules themselves.
+//!
+//!    `type Source` says what `fetch` runs against: the [`Cluster`](crate::meta::Cluster)
+//!    (most screens) or the context's schema [`Registry`] (the schema
+//!    screens); the session hands it over from its [`Reach`] and starts no
+//!    fetch without it. A screen that shows text scrolled line by line
+//!    rather than a table (a schema's text) says so with `is_text` and
+//!    gives `text_lines` and `draw_text`; `enter` may prepare what it
+//!    opens in the store (the text laid out) so drawing only colours it.
 //! 2. Add one line to the `screens!` list below: `Variant => NAME::Shown`.
 //!    It declares the module and gives every wrapper enum and dispatch
 //!    `match` its arm.
@@ -45,16 +53,17 @@ mod dispatch;
 pub mod module;
 pub mod requests;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-pub use module::{Clock, Goto, Module};
+pub use module::{Clock, Goto, Module, Reach, Registry, Source};
 use requests::RequestIds;
 
 screens! {
@@ -62,4 +71,5 @@ screens! {
     Clients => topic_clients::Topic,
     Security => security::Listing,
     Configs => configs::Config,
+    Schemas => schemas::Shown,
 }

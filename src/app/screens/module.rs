@@ -11,6 +11,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::meta::Cluster;
+use crate::schema::RegistryClient;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
@@ -36,6 +37,39 @@ pub enum Goto {
     Screen(super::Screen),
 }
 
+/// What a screen's fetch can run against, as the session holds it: the
+/// cluster's connection and the context's schema registry.
+#[derive(Clone, Default)]
+pub struct Reach {
+    /// The cluster, once connected.
+    pub cluster: Option<Cluster>,
+    /// The context's schema registry, or why it could not be set up (none
+    /// configured: `None`).
+    pub registry: Option<Registry>,
+}
+
+/// The context's schema registry client, or why there is none.
+pub type Registry = Result<RegistryClient, String>;
+
+/// One thing a fetch runs against ([`Module::Source`]), taken from the
+/// [`Reach`]; without it the fetch is not started.
+pub trait Source: Sized + Send + 'static {
+    /// It, if the session has it.
+    fn from_reach(reach: &Reach) -> Option<Self>;
+}
+
+impl Source for Cluster {
+    fn from_reach(reach: &Reach) -> Option<Cluster> {
+        reach.cluster.clone()
+    }
+}
+
+impl Source for Registry {
+    fn from_reach(reach: &Reach) -> Option<Registry> {
+        reach.registry.clone()
+    }
+}
+
 /// One screen: implemented by the value that says what it shows.
 pub trait Module: Sized {
     /// The screen's cluster-scoped data with its request bookkeeping;
@@ -45,6 +79,9 @@ pub trait Module: Sized {
     type Query: std::fmt::Debug + Clone + PartialEq + Eq + Send + 'static;
     /// What reaches the store: the worker's answer to a query.
     type Msg: std::fmt::Debug + Clone + Send + 'static;
+    /// What its fetch runs against: the [`Cluster`] (most), or the
+    /// [`Registry`].
+    type Source: Source;
     /// Terminal rows of the panel drawn above the table (0: none).
     const PANEL_ROWS: u16 = 0;
     /// Whether Enter opens something from a row (see [`Module::enter`]).
@@ -122,8 +159,9 @@ pub trait Module: Sized {
     }
 
     /// What Enter on row `index` (into the store, as `rows` gave it) opens,
-    /// if anything; nothing by default.
-    fn enter(&self, store: &Self::Store, index: usize) -> Option<Goto> {
+    /// if anything (the store may prepare what it opens: a schema's text
+    /// laid out); nothing by default.
+    fn enter(&self, store: &mut Self::Store, index: usize) -> Option<Goto> {
         let _ = (store, index);
         None
     }
@@ -140,7 +178,34 @@ pub trait Module: Sized {
         let _ = (frame, area, store, look);
     }
 
-    /// Carry out `query` against the cluster, off the loop (the worker
-    /// runs it and sends the message back).
-    fn fetch(cluster: Cluster, query: Self::Query) -> impl Future<Output = Self::Msg> + Send;
+    /// Whether what is shown is text scrolled line by line (a schema's
+    /// text) instead of a table: no column header, no rows to select, and
+    /// [`Module::text_lines`] and [`Module::draw_text`] instead of the
+    /// table's methods. Not by default.
+    fn is_text(&self) -> bool {
+        false
+    }
+
+    /// Lines of the text shown (the scroll range).
+    fn text_lines(&self, store: &Self::Store) -> usize {
+        let _ = store;
+        0
+    }
+
+    /// Draw the text into `area` from line `offset` (the scroll position)
+    /// under `title` (the screen's, escaped).
+    fn draw_text(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        store: &Self::Store,
+        (offset, title): (usize, &str),
+        theme: &Theme,
+    ) {
+        let _ = (frame, area, store, offset, title, theme);
+    }
+
+    /// Carry out `query` against `source`, off the loop (the worker runs it
+    /// and sends the message back).
+    fn fetch(source: Self::Source, query: Self::Query) -> impl Future<Output = Self::Msg> + Send;
 }

@@ -281,6 +281,7 @@ impl Module for Config {
     type Store = Store;
     type Query = Query;
     type Msg = Msg;
+    type Source = Cluster;
 
     fn panel_rows(&self) -> u16 {
         if self.name.is_some() {
@@ -411,7 +412,7 @@ impl Module for Config {
     }
 
     /// A config of the list: its documentation and synonym chain.
-    fn enter(&self, store: &Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
         if self.name.is_some() {
             return None;
         }

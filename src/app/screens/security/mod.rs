@@ -154,6 +154,7 @@ impl Module for Listing {
     type Store = Store;
     type Query = Query;
     type Msg = Msg;
+    type Source = Cluster;
     const PANEL_ROWS: u16 = draw::PANEL_ROWS;
 
     fn title(&self) -> String {
