@@ -369,3 +369,23 @@ fn schemas_without_a_registry_is_a_notice() {
     let screen = render(&s, &snap);
     assert!(screen.contains("no schema registry"), "{screen}");
 }
+
+#[test]
+fn the_subjects_are_asked_for_while_the_cluster_is_not_connected() {
+    let snap = cluster();
+    let mut s = state(&snap, 80, 24);
+    s.schemas.enabled = true;
+    s.link = kscope::app::Link::Connecting {
+        attempt: 1,
+        error: None,
+        retrying: true,
+    };
+    keys(&mut s, &snap, ":schemas");
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Query(screens::Query::Schemas(_)))),
+        "the registry answers without the cluster: {effects:?}"
+    );
+}

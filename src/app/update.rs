@@ -135,9 +135,6 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
 
 /// Ask for what the screen module on show needs, if it is due.
 fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
-    if state.link != Link::Connected {
-        return;
-    }
     // The view on screen (not `state.view()`: the stores are borrowed too).
     let Some(View {
         screen: Screen::Module(screen),
@@ -146,6 +143,9 @@ fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
     else {
         return;
     };
+    if screen.needs_cluster() && state.link != Link::Connected {
+        return;
+    }
     if let Some(query) = state.screens.plan(screen, &mut state.requests, state.now) {
         effects.push(Effect::Query(query));
     }

@@ -70,6 +70,16 @@ macro_rules! screens {
                 }
             }
 
+            /// Whether it asks only while the cluster is connected (its
+            /// fetch runs against the cluster).
+            pub fn needs_cluster(&self) -> bool {
+                match self {
+                    $(Screen::$variant(_) => {
+                        <<$module::$shown as Module>::Source as Source>::NEEDS_CLUSTER
+                    })+
+                }
+            }
+
             /// Whether it shows text scrolled line by line (no table).
             pub fn is_text(&self) -> bool {
                 match self {

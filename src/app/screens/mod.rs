@@ -32,9 +32,10 @@
 //!    they are modules themselves.
 //!
 //!    `type Source` says what `fetch` runs against: the [`Cluster`](crate::meta::Cluster)
-//!    (most screens) or the context's schema [`Registry`] (the schema
-//!    screens); the session hands it over from its [`Reach`] and starts no
-//!    fetch without it. A screen that shows text scrolled line by line
+//!    (most screens; asked only while connected) or the context's schema
+//!    [`Registry`] (the schema screens; asked whether or not the cluster
+//!    is connected); the session hands it over from its [`Reach`] and
+//!    starts no fetch without it. A screen that shows text scrolled line by line
 //!    rather than a table (a schema's text) says so with `is_text` and
 //!    gives `text_lines` and `draw_text`; `enter` may prepare what it
 //!    opens in the store (the text laid out) so drawing only colours it.

@@ -54,17 +54,26 @@ pub type Registry = Result<RegistryClient, String>;
 /// One thing a fetch runs against ([`Module::Source`]), taken from the
 /// [`Reach`]; without it the fetch is not started.
 pub trait Source: Sized + Send + 'static {
+    /// Whether a screen fetching from it asks only while the cluster is
+    /// connected (its `plan` is not called otherwise).
+    const NEEDS_CLUSTER: bool;
+
     /// It, if the session has it.
     fn from_reach(reach: &Reach) -> Option<Self>;
 }
 
 impl Source for Cluster {
+    const NEEDS_CLUSTER: bool = true;
+
     fn from_reach(reach: &Reach) -> Option<Cluster> {
         reach.cluster.clone()
     }
 }
 
 impl Source for Registry {
+    /// The registry answers without the cluster.
+    const NEEDS_CLUSTER: bool = false;
+
     fn from_reach(reach: &Reach) -> Option<Registry> {
         reach.registry.clone()
     }
@@ -106,8 +115,9 @@ pub trait Module: Sized {
     /// The headers of the column table; sorting indexes these.
     fn headers(&self) -> Vec<&'static str>;
 
-    /// The query due for what is shown, if any (connected only; request
-    /// ids come from `ids`).
+    /// The query due for what is shown, if any (called only while connected
+    /// when the source is the cluster, see [`Source::NEEDS_CLUSTER`];
+    /// request ids come from `ids`).
     fn plan(
         &self,
         store: &mut Self::Store,
