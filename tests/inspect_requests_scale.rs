@@ -9,6 +9,10 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use kscope::app::screens::{
+    self,
+    configs::{Msg, Query},
+};
 use kscope::app::{Action, Effect, update};
 use kscope::meta::MetadataSnapshot;
 
@@ -47,13 +51,12 @@ fn requests(topics: i32) -> (usize, usize, usize, usize) {
         let mut answers = Vec::new();
         for effect in effects {
             match effect {
-                Effect::FetchConfigs { request, resources } => {
+                Effect::Query(screens::Query::Configs(Query { request, resources })) => {
                     configs += 1;
                     config_topics += resources.len();
-                    answers.push(Action::Configs {
-                        request,
-                        result: Ok(Vec::new()),
-                    });
+                    let result = Ok(Vec::new());
+                    let msg = screens::Msg::Configs(Msg::Answer { request, result });
+                    answers.push(Action::Screen(msg));
                 }
                 // One per broker the snapshot lists.
                 Effect::FetchSizes { request } => {

@@ -6,6 +6,8 @@
 
 use std::sync::Arc;
 
+use kscope::app::screens::configs::{self, Config, Msg};
+use kscope::app::screens::{self, Screen::Configs};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::inspect::{ConfigEntry, ConfigResource, ConfigSource, ConfigType, Synonym};
 use kscope::meta::MetadataSnapshot;
@@ -77,24 +79,35 @@ fn orders_configs() -> Vec<ConfigEntry> {
     vec![cleanup, retention, secret, segment]
 }
 
+/// The answer to `request` as the worker sends it.
+fn answered(request: u64, result: Result<Vec<configs::Answer>, String>) -> Action {
+    Action::Screen(screens::Msg::Configs(Msg::Answer { request, result }))
+}
+
+/// Whether `effects` ask for configs.
+fn asks_configs(effects: &[Effect]) -> bool {
+    effects
+        .iter()
+        .any(|e| matches!(e, Effect::Query(screens::Query::Configs(_))))
+}
+
+/// The configs screen of `of`.
+fn configs_of(of: ConfigResource) -> Screen {
+    Screen::Module(Configs(Config::list(of)))
+}
+
 /// Answer the config request in flight with the configs of `orders` for
 /// every resource it asked for.
 fn answer(state: &mut AppState, snap: &MetadataSnapshot) {
-    let (request, _) = state.configs.in_flight.expect("configs asked for");
+    let (request, _) = state.screens.configs.in_flight.expect("configs asked for");
     let result = state
+        .screens
         .configs
         .asked
         .iter()
         .map(|r| (r.clone(), Ok(Arc::new(orders_configs()))))
         .collect();
-    update(
-        state,
-        Action::Configs {
-            request,
-            result: Ok(result),
-        },
-        snap,
-    );
+    update(state, answered(request, Ok(result)), snap);
 }
 
 /// Open the configs of `orders` from the Topics screen with the key.
@@ -136,16 +149,12 @@ fn the_key_opens_the_selected_topics_configs_and_asks_for_them_only() {
     press(&mut s, &snap, Code::Enter);
     let effects = keys(&mut s, &snap, "C");
     let orders = ConfigResource::Topic("orders".to_owned());
-    assert_eq!(s.view().screen, Screen::Config { of: orders.clone() });
+    assert_eq!(s.view().screen, configs_of(orders.clone()));
     // The Topics screen already asked for the visible topic's configs: that
     // answer serves the config screen too.
-    assert!(
-        !effects
-            .iter()
-            .any(|e| matches!(e, Effect::FetchConfigs { .. })),
-        "{effects:?}"
-    );
-    assert!(s.configs.asked.contains(&orders), "{:?}", s.configs.asked);
+    assert!(!asks_configs(&effects), "{effects:?}");
+    let asked = &s.screens.configs.asked;
+    assert!(asked.contains(&orders), "{asked:?}");
     // Nothing more is asked while the answer is awaited.
     let again = update(
         &mut s,
@@ -155,20 +164,10 @@ fn the_key_opens_the_selected_topics_configs_and_asks_for_them_only() {
         },
         &snap,
     );
-    assert!(
-        !again
-            .iter()
-            .any(|e| matches!(e, Effect::FetchConfigs { .. }))
-    );
+    assert!(!asks_configs(&again));
     // A stale answer (another request id) is dropped.
-    update(
-        &mut s,
-        Action::Configs {
-            request: 99,
-            result: Ok(vec![(orders.clone(), Ok(Arc::new(orders_configs())))]),
-        },
-        &snap,
-    );
+    let stale = Ok(vec![(orders.clone(), Ok(Arc::new(orders_configs())))]);
+    update(&mut s, answered(99, stale), &snap);
     assert!(s.view().rows.is_empty(), "stale answer dropped");
     answer(&mut s, &snap);
     assert_eq!(s.view().rows.len(), 4);
@@ -186,14 +185,14 @@ fn the_key_opens_the_selected_topics_configs_and_asks_for_them_only() {
     press(&mut s, &snap, Code::Enter);
     assert_eq!(
         s.view().screen,
-        Screen::ConfigEntry {
-            of: orders.clone(),
-            name: "retention.ms".to_owned()
-        }
+        Screen::Module(Configs(Config::entry(
+            orders.clone(),
+            "retention.ms".to_owned()
+        )))
     );
     assert_eq!(s.view().rows.len(), 3, "the synonym chain");
     press(&mut s, &snap, Code::Esc);
-    assert_eq!(s.view().screen, Screen::Config { of: orders });
+    assert_eq!(s.view().screen, configs_of(orders));
     press(&mut s, &snap, Code::Esc);
     assert_eq!(s.view().rows.len(), 4, "filter cleared");
     press(&mut s, &snap, Code::Esc);
@@ -210,27 +209,15 @@ fn the_key_works_from_partitions_and_brokers_and_the_command_line() {
     keys(&mut s, &snap, "C");
     assert_eq!(
         s.view().screen,
-        Screen::Config {
-            of: ConfigResource::Topic("payments".to_owned())
-        }
+        configs_of(ConfigResource::Topic("payments".to_owned()))
     );
     keys(&mut s, &snap, ":brokers");
     press(&mut s, &snap, Code::Enter);
     keys(&mut s, &snap, "jC");
-    assert_eq!(
-        s.view().screen,
-        Screen::Config {
-            of: ConfigResource::Broker(2)
-        }
-    );
+    assert_eq!(s.view().screen, configs_of(ConfigResource::Broker(2)));
     keys(&mut s, &snap, ":config defaults");
     press(&mut s, &snap, Code::Enter);
-    assert_eq!(
-        s.view().screen,
-        Screen::Config {
-            of: ConfigResource::BrokerDefaults
-        }
-    );
+    assert_eq!(s.view().screen, configs_of(ConfigResource::BrokerDefaults));
     keys(&mut s, &snap, ":config broker x");
     press(&mut s, &snap, Code::Enter);
     assert!(
@@ -247,23 +234,17 @@ fn a_failed_answer_keeps_the_last_entries_and_says_why() {
     open_orders_configs(&mut s, &snap);
     let orders = ConfigResource::Topic("orders".to_owned());
     // Time passes: the configs are asked for again.
-    let (now, wall) = (s.now + kscope::app::configs::INTERVAL, s.wall);
+    let (now, wall) = (s.now + configs::INTERVAL, s.wall);
     let effects = update(&mut s, Action::Tick { now, wall }, &snap);
     let request = effects
         .iter()
         .find_map(|e| match e {
-            Effect::FetchConfigs { request, .. } => Some(*request),
+            Effect::Query(screens::Query::Configs(q)) => Some(q.request),
             _ => None,
         })
         .expect("asked again after the interval");
-    update(
-        &mut s,
-        Action::Configs {
-            request,
-            result: Ok(vec![(orders, Err("broker 1: timed out".to_owned()))]),
-        },
-        &snap,
-    );
+    let failed = Ok(vec![(orders, Err("broker 1: timed out".to_owned()))]);
+    update(&mut s, answered(request, failed), &snap);
     assert_eq!(s.view().rows.len(), 4, "the last entries stay");
     let screen = render(&s, &snap);
     assert!(screen.contains("failed: broker 1: timed out"), "{screen}");

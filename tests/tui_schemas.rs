@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use kscope::app::schema_cache::FetchFailure;
+use kscope::app::screens::{self, schemas};
 use kscope::app::{Action, AppState, Code, Effect, update};
 use kscope::browse::Record;
 use kscope::meta::MetadataSnapshot;
@@ -318,7 +319,7 @@ fn open_schemas(s: &mut AppState, snap: &MetadataSnapshot) {
     let request = effects
         .iter()
         .find_map(|e| match e {
-            Effect::FetchSubjects { request } => Some(*request),
+            Effect::Query(screens::Query::Schemas(schemas::Query { request })) => Some(*request),
             _ => None,
         })
         .expect(":schemas asks for the list");
@@ -333,17 +334,12 @@ fn open_schemas(s: &mut AppState, snap: &MetadataSnapshot) {
     assert!(
         !again
             .iter()
-            .any(|e| matches!(e, Effect::FetchSubjects { .. })),
+            .any(|e| matches!(e, Effect::Query(screens::Query::Schemas(_)))),
         "asked once while the answer is pending"
     );
-    update(
-        s,
-        Action::Subjects {
-            request,
-            result: Ok(Arc::new(version_rows())),
-        },
-        snap,
-    );
+    let result = Arc::new(Ok(version_rows()));
+    let answer = screens::Msg::Schemas(schemas::Msg::Answer { request, result });
+    update(s, Action::Screen(answer), snap);
 }
 
 #[test]
@@ -372,4 +368,24 @@ fn schemas_without_a_registry_is_a_notice() {
     assert!(effects.is_empty(), "{effects:?}");
     let screen = render(&s, &snap);
     assert!(screen.contains("no schema registry"), "{screen}");
+}
+
+#[test]
+fn the_subjects_are_asked_for_while_the_cluster_is_not_connected() {
+    let snap = cluster();
+    let mut s = state(&snap, 80, 24);
+    s.schemas.enabled = true;
+    s.link = kscope::app::Link::Connecting {
+        attempt: 1,
+        error: None,
+        retrying: true,
+    };
+    keys(&mut s, &snap, ":schemas");
+    let effects = press(&mut s, &snap, Code::Enter);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Query(screens::Query::Schemas(_)))),
+        "the registry answers without the cluster: {effects:?}"
+    );
 }

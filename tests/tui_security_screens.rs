@@ -6,7 +6,8 @@
 
 use std::sync::Arc;
 
-use kscope::app::security::{Answer, Security};
+use kscope::app::screens::security::{self, Answer, Listing as Security, Msg, Query};
+use kscope::app::screens::{self, Screen::Security as Shown};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::inspect::{Acl, Acls, Error, Quota, ScramUser};
 use kscope::meta::MetadataSnapshot;
@@ -97,9 +98,16 @@ fn denied(what: &str) -> Error {
     Error::answer(what, 31, None).expect("an error code")
 }
 
+/// The answer to `request` as the worker sends it.
+fn answered(request: u64, answer: Arc<Answer>) -> Action {
+    Action::Screen(screens::Msg::Security(Msg::Answer { request, answer }))
+}
+
 fn request_of(effects: &[Effect]) -> Option<(u64, Security)> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchSecurity { request, what } => Some((*request, what.clone())),
+        Effect::Query(screens::Query::Security(Query { request, what })) => {
+            Some((*request, what.clone()))
+        }
         _ => None,
     })
 }
@@ -114,7 +122,7 @@ fn open_and_answer(
     keys(s, snap, command);
     let (request, what) = request_of(&press(s, snap, Code::Enter)).expect("asked for");
     let answer = Arc::new(answer);
-    update(s, Action::Security { request, answer }, snap);
+    update(s, answered(request, answer), snap);
     what
 }
 
@@ -158,9 +166,7 @@ fn a_topics_acls_open_from_topics_and_partitions_with_a() {
     assert_eq!(what, Security::TopicAcls("orders".to_owned()));
     assert_eq!(
         s.view().screen,
-        Screen::Security {
-            of: Security::TopicAcls("orders".to_owned())
-        }
+        Screen::Module(Shown(Security::TopicAcls("orders".to_owned())))
     );
     press(&mut s, &snap, Code::Esc);
     keys(&mut s, &snap, ":partitions payments");
@@ -176,27 +182,20 @@ fn asked_only_while_shown_filtered_and_stale_answers_dropped() {
     keys(&mut s, &snap, ":acls");
     let (request, _) = request_of(&press(&mut s, &snap, Code::Enter)).expect("asked for");
     let stale = Arc::new(Answer::Acls(Ok(Acls::Listed(acls()))));
-    update(
-        &mut s,
-        Action::Security {
-            request: request + 3,
-            answer: stale,
-        },
-        &snap,
-    );
+    update(&mut s, answered(request + 3, stale), &snap);
     assert!(s.view().rows.is_empty(), "a stale answer is dropped");
     let answer = Arc::new(Answer::Acls(Ok(Acls::Listed(acls()))));
-    update(&mut s, Action::Security { request, answer }, &snap);
+    update(&mut s, answered(request, answer), &snap);
     assert_eq!(s.view().rows.len(), 5);
     keys(&mut s, &snap, "/DENY");
     press(&mut s, &snap, Code::Enter);
     assert_eq!(s.view().rows.len(), 1, "the filter keeps the deny");
-    let (now, wall) = (s.now + kscope::app::security::INTERVAL, s.wall);
+    let (now, wall) = (s.now + security::INTERVAL, s.wall);
     let effects = update(&mut s, Action::Tick { now, wall }, &snap);
     assert!(request_of(&effects).is_some(), "asked again while shown");
     press(&mut s, &snap, Code::Esc);
     press(&mut s, &snap, Code::Esc);
-    let (now, wall) = (now + kscope::app::security::INTERVAL, wall);
+    let (now, wall) = (now + security::INTERVAL, wall);
     let effects = update(&mut s, Action::Tick { now, wall }, &snap);
     assert_eq!(request_of(&effects), None, "not asked once left");
 }

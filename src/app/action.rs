@@ -76,13 +76,6 @@ pub enum Action {
         /// The group's members, offsets and lag, or why not.
         result: Result<Arc<GroupDetail>, String>,
     },
-    /// The answer to [`Effect::FetchConfigs`].
-    Configs {
-        /// The request id it answers.
-        request: u64,
-        /// Each resource's configs, or why not.
-        result: Result<Vec<super::configs::Answer>, String>,
-    },
     /// The answer to [`Effect::FetchSizes`].
     Sizes {
         /// The request id it answers.
@@ -99,13 +92,6 @@ pub enum Action {
         request: u64,
         /// The topic's ELR and local log starts, or why not.
         answer: super::partition_extras::Answer,
-    },
-    /// The answer to [`Effect::FetchSecurity`].
-    Security {
-        /// The request id it answers.
-        request: u64,
-        /// The ACLs, users or quotas, or why not.
-        answer: Arc<super::security::Answer>,
     },
     /// The answer to [`Effect::FetchCluster`].
     Cluster {
@@ -157,13 +143,6 @@ pub enum Action {
         notices: Vec<String>,
         /// The session ended with this error.
         failed: Option<String>,
-    },
-    /// The answer to [`Effect::FetchSubjects`].
-    Subjects {
-        /// The request id it answers.
-        request: u64,
-        /// Every version of every subject, or why not.
-        result: Result<Arc<Vec<crate::schema::subjects::VersionRow>>, String>,
     },
     /// The answer to [`Effect::PrepareMapping`]: the topic's mapping is
     /// compiled (or failed, which its values then say).
@@ -236,13 +215,6 @@ pub enum Effect {
         /// The group.
         group: String,
     },
-    /// Describe the configs of `resources`; answer with [`Action::Configs`].
-    FetchConfigs {
-        /// Request id.
-        request: u64,
-        /// Topics, brokers, or the broker defaults.
-        resources: Vec<crate::inspect::ConfigResource>,
-    },
     /// Describe every broker's log dirs; answer with [`Action::Sizes`].
     FetchSizes {
         /// Request id.
@@ -258,13 +230,6 @@ pub enum Effect {
         request: u64,
         /// The topic and what to ask of it.
         asked: super::partition_extras::Asked,
-    },
-    /// Describe ACLs, users or quotas; answer with [`Action::Security`].
-    FetchSecurity {
-        /// Request id.
-        request: u64,
-        /// Which listing.
-        what: super::security::Security,
     },
     /// Describe the quorum, features and reassignments; answer with
     /// [`Action::Cluster`].
@@ -294,12 +259,6 @@ pub enum Effect {
     },
     /// Stop the browse session running, if any.
     StopBrowse,
-    /// List every version of every subject in the context's registry;
-    /// answers with [`Action::Subjects`].
-    FetchSubjects {
-        /// Request id.
-        request: u64,
-    },
     /// Compile the schema the config maps `topic` to (a local file, or a
     /// registry subject's latest version); answers with
     /// [`Action::MappingPrepared`].

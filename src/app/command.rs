@@ -1,6 +1,6 @@
 //! The `:` command line: parsing and tab completion.
 
-use super::security::Security;
+use super::screens::security::Listing as Security;
 
 /// A parsed command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub enum Parsed {
     /// `:schemas`: the schema registry's subjects and versions.
     Schemas,
     /// `:acls [TOPIC]`, `:users`, `:quotas`.
-    Security(super::security::Security),
+    Security(Security),
     /// `:config topic NAME`, `:config broker ID`, `:config group NAME`,
     /// `:config defaults`.
     Config(crate::inspect::ConfigResource),

@@ -79,6 +79,19 @@ fn apply_filter(state: &mut AppState, text: &str) {
     }
 }
 
+/// Open the `:schemas` screen (a notice when the context has no registry).
+fn open_schemas(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if !state.schemas.enabled {
+        state.notice = Some(
+            "no schema registry: set [contexts.NAME.schema_registry] url or pass -X schema.registry.url=URL"
+                .to_owned(),
+        );
+        return;
+    }
+    let screen = super::screens::Screen::Schemas(super::screens::schemas::Shown::Subjects);
+    push(state, Screen::Module(screen), None, fx);
+}
+
 fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
     let parsed = match command::parse(line) {
         Ok(parsed) => parsed,
@@ -104,7 +117,10 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
         Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
         Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),
-        Parsed::Config(of) => push(state, Screen::Config { of }, None, fx),
+        Parsed::Config(of) => {
+            let screen = super::screens::Screen::Configs(super::screens::configs::Config::list(of));
+            push(state, Screen::Module(screen), None, fx);
+        }
         Parsed::Messages { topic, partition } => {
             messages::open(state, topic, partition, messages::DEFAULT_START, fx);
         }
@@ -120,8 +136,11 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
             super::record_export::save(state, path, all, force, fx);
         }
         Parsed::Cluster => push(state, Screen::Cluster, None, fx),
-        Parsed::Schemas => super::schemas::open(state, fx),
-        Parsed::Security(of) => push(state, Screen::Security { of }, None, fx),
+        Parsed::Schemas => open_schemas(state, fx),
+        Parsed::Security(of) => {
+            let screen = Screen::Module(super::screens::Screen::Security(of));
+            push(state, screen, None, fx);
+        }
         Parsed::Help => state.show_help = true,
         Parsed::Quit => {
             state.quit = true;

@@ -87,9 +87,7 @@ impl Scope {
                         | Screen::Brokers
                         | Screen::Groups { .. }
                         | Screen::Group { .. }
-                        | Screen::Config { .. }
                         | Screen::Messages { .. }
-                        | Screen::Schemas
                         | Screen::Events
                         | Screen::Fleet
                 ) || matches!(screen, Screen::Module(s) if s.drillable())

@@ -16,24 +16,15 @@ pub const GROUP_PANEL: u16 = 8;
 /// and reassignments.
 pub const CLUSTER_PANEL: u16 = 6;
 
-/// Rows of the notice above a security screen's table (what is listed,
-/// and a refusal or "no authorizer").
-pub const SECURITY_PANEL: u16 = 2;
-
-/// Rows of the panel above a config's synonym chain: its value, type and
-/// documentation.
-pub const CONFIG_PANEL: u16 = 7;
-
 /// Rows above the table of `screen` (the group screens and a config's
 /// detail have a panel).
 pub fn table_first_row(screen: &Screen) -> u16 {
     match screen {
         Screen::Group { .. } | Screen::Members { .. } => TABLE_FIRST_ROW + GROUP_PANEL,
-        Screen::ConfigEntry { .. } => TABLE_FIRST_ROW + CONFIG_PANEL,
         // The record detail has no column header.
-        Screen::Record { .. } | Screen::SchemaVersion { .. } => TABLE_FIRST_ROW - 1,
+        Screen::Record { .. } => TABLE_FIRST_ROW - 1,
+        Screen::Module(s) if s.is_text() => TABLE_FIRST_ROW - 1,
         Screen::Cluster => TABLE_FIRST_ROW + CLUSTER_PANEL,
-        Screen::Security { .. } => TABLE_FIRST_ROW + SECURITY_PANEL,
         Screen::Module(s) => TABLE_FIRST_ROW + s.panel_rows(),
         _ => TABLE_FIRST_ROW,
     }

@@ -79,6 +79,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         return;
     };
     let tiered = state
+        .screens
         .configs
         .topics
         .get(topic)

@@ -8,7 +8,7 @@ use crate::meta::{MetadataSnapshot, MovementEvent};
 
 use super::screen::{RowsKey, Screen, View};
 use super::state::AppState;
-use super::{configs, group_rows, table_rows};
+use super::{group_rows, table_rows};
 
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
@@ -20,13 +20,11 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
             clamp(state.view_mut(), page);
             return;
         }
-        Screen::Record { .. } | Screen::SchemaVersion { .. } => {
+        screen @ (Screen::Record { .. } | Screen::Module(_)) if is_text(screen) => {
             // One row per first line of a page: selected is the scroll position.
-            let lines = match &state.view().screen {
-                Screen::Record { .. } => {
-                    state.messages.detail.as_ref().map_or(0, |d| d.lines.len())
-                }
-                _ => state.registry.open.len(),
+            let lines = match screen {
+                Screen::Module(s) => state.screens.text_lines(s),
+                _ => state.messages.detail.as_ref().map_or(0, |d| d.lines.len()),
             };
             let view = state.view_mut();
             let positions = lines.saturating_sub(page) + 1;
@@ -54,12 +52,9 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         sort: state.view().sort,
         internal: state.show_internal,
         groups: state.groups.answers,
-        configs: state.configs.answers,
         sizes: state.sizes.answers,
         cluster: state.cluster.answers,
-        security: state.security.answers,
         screens: state.screens.answers(),
-        registry: state.registry.answers,
         inactive: state.groups.hide_inactive,
         group_type: state.groups.only_type.clone(),
     };
@@ -97,11 +92,23 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
     clamp(state.view_mut(), page);
 }
 
+/// Whether `screen` is text scrolled line by line (the record detail, a
+/// screen module's text) rather than a table.
+pub fn is_text(screen: &Screen) -> bool {
+    match screen {
+        Screen::Record { .. } => true,
+        Screen::Module(s) => s.is_text(),
+        _ => false,
+    }
+}
+
 /// What identifies row `index` of a screen whose rows are rebuilt from
 /// answers (groups, configs), so the selection can follow it.
 fn identity(state: &AppState, screen: &Screen, index: usize) -> Option<String> {
-    group_rows::identity(&state.groups, screen, index)
-        .or_else(|| configs::identity(&state.configs, screen, index))
+    group_rows::identity(&state.groups, screen, index).or_else(|| match screen {
+        Screen::Module(s) => state.screens.identity(s, index),
+        _ => None,
+    })
 }
 
 /// Keep `selected` inside the rows and the window around it.
@@ -174,16 +181,9 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             group_rows::build(&state.groups, &screen, &mut keep)
         }
-        Screen::Config { .. } | Screen::ConfigEntry { .. } => {
-            configs::build(&state.configs, &screen, &mut keep)
-        }
-        Screen::Messages { .. } | Screen::Record { .. } | Screen::SchemaVersion { .. } => {
-            Vec::new()
-        }
-        Screen::Schemas => super::schemas::build(&state.registry, &mut keep),
+        Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
         Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
-        Screen::Security { of } => super::security::build(&state.security, of, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
@@ -254,7 +254,7 @@ fn sort_rows(
     rows: &mut Vec<usize>,
 ) {
     use crate::columns::{
-        brokers, configs, group_offsets, groups, leaders, members, partitions, sort_indices, topics,
+        brokers, group_offsets, groups, leaders, members, partitions, sort_indices, topics,
     };
     match screen {
         Screen::Topics => sort_indices(rows, topics::table().get(column), |i| {
@@ -284,20 +284,11 @@ fn sort_rows(
         Screen::Members { group } => sort_indices(rows, members::table().get(column), |i| {
             table_rows::member(state, group, i)
         }),
-        Screen::Config { of } => sort_indices(rows, configs::table().get(column), |i| {
-            table_rows::config(state, of, i)
-        }),
-        // The synonym chain keeps its order of precedence.
         // Records keep the order they arrived in.
-        Screen::ConfigEntry { .. }
-        | Screen::Messages { .. }
-        | Screen::Record { .. }
-        | Screen::SchemaVersion { .. } => {}
-        Screen::Schemas => super::schemas::sort(&state.registry, column, rows),
+        Screen::Messages { .. } | Screen::Record { .. } => {}
         Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
             table_rows::quorum_replica(state, i)
         }),
-        Screen::Security { of } => super::security::sort(&state.security, of, column, rows),
         Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),
     }
 }

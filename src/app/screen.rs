@@ -1,8 +1,6 @@
 //! The screens and one entry of the navigation stack.
 
 use super::filter::Filter;
-use super::security::Security;
-use crate::inspect::ConfigResource;
 use std::collections::BTreeMap;
 
 /// What is on screen.
@@ -42,24 +40,6 @@ pub enum Screen {
     Cluster,
     /// A screen that is its own module (`app/screens/`).
     Module(super::screens::Screen),
-    /// ACLs (all, or those applying to a topic), SCRAM users or client
-    /// quotas.
-    Security {
-        /// Which listing.
-        of: super::security::Security,
-    },
-    /// The configs of a topic, a broker or the cluster-wide broker defaults.
-    Config {
-        /// Whose.
-        of: ConfigResource,
-    },
-    /// One config: its documentation and synonym chain.
-    ConfigEntry {
-        /// Whose.
-        of: ConfigResource,
-        /// The config's key.
-        name: String,
-    },
     /// A topic's records (one partition, or all merged by timestamp),
     /// following.
     Messages {
@@ -67,15 +47,6 @@ pub enum Screen {
         topic: String,
         /// Only this partition.
         partition: Option<i32>,
-    },
-    /// Every version of every subject in the schema registry.
-    Schemas,
-    /// One subject version's schema text.
-    SchemaVersion {
-        /// The subject.
-        subject: String,
-        /// The version.
-        version: i32,
     },
     /// One record in detail.
     Record {
@@ -104,14 +75,6 @@ impl Screen {
             Screen::Members { group } => format!("members of group '{group}'"),
             Screen::Cluster => "cluster: KRaft quorum".to_owned(),
             Screen::Module(s) => s.title(),
-            Screen::Security { of } => match of {
-                Security::Acls => "ACLs".to_owned(),
-                Security::TopicAcls(topic) => format!("ACLs that apply to topic '{topic}'"),
-                Security::Users => "SCRAM users".to_owned(),
-                Security::Quotas => "client quotas".to_owned(),
-            },
-            Screen::Config { of } => format!("configs of {of}"),
-            Screen::ConfigEntry { of, name } => format!("config '{name}' of {of}"),
             Screen::Messages {
                 topic,
                 partition: None,
@@ -125,18 +88,14 @@ impl Screen {
                 partition,
                 offset,
             } => format!("record '{topic}' partition {partition} offset {offset}"),
-            Screen::Schemas => "schema registry subjects".to_owned(),
-            Screen::SchemaVersion { subject, version } => {
-                format!("schema '{subject}' version {version}")
-            }
         })
     }
 
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            brokers, configs, events, group_offsets, groups, headers, leaders, members, messages,
-            partitions, quorum, security, topics,
+            brokers, events, group_offsets, groups, headers, leaders, members, messages,
+            partitions, quorum, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -150,16 +109,8 @@ impl Screen {
             Screen::Members { .. } => headers(&members::table()),
             Screen::Cluster => headers(&quorum::table()),
             Screen::Module(s) => s.headers(),
-            Screen::Security { of } => match of {
-                Security::Acls | Security::TopicAcls(_) => headers(&security::acl_columns()),
-                Security::Users => headers(&security::user_columns()),
-                Security::Quotas => headers(&security::quota_columns()),
-            },
-            Screen::Config { .. } => headers(&configs::table()),
-            Screen::ConfigEntry { .. } => headers(&configs::synonym_table()),
             Screen::Messages { .. } => headers(&messages::table()),
-            Screen::Record { .. } | Screen::SchemaVersion { .. } => vec![""],
-            Screen::Schemas => headers(&crate::columns::schemas::table()),
+            Screen::Record { .. } => vec![""],
         }
     }
 
@@ -226,18 +177,12 @@ pub struct RowsKey {
     pub internal: bool,
     /// Group answers received (list and detail).
     pub groups: u64,
-    /// Config answers received.
-    pub configs: u64,
     /// Size answers received.
     pub sizes: u64,
     /// Cluster answers received.
     pub cluster: u64,
-    /// Security answers received.
-    pub security: u64,
     /// Answers the screen modules' stores took.
     pub screens: u64,
-    /// Schema-registry list answers received.
-    pub registry: u64,
     /// Whether Empty and Dead groups are shown.
     pub inactive: bool,
     /// The group type the list is narrowed to.

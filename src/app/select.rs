@@ -9,7 +9,7 @@ use super::group_rows;
 use super::keymap::Command;
 use super::messages;
 use super::screen::Screen;
-use super::screens::{self, Goto, producers::Partition, topic_clients::Topic};
+use super::screens::{self, Goto, producers::Partition, security::Listing, topic_clients::Topic};
 use super::state::AppState;
 
 /// The selected partition's producers, or the selected topic's ACLs.
@@ -30,12 +30,11 @@ pub(super) fn inspect_selected(
         }
     } else if let Some(topic) = current_topic(state, snap) {
         let screen = if command == Command::Clients {
-            Screen::Module(screens::Screen::Clients(Topic { topic }))
+            screens::Screen::Clients(Topic { topic })
         } else {
-            let of = super::security::Security::TopicAcls(topic);
-            Screen::Security { of }
+            screens::Screen::Security(Listing::TopicAcls(topic))
         };
-        super::update::push(state, screen, None, fx);
+        super::update::push(state, Screen::Module(screen), None, fx);
     }
 }
 
@@ -138,37 +137,26 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 super::update::push(state, Screen::Partitions { topic }, None, fx);
             }
         }
-        Screen::Config { of } => {
-            let view = state.view();
-            let name = view
-                .rows
-                .get(view.selected)
-                .and_then(|&i| state.configs.entries(of)?.get(i))
-                .map(|e| e.name.clone());
-            if let Some(name) = name {
-                let of = of.clone();
-                super::update::push(state, Screen::ConfigEntry { of, name }, None, fx);
-            }
-        }
         Screen::Events => super::events::select(state, snap, fx),
         Screen::Fleet => super::fleet::select(state, fx),
         Screen::Module(screen) => {
             let view = state.view();
+            let screen = screen.clone();
             let goto = view
                 .rows
                 .get(view.selected)
-                .and_then(|&i| state.screens.enter(screen, i));
-            if let Some(Goto::Group(group)) = goto {
-                super::update::push(state, Screen::Group { group }, None, fx);
+                .copied()
+                .and_then(|i| state.screens.enter(&screen, i));
+            match goto {
+                Some(Goto::Group(group)) => {
+                    super::update::push(state, Screen::Group { group }, None, fx);
+                }
+                Some(Goto::Screen(screen)) => {
+                    super::update::push(state, Screen::Module(screen), None, fx);
+                }
+                None => {}
             }
         }
-        Screen::Leaders
-        | Screen::Cluster
-        | Screen::Security { .. }
-        | Screen::Members { .. }
-        | Screen::ConfigEntry { .. }
-        | Screen::Record { .. }
-        | Screen::SchemaVersion { .. } => {}
-        Screen::Schemas => super::schemas::select(state, fx),
+        Screen::Leaders | Screen::Cluster | Screen::Members { .. } | Screen::Record { .. } => {}
     }
 }

@@ -7,7 +7,6 @@ use crate::meta::{BrokerInfo, MetadataSnapshot, MovementEvent, TopicPartition, W
 
 use super::action::DegradedInfo;
 use super::cluster::ClusterStore;
-use super::configs::ConfigStore;
 use super::filter::Scratch;
 use super::groups::GroupsStore;
 use super::keymap::Keymap;
@@ -150,16 +149,12 @@ pub struct AppState {
     pub watermarks: WatermarkStore,
     /// Consumer groups and their lag.
     pub groups: GroupsStore,
-    /// Configs of what is on screen.
-    pub configs: ConfigStore,
     /// Disk usage (brokers, topics).
     pub sizes: SizeStore,
     /// The browse session of the Messages screen and its records.
     pub messages: super::messages::MessagesStore,
     /// The Cluster screen's data.
     pub cluster: ClusterStore,
-    /// The security screens' data.
-    pub security: super::security::SecurityStore,
     /// The screen modules' cluster-scoped data.
     pub screens: super::screens::Stores,
     /// The source of the stores' request ids (kept across `:ctx`, so an
@@ -174,8 +169,6 @@ pub struct AppState {
     /// The decoded cells of the Messages rows on screen (made in `update`,
     /// read by the view).
     pub decoded: super::decoded_cells::DecodedCells,
-    /// The `:schemas` screen's data.
-    pub registry: super::schemas::RegistryStore,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -234,18 +227,15 @@ impl AppState {
             last_moved: None,
             watermarks: WatermarkStore::default(),
             groups: GroupsStore::default(),
-            configs: ConfigStore::default(),
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
             cluster: ClusterStore::default(),
-            security: super::security::SecurityStore::default(),
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
             extras: super::partition_extras::ExtrasStore::default(),
-            registry: super::schemas::RegistryStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -301,20 +291,17 @@ impl AppState {
         self.last_moved = None;
         self.watermarks = WatermarkStore::default();
         self.groups.reset();
-        self.configs.reset();
         self.sizes.reset();
         self.messages = super::messages::MessagesStore {
             utc_offset: self.messages.utc_offset,
             ..super::messages::MessagesStore::default()
         };
         self.cluster.reset();
-        self.security.reset();
         self.topic_lag.reset();
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();
         self.screens = super::screens::Stores::default();
         self.extras.reset();
-        self.registry.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

@@ -3,9 +3,8 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use crate::columns::{brokers, configs, format, group_offsets, groups, partitions, topics};
+use crate::columns::{brokers, format, group_offsets, groups, partitions, topics};
 use crate::groups::{GroupDetail, Member};
-use crate::inspect::ConfigResource;
 use crate::meta::{MetadataSnapshot, MovementEvent, TopicPartition};
 
 use super::group_rows;
@@ -19,7 +18,7 @@ pub fn topic<'a>(
     index: usize,
 ) -> Option<topics::Row<'a>> {
     let t = snap.topics().get(index)?;
-    let summary = state.configs.topics.get(&t.name).map(|(s, _)| s);
+    let summary = state.screens.configs.topics.get(&t.name).map(|(s, _)| s);
     let throughput = state.watermarks.topic_rates.get(&t.name);
     Some(topics::Row {
         name: &t.name,
@@ -65,7 +64,12 @@ pub fn partition<'a>(
         topic,
         partition: p,
         marks,
-        min_isr: state.configs.topics.get(topic).and_then(|(s, _)| s.min_isr),
+        min_isr: state
+            .screens
+            .configs
+            .topics
+            .get(topic)
+            .and_then(|(s, _)| s.min_isr),
         rate: throughput.and_then(|r| r.rate),
         rates: throughput.map(|r| &r.history),
         bytes_rate: bytes.and_then(|r| r.rate),
@@ -163,6 +167,7 @@ pub fn offset<'a>(
     let history = view.partitions.get(&p.topic, p.partition);
     let has_members = !detail.description.members.is_empty();
     let retention_ms = state
+        .screens
         .configs
         .topics
         .get(p.topic.as_ref())
@@ -191,29 +196,5 @@ pub fn quorum_replica(state: &AppState, index: usize) -> Option<crate::columns::
     Some(crate::columns::quorum::Row {
         replica: quorum.replicas.get(index)?,
         now_ms: now_ms(state),
-    })
-}
-
-/// Config `index` of `of`.
-pub fn config<'a>(
-    state: &'a AppState,
-    of: &ConfigResource,
-    index: usize,
-) -> Option<configs::Row<'a>> {
-    let entry = state.configs.entries(of)?.get(index)?;
-    Some(configs::Row { entry })
-}
-
-/// Synonym `index` of config `name` of `of`.
-pub fn synonym<'a>(
-    state: &'a AppState,
-    of: &ConfigResource,
-    name: &str,
-    index: usize,
-) -> Option<configs::SynonymRow<'a>> {
-    let entry = state.configs.entry(of, name)?;
-    Some(configs::SynonymRow {
-        synonym: entry.synonyms.get(index)?,
-        sensitive: entry.sensitive,
     })
 }

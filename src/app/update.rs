@@ -65,7 +65,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);
         }
-        Action::Configs { request, result } => configs::receive(state, request, result),
         Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
         Action::Cluster { request, info } => super::cluster::receive(state, request, info),
         Action::PartitionExtras { request, answer } => {
@@ -73,10 +72,9 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         }
         Action::Screen(msg) => {
             let clock = state.clock();
-            state.screens.receive(msg, clock);
-        }
-        Action::Security { request, answer } => {
-            super::security::receive(state, request, answer);
+            if let Some(notice) = state.screens.receive(msg, clock) {
+                state.notice = Some(notice);
+            }
         }
         Action::Degraded(degraded) => {
             if degraded.is_some() {
@@ -113,7 +111,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         } => messages::receive(state, session, &records, dropped, notices, failed),
         Action::Schema { id, result } => super::schema_cache::receive(state, id, result),
         Action::MappingPrepared { topic } => super::schema_cache::mapping_prepared(state, &topic),
-        Action::Subjects { request, result } => super::schemas::receive(state, request, result),
     }
     after(state, snap, &mut effects);
     effects
@@ -130,19 +127,14 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     configs::plan(state, snap, effects);
     super::sizes::plan(state, effects);
     super::cluster::plan(state, effects);
-    super::security::plan(state, effects);
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
     super::partition_extras::plan(state, effects);
-    super::schemas::plan(state, effects);
 }
 
 /// Ask for what the screen module on show needs, if it is due.
 fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
-    if state.link != Link::Connected {
-        return;
-    }
     // The view on screen (not `state.view()`: the stores are borrowed too).
     let Some(View {
         screen: Screen::Module(screen),
@@ -151,6 +143,9 @@ fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
     else {
         return;
     };
+    if screen.needs_cluster() && state.link != Link::Connected {
+        return;
+    }
     if let Some(query) = state.screens.plan(screen, &mut state.requests, state.now) {
         effects.push(Effect::Query(query));
     }
@@ -190,10 +185,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
             state.refreshing = true;
             state.groups.expire();
-            state.configs.expire();
             state.cluster.expire();
-            state.registry.expire();
-            state.security.expire();
             state.screens.expire();
             fx.push(Effect::Refresh);
         }
@@ -230,7 +222,9 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         }
         Command::Configs => {
             if let Some(of) = config_target(state, snap) {
-                push(state, Screen::Config { of }, None, fx);
+                let screen =
+                    super::screens::Screen::Configs(super::screens::configs::Config::list(of));
+                push(state, Screen::Module(screen), None, fx);
             }
         }
         Command::Messages => {

@@ -61,14 +61,9 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Groups { .. }
         | Screen::Group { .. }
         | Screen::Members { .. }
-        | Screen::Config { .. }
-        | Screen::ConfigEntry { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::Schemas
-        | Screen::SchemaVersion { .. }
         | Screen::Cluster
-        | Screen::Security { .. }
         | Screen::Module(_) => {}
     }
     out

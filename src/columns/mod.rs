@@ -8,7 +8,6 @@
 //! text and fits it by display width ([`crate::untrusted`]).
 
 pub mod brokers;
-pub mod configs;
 pub mod events;
 pub mod fleet;
 pub mod format;
@@ -20,8 +19,6 @@ pub mod members;
 pub mod messages;
 pub mod partitions;
 pub mod quorum;
-pub mod schemas;
-pub mod security;
 pub mod streams_tasks;
 pub mod topics;
 

@@ -19,8 +19,6 @@ pub enum Fetch {
     GroupRows,
     /// One group's detail.
     Group,
-    /// The configs of the resource on screen.
-    Configs,
     /// Every broker's log dirs.
     Sizes,
     /// The Messages screen's browse session (runs until replaced or stopped).
@@ -31,8 +29,6 @@ pub enum Fetch {
     Cluster,
     /// The ELR and local log starts of the topic on screen.
     PartitionExtras,
-    /// The ACLs, users or quotas on screen.
-    Security,
     /// A screen module's fetch, one per kind of query.
     Query(std::mem::Discriminant<crate::app::screens::Query>),
 }

@@ -374,10 +374,8 @@ impl Session {
                 }
             }
             Effect::Query(query) => self.query(query),
-            effect @ (Effect::FetchConfigs { .. }
-            | Effect::FetchCluster { .. }
+            effect @ (Effect::FetchCluster { .. }
             | Effect::FetchPartitionExtras { .. }
-            | Effect::FetchSecurity { .. }
             | Effect::FetchSizes { .. }) => self.inspect(effect),
             effect @ (Effect::Browse { .. }
             | Effect::StopBrowse
@@ -385,35 +383,27 @@ impl Session {
             | Effect::Find { .. }
             | Effect::StopFind
             | Effect::Copy(_)) => self.run_messages(effect, state),
-            e @ (Effect::FetchSchema { .. } | Effect::FetchSubjects { .. }) => self.ask(&e),
+            Effect::FetchSchema { id } => self.fetch_schema(id),
             Effect::PrepareMapping { topic } => self.prepare_mapping(topic, state),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
         }
         false
     }
 
-    /// Start the inspection fetch `effect` asks for (configs, cluster,
-    /// security, sizes), replacing the one of its kind.
+    /// Start the inspection fetch `effect` asks for (cluster, sizes,
+    /// partition extras), replacing the one of its kind.
     fn inspect(&mut self, effect: Effect) {
         let Some(cluster) = self.cluster.clone() else {
             return;
         };
         let tx = self.tx.clone();
         let (kind, task) = match effect {
-            Effect::FetchConfigs { request, resources } => (
-                Fetch::Configs,
-                worker::configs(cluster, request, resources, tx),
-            ),
             Effect::FetchCluster { request } => {
                 (Fetch::Cluster, worker::cluster(cluster, request, tx))
             }
             Effect::FetchPartitionExtras { request, asked } => (
                 Fetch::PartitionExtras,
                 worker::partition_extras(cluster, request, asked, tx),
-            ),
-            Effect::FetchSecurity { request, what } => (
-                Fetch::Security,
-                worker::security(cluster, request, what, tx),
             ),
             Effect::FetchSizes { request } => (Fetch::Sizes, worker::sizes(cluster, request, tx)),
             _ => return,
@@ -424,9 +414,18 @@ impl Session {
     /// Start a screen module's fetch, replacing the one of its kind (the
     /// module's `fetch` matches every query).
     fn query(&mut self, query: crate::app::screens::Query) {
-        if let Some(cluster) = &self.cluster {
-            let kind = Fetch::Query(std::mem::discriminant(&query));
-            let task = worker::query(cluster.clone(), query, self.tx.clone());
+        let reach = crate::app::screens::Reach {
+            cluster: self.cluster.clone(),
+            registry: self.registry.0.as_ref().map(|decoder| {
+                decoder
+                    .as_ref()
+                    .map(|d| d.client().clone())
+                    .map_err(Clone::clone)
+            }),
+        };
+        let kind = Fetch::Query(std::mem::discriminant(&query));
+        if let Some(work) = crate::app::screens::fetch(&reach, query) {
+            let task = worker::query(work, self.tx.clone());
             self.fetches.replace(kind, task);
         }
     }
@@ -568,7 +567,8 @@ mod tests {
         session.registry = (Some(Err("no registry at that address".to_owned())), 3);
 
         session.fetch_schema(7);
-        session.fetch_subjects(11);
+        let subjects = crate::app::screens::schemas::Query { request: 11 };
+        session.query(crate::app::screens::Query::Schemas(subjects));
 
         assert!(matches!(next(&mut rx).await, Msg::Generation));
         let mut answered = Vec::new();
@@ -584,13 +584,12 @@ mod tests {
                     assert!(failure.reason.contains("no registry"), "{}", failure.reason);
                     answered.push(format!("schema {id}"));
                 }
-                Msg::Schema(
-                    3,
-                    Action::Subjects {
-                        request,
-                        result: Err(reason),
-                    },
-                ) => {
+                // The schema screen's list: a screen module's answer (a
+                // previous context's is dropped by its request id).
+                Msg::Action(Action::Screen(crate::app::screens::Msg::Schemas(
+                    crate::app::screens::schemas::Msg::Answer { request, result },
+                ))) => {
+                    let reason = result.as_ref().as_ref().expect_err("no registry");
                     assert!(reason.contains("no registry"), "{reason}");
                     answered.push(format!("subjects {request}"));
                 }

@@ -1,25 +1,15 @@
-//! The run loop's schema-registry effects: schemas, subject lists and
-//! topic mappings fetched off the loop, answered with [`Msg::Schema`] under
+//! The run loop's schema-registry effects: schemas and topic mappings
+//! fetched off the loop (the subject list is the schema screen module's
+//! own fetch), answered with [`Msg::Schema`] under
 //! the registry's epoch (an answer from a previous context's registry is
 //! dropped).
 
-use std::sync::Arc;
-
 use crate::app::schema_cache::FetchFailure;
-use crate::app::{Action, AppState, Effect};
+use crate::app::{Action, AppState};
 
 use super::run::{Msg, Session};
 
 impl Session {
-    /// Run an effect that asks the schema registry.
-    pub(super) fn ask(&self, effect: &Effect) {
-        match *effect {
-            Effect::FetchSchema { id } => self.fetch_schema(id),
-            Effect::FetchSubjects { request } => self.fetch_subjects(request),
-            _ => {}
-        }
-    }
-
     /// Queue `msg` for the loop from a task: the loop cannot wait for room in
     /// its own queue, and an answer dropped for want of room would leave its
     /// screen waiting for ever.
@@ -81,34 +71,6 @@ impl Session {
             let _ = tx
                 .send(Msg::Schema(epoch, Action::MappingPrepared { topic }))
                 .await;
-        });
-    }
-
-    /// List the registry's subject versions off the loop; [`Msg::Schema`]
-    /// answers (dropped if the context changed meanwhile).
-    pub(super) fn fetch_subjects(&self, request: u64) {
-        let epoch = self.registry.1;
-        let client = match &self.registry.0 {
-            Some(Ok(decoder)) => decoder.client().clone(),
-            Some(Err(error)) => {
-                let answer = Action::Subjects {
-                    request,
-                    result: Err(error.clone()),
-                };
-                self.answer_later(Msg::Schema(epoch, answer));
-                return;
-            }
-            None => return,
-        };
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let result =
-                tokio::task::spawn_blocking(move || crate::schema::subjects::all_versions(&client))
-                    .await
-                    .map_err(|e| format!("listing subjects: {e}"))
-                    .and_then(|listed| listed.map(Arc::new).map_err(|e| e.to_string()));
-            let answer = Action::Subjects { request, result };
-            let _ = tx.send(Msg::Schema(epoch, answer)).await;
         });
     }
 }

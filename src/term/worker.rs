@@ -184,29 +184,6 @@ pub fn resolve_context(
     })
 }
 
-/// Describe configs in the background.
-pub fn configs(
-    cluster: Cluster,
-    request: u64,
-    resources: Vec<crate::inspect::ConfigResource>,
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
-    answer(tx, async move {
-        let result = crate::inspect::configs::describe(&cluster, &resources)
-            .await
-            .map(|described| {
-                described
-                    .into_iter()
-                    .map(|(resource, entries)| {
-                        (resource, entries.map(Arc::new).map_err(|e| e.to_string()))
-                    })
-                    .collect()
-            })
-            .map_err(|e| e.to_string());
-        Action::Configs { request, result }
-    })
-}
-
 /// Describe every live broker's log dirs and sum them up in the background
 /// (each broker has its own deadline: one that does not answer is unknown).
 pub fn sizes(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
@@ -232,40 +209,13 @@ pub fn cluster(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()
     })
 }
 
-/// Describe the ACLs, users or quotas a security screen shows, in the
-/// background.
-pub fn security(
-    cluster: Cluster,
-    request: u64,
-    what: crate::app::security::Security,
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
-    use crate::app::security::{Answer, Security};
-    use crate::inspect::{quotas, security};
-    answer(tx, async move {
-        let answer = match what {
-            Security::Acls => Answer::Acls(security::describe_acls(&cluster).await),
-            Security::TopicAcls(topic) => {
-                Answer::Acls(security::describe_topic_acls(&cluster, &topic).await)
-            }
-            Security::Users => Answer::users(security::describe_users(&cluster).await),
-            Security::Quotas => Answer::Quotas(quotas::describe_quotas(&cluster).await),
-        };
-        let answer = Arc::new(answer);
-        Action::Security { request, answer }
-    })
-}
-
 /// Run a screen module's query in the background (the module's own
 /// `fetch`, dispatched by `app::screens::fetch`).
 pub fn query(
-    cluster: Cluster,
-    query: crate::app::screens::Query,
+    work: impl Future<Output = crate::app::screens::Msg> + Send + 'static,
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
-    answer(tx, async move {
-        Action::Screen(crate::app::screens::fetch(cluster, query).await)
-    })
+    answer(tx, async move { Action::Screen(work.await) })
 }
 
 /// Read the topic's eligible leader replicas and, where it is tiered, the

@@ -63,7 +63,7 @@ fn style(tok: Tok, theme: &Theme) -> Style {
 
 /// One line of highlighted text (a record's detail, a schema's text), each
 /// token in its theme style.
-pub(super) fn highlighted<'a>(line: &'a [(Tok, String)], theme: &Theme) -> Line<'a> {
+pub(crate) fn highlighted<'a>(line: &'a [(Tok, String)], theme: &Theme) -> Line<'a> {
     Line::from(
         line.iter()
             .map(|(tok, text)| Span::styled(text.as_str(), style(*tok, theme)))

@@ -2,19 +2,17 @@
 //! mutates; formats only the visible rows.
 
 mod cluster_screen;
-mod config_screens;
 mod event_strip;
 pub mod grid;
 mod group_screens;
 mod help;
 mod messages;
-mod schema_screens;
 mod screens;
-mod security_screens;
 mod status;
 mod table_title;
 pub mod theme;
 
+pub(crate) use messages::highlighted;
 pub use status::{ClockFace, clock_face};
 
 use ratatui::Frame;
@@ -80,25 +78,21 @@ fn draw_body(
     theme: &Theme,
 ) {
     match &state.view().screen {
-        Screen::ConfigEntry { of, name } => {
-            let [panel, table] = split(body, layout::CONFIG_PANEL);
-            config_screens::draw_panel(frame, panel, state, (of, name), theme);
-            draw_table(frame, table, state, snap, theme);
-        }
         Screen::Cluster => {
             let [panel, table] = split(body, layout::CLUSTER_PANEL);
             cluster_screen::draw_panel(frame, panel, state, theme);
             draw_table(frame, table, state, snap, theme);
         }
+        Screen::Module(s) if s.is_text() => {
+            let view = (state.view().offset, state.view().screen.title());
+            state
+                .screens
+                .draw_text(frame, body, s, (view.0, &view.1), theme);
+        }
         Screen::Module(s) => {
             let [panel, table] = split(body, s.panel_rows());
             let look = (state.clock(), theme);
             state.screens.draw_panel(frame, panel, s, look);
-            draw_table(frame, table, state, snap, theme);
-        }
-        Screen::Security { .. } => {
-            let [panel, table] = split(body, layout::SECURITY_PANEL);
-            security_screens::draw_panel(frame, panel, state, theme);
             draw_table(frame, table, state, snap, theme);
         }
         Screen::Group { group } | Screen::Members { group } => {
@@ -108,9 +102,6 @@ fn draw_body(
         }
         Screen::Record { .. } => {
             messages::draw_record(frame, body, state, theme);
-        }
-        Screen::SchemaVersion { .. } => {
-            schema_screens::draw_version(frame, body, state, theme);
         }
         _ => draw_table(frame, body, state, snap, theme),
     }

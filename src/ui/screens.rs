@@ -90,14 +90,9 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
             super::group_screens::visible(state, theme, page)
         }
         Screen::Cluster => super::cluster_screen::visible(state, theme, page),
-        Screen::Security { .. } => super::security_screens::visible(state, theme, page),
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
-        Screen::Config { .. } | Screen::ConfigEntry { .. } => {
-            super::config_screens::visible(state, theme, page)
-        }
         Screen::Messages { .. } => super::messages::visible(state, theme, page),
-        Screen::Record { .. } | Screen::SchemaVersion { .. } => grid::<()>(&[], std::iter::empty()),
-        Screen::Schemas => super::schema_screens::visible(state, theme, page),
+        Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
     }
 }
 

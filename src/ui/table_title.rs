@@ -1,16 +1,14 @@
 //! A table screen's title: the screen, the selected row of how many, the
-//! filter, the screen's own status (groups list, configs, messages, cluster,
-//! schemas, ACLs, a screen module's, a topic's size, leader moves) and how many
-//! columns the terminal could not fit.
+//! filter, the screen's own status (groups list, messages, cluster, a
+//! screen module's, a topic's size, leader moves) and how many columns the
+//! terminal could not fit.
 
 use std::fmt::Write as _;
 
 use crate::app::{AppState, Screen};
 use crate::columns;
 
-use super::{
-    cluster_screen, config_screens, group_screens, messages, schema_screens, security_screens,
-};
+use super::{cluster_screen, group_screens, messages};
 
 /// A topic's size on disk for the Partitions screen's title: all replicas
 /// and the leaders' alone (empty until the brokers answered).
@@ -47,17 +45,12 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     if matches!(view.screen, Screen::Groups { .. }) {
         title.push_str(&group_screens::list_status(state));
     }
-    title.push_str(&config_screens::status(state));
     if matches!(view.screen, Screen::Messages { .. }) {
         let _ = write!(title, " · {}", messages::status(&state.messages));
     }
     if matches!(view.screen, Screen::Cluster) {
         title.push_str(&cluster_screen::status(state));
     }
-    if matches!(view.screen, Screen::Schemas) {
-        title.push_str(&schema_screens::status(state));
-    }
-    title.push_str(&security_screens::status(state));
     if let Screen::Module(s) = &view.screen {
         title.push_str(&state.screens.status(s, state.now));
     }

@@ -66,14 +66,31 @@ macro_rules! screens {
             /// Whether Enter opens something from a row.
             pub fn drillable(&self) -> bool {
                 match self {
-                    $(Screen::$variant(_) => <$module::$shown as Module>::DRILLABLE,)+
+                    $(Screen::$variant(s) => s.drillable(),)+
+                }
+            }
+
+            /// Whether it asks only while the cluster is connected (its
+            /// fetch runs against the cluster).
+            pub fn needs_cluster(&self) -> bool {
+                match self {
+                    $(Screen::$variant(_) => {
+                        <<$module::$shown as Module>::Source as Source>::NEEDS_CLUSTER
+                    })+
+                }
+            }
+
+            /// Whether it shows text scrolled line by line (no table).
+            pub fn is_text(&self) -> bool {
+                match self {
+                    $(Screen::$variant(s) => s.is_text(),)+
                 }
             }
 
             /// Terminal rows of the panel above the table.
             pub fn panel_rows(&self) -> u16 {
                 match self {
-                    $(Screen::$variant(_) => <$module::$shown as Module>::PANEL_ROWS,)+
+                    $(Screen::$variant(s) => s.panel_rows(),)+
                 }
             }
         }
@@ -93,18 +110,50 @@ macro_rules! screens {
                 }
             }
 
-            /// What Enter on row `index` of `screen` opens, if anything.
-            pub fn enter(&self, screen: &Screen, index: usize) -> Option<Goto> {
+            /// What identifies row `index` of `screen`, if its rows are
+            /// rebuilt from answers.
+            pub fn identity(&self, screen: &Screen, index: usize) -> Option<String> {
                 match screen {
-                    $(Screen::$variant(s) => s.enter(&self.$module, index),)+
+                    $(Screen::$variant(s) => s.identity(&self.$module, index),)+
                 }
             }
 
-            /// Hand `msg` to its store.
-            pub fn receive(&mut self, msg: Msg, clock: Clock) {
+            /// What Enter on row `index` of `screen` opens, if anything.
+            pub fn enter(&mut self, screen: &Screen, index: usize) -> Option<Goto> {
+                match screen {
+                    $(Screen::$variant(s) => s.enter(&mut self.$module, index),)+
+                }
+            }
+
+            /// Lines of `screen`'s text, if it shows text.
+            pub fn text_lines(&self, screen: &Screen) -> usize {
+                match screen {
+                    $(Screen::$variant(s) => s.text_lines(&self.$module),)+
+                }
+            }
+
+            /// Draw `screen`'s text into `area` from line `offset` under
+            /// `title`.
+            pub fn draw_text(
+                &self,
+                frame: &mut Frame,
+                area: Rect,
+                screen: &Screen,
+                view: (usize, &str),
+                theme: &Theme,
+            ) {
+                match screen {
+                    $(Screen::$variant(s) => s.draw_text(frame, area, &self.$module, view, theme),)+
+                }
+            }
+
+            /// Hand `msg` to its store: what the status line should say,
+            /// if anything.
+            pub fn receive(&mut self, msg: Msg, clock: Clock) -> Option<String> {
                 match msg {
                     $(Msg::$variant(m) => {
                         <$module::$shown as Module>::receive(&mut self.$module, m, clock);
+                        <$module::$shown as Module>::take_notice(&mut self.$module)
                     })+
                 }
             }
@@ -177,12 +226,19 @@ macro_rules! screens {
             }
         }
 
-        /// Carry out `query` against `cluster` (the worker runs this off
-        /// the loop): the message for the store that asked.
-        pub async fn fetch(cluster: Cluster, query: Query) -> Msg {
+        /// The work of carrying out `query` against what `reach` holds
+        /// (the worker runs it off the loop): the message for the store
+        /// that asked. None when the session lacks its module's source.
+        pub fn fetch(
+            reach: &Reach,
+            query: Query,
+        ) -> Option<Pin<Box<dyn Future<Output = Msg> + Send>>> {
             match query {
                 $(Query::$variant(q) => {
-                    Msg::$variant(<$module::$shown as Module>::fetch(cluster, q).await)
+                    let source = <<$module::$shown as Module>::Source as Source>::from_reach(reach)?;
+                    Some(Box::pin(async move {
+                        Msg::$variant(<$module::$shown as Module>::fetch(source, q).await)
+                    }))
                 })+
             }
         }

@@ -18,6 +18,27 @@
 //!      screenful (`topic_clients/flatten.rs`);
 //!    - `columns.rs`: the column table (the CLI may import it from here);
 //!    - `draw.rs`: the visible rows, the title's status, the panel if any.
+//!
+//!    Two screens over one store (a list and the detail of one of its
+//!    rows) are one module whose shown type says which (`configs::Config`
+//!    with `name: Option<String>`, `security::Listing`): `panel_rows` and
+//!    `drillable` then answer per value instead of the constants, and
+//!    `enter` opens the detail with [`Goto::Screen`]. A screen whose rows
+//!    are rebuilt from answers gives each row's `identity` so the selection
+//!    follows it; one that reports a failure in the status line leaves it
+//!    in its store for `take_notice`. A store other screens read too (the
+//!    Topics screen's config summaries in the configs store) stays the
+//!    module's; those screens reach it as `AppState::screens.NAME` until
+//!    they are modules themselves.
+//!
+//!    `type Source` says what `fetch` runs against: the [`Cluster`](crate::meta::Cluster)
+//!    (most screens; asked only while connected) or the context's schema
+//!    [`Registry`] (the schema screens; asked whether or not the cluster
+//!    is connected); the session hands it over from its [`Reach`] and
+//!    starts no fetch without it. A screen that shows text scrolled line by line
+//!    rather than a table (a schema's text) says so with `is_text` and
+//!    gives `text_lines` and `draw_text`; `enter` may prepare what it
+//!    opens in the store (the text laid out) so drawing only colours it.
 //! 2. Add one line to the `screens!` list below: `Variant => NAME::Shown`.
 //!    It declares the module and gives every wrapper enum and dispatch
 //!    `match` its arm.
@@ -33,19 +54,23 @@ mod dispatch;
 pub mod module;
 pub mod requests;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-pub use module::{Clock, Goto, Module};
+pub use module::{Clock, Goto, Module, Reach, Registry, Source};
 use requests::RequestIds;
 
 screens! {
     Producers => producers::Partition,
     Clients => topic_clients::Topic,
+    Security => security::Listing,
+    Configs => configs::Config,
+    Schemas => schemas::Shown,
 }

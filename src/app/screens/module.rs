@@ -11,6 +11,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::meta::Cluster;
+use crate::schema::RegistryClient;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
@@ -32,6 +33,50 @@ pub struct Clock {
 pub enum Goto {
     /// A consumer group's offsets.
     Group(String),
+    /// Another screen of a module (a config's detail from the list).
+    Screen(super::Screen),
+}
+
+/// What a screen's fetch can run against, as the session holds it: the
+/// cluster's connection and the context's schema registry.
+#[derive(Clone, Default)]
+pub struct Reach {
+    /// The cluster, once connected.
+    pub cluster: Option<Cluster>,
+    /// The context's schema registry, or why it could not be set up (none
+    /// configured: `None`).
+    pub registry: Option<Registry>,
+}
+
+/// The context's schema registry client, or why there is none.
+pub type Registry = Result<RegistryClient, String>;
+
+/// One thing a fetch runs against ([`Module::Source`]), taken from the
+/// [`Reach`]; without it the fetch is not started.
+pub trait Source: Sized + Send + 'static {
+    /// Whether a screen fetching from it asks only while the cluster is
+    /// connected (its `plan` is not called otherwise).
+    const NEEDS_CLUSTER: bool;
+
+    /// It, if the session has it.
+    fn from_reach(reach: &Reach) -> Option<Self>;
+}
+
+impl Source for Cluster {
+    const NEEDS_CLUSTER: bool = true;
+
+    fn from_reach(reach: &Reach) -> Option<Cluster> {
+        reach.cluster.clone()
+    }
+}
+
+impl Source for Registry {
+    /// The registry answers without the cluster.
+    const NEEDS_CLUSTER: bool = false;
+
+    fn from_reach(reach: &Reach) -> Option<Registry> {
+        reach.registry.clone()
+    }
 }
 
 /// One screen: implemented by the value that says what it shows.
@@ -43,10 +88,25 @@ pub trait Module: Sized {
     type Query: std::fmt::Debug + Clone + PartialEq + Eq + Send + 'static;
     /// What reaches the store: the worker's answer to a query.
     type Msg: std::fmt::Debug + Clone + Send + 'static;
+    /// What its fetch runs against: the [`Cluster`] (most), or the
+    /// [`Registry`].
+    type Source: Source;
     /// Terminal rows of the panel drawn above the table (0: none).
     const PANEL_ROWS: u16 = 0;
     /// Whether Enter opens something from a row (see [`Module::enter`]).
     const DRILLABLE: bool = false;
+
+    /// The panel's rows for what is shown, where one module shows two
+    /// screens (a list and a detail); [`Module::PANEL_ROWS`] by default.
+    fn panel_rows(&self) -> u16 {
+        Self::PANEL_ROWS
+    }
+
+    /// Whether Enter opens something from a row of what is shown;
+    /// [`Module::DRILLABLE`] by default.
+    fn drillable(&self) -> bool {
+        Self::DRILLABLE
+    }
 
     /// The title above the table, names as the cluster gave them
     /// (`app::Screen::title` escapes them).
@@ -55,8 +115,9 @@ pub trait Module: Sized {
     /// The headers of the column table; sorting indexes these.
     fn headers(&self) -> Vec<&'static str>;
 
-    /// The query due for what is shown, if any (connected only; request
-    /// ids come from `ids`).
+    /// The query due for what is shown, if any (called only while connected
+    /// when the source is the cluster, see [`Source::NEEDS_CLUSTER`];
+    /// request ids come from `ids`).
     fn plan(
         &self,
         store: &mut Self::Store,
@@ -66,6 +127,13 @@ pub trait Module: Sized {
 
     /// Take a message that landed at `clock` (a stale answer is dropped).
     fn receive(store: &mut Self::Store, msg: Self::Msg, clock: Clock);
+
+    /// What the status line should say after [`Module::receive`] (a
+    /// failure), taken once; nothing by default.
+    fn take_notice(store: &mut Self::Store) -> Option<String> {
+        let _ = store;
+        None
+    }
 
     /// Ask again at the next chance (the `r` key).
     fn expire(store: &mut Self::Store);
@@ -92,9 +160,18 @@ pub trait Module: Sized {
     /// nothing.
     fn status(&self, store: &Self::Store, now: Instant) -> String;
 
+    /// What identifies row `index` when rows are rebuilt from a new answer,
+    /// so the selection follows it; nothing (it stays at its position) by
+    /// default.
+    fn identity(&self, store: &Self::Store, index: usize) -> Option<String> {
+        let _ = (store, index);
+        None
+    }
+
     /// What Enter on row `index` (into the store, as `rows` gave it) opens,
-    /// if anything; nothing by default.
-    fn enter(&self, store: &Self::Store, index: usize) -> Option<Goto> {
+    /// if anything (the store may prepare what it opens: a schema's text
+    /// laid out); nothing by default.
+    fn enter(&self, store: &mut Self::Store, index: usize) -> Option<Goto> {
         let _ = (store, index);
         None
     }
@@ -111,7 +188,34 @@ pub trait Module: Sized {
         let _ = (frame, area, store, look);
     }
 
-    /// Carry out `query` against the cluster, off the loop (the worker
-    /// runs it and sends the message back).
-    fn fetch(cluster: Cluster, query: Self::Query) -> impl Future<Output = Self::Msg> + Send;
+    /// Whether what is shown is text scrolled line by line (a schema's
+    /// text) instead of a table: no column header, no rows to select, and
+    /// [`Module::text_lines`] and [`Module::draw_text`] instead of the
+    /// table's methods. Not by default.
+    fn is_text(&self) -> bool {
+        false
+    }
+
+    /// Lines of the text shown (the scroll range).
+    fn text_lines(&self, store: &Self::Store) -> usize {
+        let _ = store;
+        0
+    }
+
+    /// Draw the text into `area` from line `offset` (the scroll position)
+    /// under `title` (the screen's, escaped).
+    fn draw_text(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        store: &Self::Store,
+        (offset, title): (usize, &str),
+        theme: &Theme,
+    ) {
+        let _ = (frame, area, store, offset, title, theme);
+    }
+
+    /// Carry out `query` against `source`, off the loop (the worker runs it
+    /// and sends the message back).
+    fn fetch(source: Self::Source, query: Self::Query) -> impl Future<Output = Self::Msg> + Send;
 }

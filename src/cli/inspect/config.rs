@@ -10,9 +10,9 @@ use crate::conn::ErrorCode;
 use crate::inspect::{ConfigEntry, ConfigResource, configs};
 use crate::meta::Cluster;
 
+use crate::app::screens::configs::columns::shown_value;
 use crate::cli::rows::text;
 use crate::columns::Column;
-use crate::columns::configs::shown_value;
 
 use crate::cli::output::emit;
 

@@ -110,6 +110,7 @@ impl Module for Partition {
     type Store = Store;
     type Query = Query;
     type Msg = Msg;
+    type Source = Cluster;
     const PANEL_ROWS: u16 = 4;
 
     fn title(&self) -> String {

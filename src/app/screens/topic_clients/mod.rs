@@ -68,6 +68,7 @@ impl Module for Topic {
     type Store = Store;
     type Query = Query;
     type Msg = Msg;
+    type Source = Cluster;
     const DRILLABLE: bool = true;
 
     fn title(&self) -> String {
@@ -144,7 +145,7 @@ impl Module for Topic {
     }
 
     /// A group reading the topic (its row or a member's): its offsets.
-    fn enter(&self, store: &Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
         let group = store.row(&self.topic, index)?.group.clone()?;
         Some(Goto::Group(group))
     }

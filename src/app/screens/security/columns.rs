@@ -1,7 +1,7 @@
 //! The security screens' tables: ACL bindings, SCRAM credentials (never a
 //! salt or a hash) and client quotas.
 
-use super::Column;
+use crate::columns::Column;
 use crate::inspect::{Acl, Credential, Quota};
 
 /// The ACLs screen: who may do what to which resource, from where.

@@ -1,7 +1,7 @@
 //! The config screens' tables: a topic's or broker's configs (name, value,
 //! source, read-only), and one config's synonym chain.
 
-use super::Column;
+use crate::columns::Column;
 use crate::inspect::{ConfigEntry, ConfigSource, Synonym};
 
 /// What a sensitive value shows as (Kafka never sends it; JSON has null).

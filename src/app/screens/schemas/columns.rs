@@ -1,7 +1,7 @@
 //! The `:schemas` screen's table: one row per version of each subject in
 //! the schema registry (read-only).
 
-use super::Column;
+use crate::columns::Column;
 use crate::schema::subjects::VersionRow;
 
 /// One version of one subject.

@@ -1,0 +1,451 @@
+//! The config screens (`C` on Topics, Partitions or Brokers, `:config`):
+//! a resource's configs, and one config's documentation and synonym chain
+//! (Enter on a config) — one module showing [`Config`], which says which.
+//!
+//! Its store is also where the Topics, Partitions and Group screens (not
+//! modules yet) keep the few configs they show of their visible topics
+//! (cleanup policy, retention, min ISR): `app::configs` asks for those
+//! through [`Store::ask`] while no config screen shows, so one
+//! `DescribeConfigs` is in flight at a time for both and an answer for a
+//! topic serves both. That batched request over many resources, with a
+//! retry pause after a failure and up to [`KEPT`] resources kept, is why
+//! this store keeps its own bookkeeping instead of `requests::Requests`
+//! (one thing at a time). Answers are kept with their age and shown while
+//! the next one is awaited. The column tables are in [`columns`], the
+//! drawing in `draw.rs`.
+
+pub mod columns;
+mod draw;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use crate::inspect::{ConfigEntry, ConfigResource, TopicSummary};
+use crate::meta::Cluster;
+use crate::ui::grid::Grid;
+use crate::ui::theme::Theme;
+
+use super::module::{Clock, Goto, Module};
+use super::requests::RequestIds;
+use columns::{shown_value, source_label};
+
+/// How often the configs on screen are re-read (they change rarely).
+pub const INTERVAL: Duration = Duration::from_secs(15);
+/// A request older than this is forgotten (its answer will be dropped).
+const GIVE_UP: Duration = Duration::from_secs(30);
+/// How long after a failed request the next one waits.
+pub const RETRY: Duration = Duration::from_secs(10);
+/// How many resources' full configs are kept.
+pub const KEPT: usize = 16;
+/// How often the summary of a visible topic is re-read.
+pub const SUMMARY_INTERVAL: Duration = Duration::from_mins(1);
+/// At most this many topics per request.
+const MAX_TOPICS: usize = 200;
+
+/// What a config screen shows: the configs of `of`, or one of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Whose configs.
+    pub of: ConfigResource,
+    /// The one config shown in detail (its synonym chain), if any.
+    pub name: Option<String>,
+}
+
+impl Config {
+    /// The configs of `of`.
+    pub fn list(of: ConfigResource) -> Config {
+        Config { of, name: None }
+    }
+
+    /// Config `name` of `of`: its documentation and synonym chain.
+    pub fn entry(of: ConfigResource, name: String) -> Config {
+        Config {
+            of,
+            name: Some(name),
+        }
+    }
+}
+
+/// One resource's configs as last answered.
+#[derive(Debug, Clone, Default)]
+pub struct Held {
+    /// The latest entries, sorted by name (kept while the next answer is
+    /// awaited, and when a later request fails).
+    pub entries: Option<Arc<Vec<ConfigEntry>>>,
+    /// When the latest answer (entries or failure) landed.
+    pub at: Option<Instant>,
+    /// The latest failure, if the latest answer was one.
+    pub error: Option<String>,
+}
+
+/// One resource's answer: its entries, or why not.
+pub type Answer = (ConfigResource, Result<Arc<Vec<ConfigEntry>>, String>);
+
+/// A request for the worker: describe the configs of `resources`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Query {
+    /// Request id.
+    pub request: u64,
+    /// What to describe.
+    pub resources: Vec<ConfigResource>,
+}
+
+/// What reaches the store.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// The answer to the [`Query`] with this request id.
+    Answer {
+        /// The request id it answers.
+        request: u64,
+        /// Per resource its configs, or why the whole request failed.
+        result: Result<Vec<Answer>, String>,
+    },
+}
+
+/// Everything the UI knows about configs.
+#[derive(Debug, Default)]
+pub struct Store {
+    /// Per resource.
+    pub held: HashMap<ConfigResource, Held>,
+    /// Per topic seen on the Topics or Partitions screen: its summary and
+    /// when it was read (`None`: ask again).
+    pub topics: HashMap<String, (TopicSummary, Option<Instant>)>,
+    /// The request in flight and when it left.
+    pub in_flight: Option<(u64, Instant)>,
+    /// What the request in flight asked for.
+    pub asked: Vec<ConfigResource>,
+    /// When a whole request last failed (the next waits [`RETRY`]).
+    pub failed_at: Option<Instant>,
+    /// Answers received (rows depend on them).
+    pub answers: u64,
+    /// The resource a config screen shows (its whole configs are kept).
+    pub shown: Option<ConfigResource>,
+    /// What the status line should say about the last answer.
+    notice: Option<String>,
+}
+
+impl Store {
+    /// The entries of `resource`, if they have arrived.
+    pub fn entries(&self, resource: &ConfigResource) -> Option<&[ConfigEntry]> {
+        self.held
+            .get(resource)?
+            .entries
+            .as_deref()
+            .map(Vec::as_slice)
+    }
+
+    /// The entry `name` of `resource`.
+    pub fn entry(&self, resource: &ConfigResource, name: &str) -> Option<&ConfigEntry> {
+        self.entries(resource)?.iter().find(|e| e.name == name)
+    }
+
+    /// Ask again for whatever is on screen at the next chance (the `r` key).
+    pub fn expire(&mut self) {
+        self.in_flight = None;
+        for held in self.held.values_mut() {
+            held.at = None;
+        }
+        for (_, at) in self.topics.values_mut() {
+            *at = None;
+        }
+    }
+
+    fn due(&self, resource: &ConfigResource, now: Instant) -> bool {
+        self.held
+            .get(resource)
+            .and_then(|h| h.at)
+            .is_none_or(|at| now.saturating_duration_since(at) >= INTERVAL)
+    }
+
+    /// Whether the summary of `topic` is due at `now`.
+    pub fn summary_due(&self, topic: &str, now: Instant) -> bool {
+        self.topics
+            .get(topic)
+            .and_then(|s| s.1)
+            .is_none_or(|at| now.saturating_duration_since(at) >= SUMMARY_INTERVAL)
+    }
+
+    /// Ask for `resources` (at most `MAX_TOPICS`) if nothing covering
+    /// them is awaited and no failure is being waited out. A request for
+    /// something else (the Topics screen's summaries when a config screen
+    /// opened) is superseded: its answer will be dropped.
+    pub fn ask(
+        &mut self,
+        ids: &mut RequestIds,
+        mut resources: Vec<ConfigResource>,
+        now: Instant,
+    ) -> Option<Query> {
+        resources.truncate(MAX_TOPICS);
+        let waiting = self.in_flight.is_some_and(|(_, sent)| {
+            now.saturating_duration_since(sent) < GIVE_UP
+                && resources.iter().all(|r| self.asked.contains(r))
+        });
+        let backing_off = self
+            .failed_at
+            .is_some_and(|at| now.saturating_duration_since(at) < RETRY);
+        if waiting || backing_off || resources.is_empty() {
+            return None;
+        }
+        let request = ids.fresh();
+        self.in_flight = Some((request, now));
+        self.asked.clone_from(&resources);
+        Some(Query { request, resources })
+    }
+
+    /// Take an answer landed at `now`; a stale one (not the request in
+    /// flight) is dropped.
+    fn receive(&mut self, request: u64, result: Result<Vec<Answer>, String>, now: Instant) {
+        if self.in_flight.map(|(id, _)| id) != Some(request) {
+            return;
+        }
+        self.in_flight = None;
+        self.answers += 1;
+        let answers = match result {
+            Ok(answers) => answers,
+            Err(error) => {
+                self.notice = Some(format!("configs: {error}"));
+                self.failed_at = Some(now);
+                return;
+            }
+        };
+        self.failed_at = None;
+        for (resource, result) in answers {
+            if let ConfigResource::Topic(name) = &resource {
+                let summary = match &result {
+                    Ok(entries) => TopicSummary::of(entries),
+                    Err(_) => TopicSummary::default(),
+                };
+                self.topics.insert(name.clone(), (summary, Some(now)));
+            }
+            // Whole configs only for a config screen (the summaries are
+            // enough for the Topics screen's columns).
+            if self.shown.as_ref() != Some(&resource) && !self.held.contains_key(&resource) {
+                continue;
+            }
+            let held = self.held.entry(resource.clone()).or_default();
+            held.at = Some(now);
+            match result {
+                Ok(entries) => {
+                    held.entries = Some(entries);
+                    held.error = None;
+                }
+                Err(error) => {
+                    self.notice = Some(format!("configs of {resource}: {error}"));
+                    held.error = Some(error);
+                }
+            }
+        }
+        self.forget_oldest();
+    }
+
+    fn forget_oldest(&mut self) {
+        while self.held.len() > KEPT {
+            let oldest = self
+                .held
+                .iter()
+                .min_by_key(|(_, h)| h.at)
+                .map(|(r, _)| r.clone());
+            let Some(oldest) = oldest else { return };
+            self.held.remove(&oldest);
+        }
+    }
+}
+
+impl Config {
+    /// Config `index` of the list as a table row.
+    fn row<'a>(&self, store: &'a Store, index: usize) -> Option<columns::Row<'a>> {
+        let entry = store.entries(&self.of)?.get(index)?;
+        Some(columns::Row { entry })
+    }
+
+    /// Synonym `index` of config `name` as a table row.
+    fn synonym<'a>(
+        &self,
+        store: &'a Store,
+        name: &str,
+        index: usize,
+    ) -> Option<columns::SynonymRow<'a>> {
+        let entry = store.entry(&self.of, name)?;
+        Some(columns::SynonymRow {
+            synonym: entry.synonyms.get(index)?,
+            sensitive: entry.sensitive,
+        })
+    }
+}
+
+impl Module for Config {
+    type Store = Store;
+    type Query = Query;
+    type Msg = Msg;
+    type Source = Cluster;
+
+    fn panel_rows(&self) -> u16 {
+        if self.name.is_some() {
+            draw::PANEL_ROWS
+        } else {
+            0
+        }
+    }
+
+    /// The list opens a config; the synonym chain opens nothing.
+    fn drillable(&self) -> bool {
+        self.name.is_none()
+    }
+
+    fn title(&self) -> String {
+        match &self.name {
+            None => format!("configs of {}", self.of),
+            Some(name) => format!("config '{name}' of {}", self.of),
+        }
+    }
+
+    fn headers(&self) -> Vec<&'static str> {
+        match self.name {
+            None => crate::columns::headers(&columns::table()),
+            Some(_) => crate::columns::headers(&columns::synonym_table()),
+        }
+    }
+
+    /// The resource on screen, when due (it also marks it as the one whose
+    /// whole configs are kept).
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+        store.shown = Some(self.of.clone());
+        if !store.due(&self.of, now) {
+            return None;
+        }
+        store.ask(ids, vec![self.of.clone()], now)
+    }
+
+    fn receive(store: &mut Store, msg: Msg, clock: Clock) {
+        let Msg::Answer { request, result } = msg;
+        store.receive(request, result, clock.now);
+    }
+
+    fn take_notice(store: &mut Store) -> Option<String> {
+        store.notice.take()
+    }
+
+    fn expire(store: &mut Store) {
+        store.expire();
+    }
+
+    fn answers(store: &Store) -> u64 {
+        store.answers
+    }
+
+    /// The configs (or the synonyms), filtered on name, shown value and
+    /// source.
+    fn rows(&self, store: &Store, keep: &mut impl FnMut(&str) -> bool) -> Vec<usize> {
+        match &self.name {
+            None => store.entries(&self.of).map_or_else(Vec::new, |entries| {
+                entries
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| {
+                        keep(&format!(
+                            "{} {} {}",
+                            e.name,
+                            shown_value(e.sensitive, e.value.as_deref()),
+                            source_label(e.source)
+                        ))
+                    })
+                    .map(|(i, _)| i)
+                    .collect()
+            }),
+            Some(name) => store.entry(&self.of, name).map_or_else(Vec::new, |e| {
+                e.synonyms
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| {
+                        keep(&format!(
+                            "{} {} {}",
+                            s.name,
+                            shown_value(e.sensitive, s.value.as_deref()),
+                            source_label(s.source)
+                        ))
+                    })
+                    .map(|(i, _)| i)
+                    .collect()
+            }),
+        }
+    }
+
+    fn sort(&self, store: &Store, _: Clock, column: usize, rows: &mut Vec<usize>) {
+        // The synonym chain keeps its order of precedence.
+        if self.name.is_none() {
+            crate::columns::sort_indices(rows, columns::table().get(column), |i| {
+                self.row(store, i)
+            });
+        }
+    }
+
+    fn visible(
+        &self,
+        store: &Store,
+        (_, theme): (Clock, &Theme),
+        window: impl Iterator<Item = usize>,
+    ) -> Grid {
+        match &self.name {
+            None => draw::visible(window.filter_map(|i| self.row(store, i)), theme),
+            Some(name) => draw::synonyms(window.filter_map(|i| self.synonym(store, name, i))),
+        }
+    }
+
+    fn status(&self, store: &Store, now: Instant) -> String {
+        draw::status(store.held.get(&self.of), self.name.is_none(), now)
+    }
+
+    /// The config's name, or the synonym's.
+    fn identity(&self, store: &Store, index: usize) -> Option<String> {
+        match &self.name {
+            None => store.entries(&self.of)?.get(index).map(|e| e.name.clone()),
+            Some(name) => store
+                .entry(&self.of, name)?
+                .synonyms
+                .get(index)
+                .map(|s| format!("{} {}", s.source.name(), s.name)),
+        }
+    }
+
+    /// A config of the list: its documentation and synonym chain.
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
+        if self.name.is_some() {
+            return None;
+        }
+        let name = store.entries(&self.of)?.get(index)?.name.clone();
+        let entry = Config::entry(self.of.clone(), name);
+        Some(Goto::Screen(super::Screen::Configs(entry)))
+    }
+
+    fn draw_panel(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        store: &Store,
+        (_, theme): (Clock, &Theme),
+    ) {
+        if let Some(name) = &self.name {
+            draw::panel(frame, area, store.entry(&self.of, name), name, theme);
+        }
+    }
+
+    async fn fetch(cluster: Cluster, query: Query) -> Msg {
+        let Query { request, resources } = query;
+        let result = crate::inspect::configs::describe(&cluster, &resources)
+            .await
+            .map(|described| {
+                described
+                    .into_iter()
+                    .map(|(resource, entries)| {
+                        (resource, entries.map(Arc::new).map_err(|e| e.to_string()))
+                    })
+                    .collect()
+            })
+            .map_err(|e| e.to_string());
+        Msg::Answer { request, result }
+    }
+}

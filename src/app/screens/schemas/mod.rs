@@ -1,0 +1,233 @@
+//! The schema registry screens (read-only, `:schemas` when the context has
+//! a registry): every version of every subject with its id, type,
+//! compatibility and references — asked once when the screen opens (again
+//! on `r`), kept while the screen is left and come back to — and, Enter on
+//! a version, its schema text scrolled line by line (laid out by
+//! [`text::lines`] when it is opened). One module showing [`Shown`], which
+//! says which; its fetch runs against the context's registry, not the
+//! cluster. The column table is in [`columns`], the drawing in `draw.rs`.
+
+pub mod columns;
+mod draw;
+pub mod text;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use crate::browse::format::Line;
+use crate::schema::subjects::VersionRow;
+use crate::ui::grid::Grid;
+use crate::ui::theme::Theme;
+
+use super::module::{Clock, Goto, Module, Registry};
+use super::requests::{RequestIds, Requests};
+
+/// A request without an answer for this long is asked again (listing a big
+/// registry takes a request per version).
+const GIVE_UP: Duration = Duration::from_mins(2);
+/// The list is not re-read by itself: only `r` asks again.
+const NEVER: Duration = Duration::MAX;
+
+/// What a schema screen shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
+    /// Every version of every subject (`:schemas`).
+    Subjects,
+    /// One subject version's schema text.
+    Version {
+        /// The subject.
+        subject: String,
+        /// The version.
+        version: i32,
+    },
+}
+
+/// The registry's answer: every subject version, or why not.
+pub type Listed = Result<Vec<VersionRow>, String>;
+
+/// A request for the worker: list every version of every subject.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Query {
+    /// Request id.
+    pub request: u64,
+}
+
+/// What reaches the store.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// The answer to the [`Query`] with this request id.
+    Answer {
+        /// The request id it answers.
+        request: u64,
+        /// Every subject version, or why not.
+        result: Arc<Listed>,
+    },
+}
+
+/// The list (asked for once, again on `r`) and the version open.
+#[derive(Debug, Default)]
+pub struct Store {
+    /// The list's request bookkeeping and its latest answer.
+    pub list: Requests<(), Listed>,
+    /// The version open on [`Shown::Version`], laid out.
+    pub open: Vec<Line>,
+}
+
+impl Store {
+    /// The latest answer, if any.
+    pub fn listed(&self) -> Option<&Listed> {
+        self.list.held_for(&())
+    }
+
+    /// The rows of the latest answer (none while it failed or is asked).
+    pub fn rows(&self) -> &[VersionRow] {
+        match self.listed() {
+            Some(Ok(rows)) => rows,
+            _ => &[],
+        }
+    }
+}
+
+impl Module for Shown {
+    type Store = Store;
+    type Query = Query;
+    type Msg = Msg;
+    type Source = Registry;
+
+    fn drillable(&self) -> bool {
+        *self == Shown::Subjects
+    }
+
+    fn title(&self) -> String {
+        match self {
+            Shown::Subjects => "schema registry subjects".to_owned(),
+            Shown::Version { subject, version } => {
+                format!("schema '{subject}' version {version}")
+            }
+        }
+    }
+
+    fn headers(&self) -> Vec<&'static str> {
+        match self {
+            Shown::Subjects => crate::columns::headers(&columns::table()),
+            Shown::Version { .. } => vec![""],
+        }
+    }
+
+    /// The list, on the list's screen, when never asked or `r` was pressed.
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+        if *self != Shown::Subjects {
+            return None;
+        }
+        let request = store.list.ask(ids, &(), now, (NEVER, GIVE_UP))?;
+        Some(Query { request })
+    }
+
+    fn receive(store: &mut Store, msg: Msg, clock: Clock) {
+        let Msg::Answer { request, result } = msg;
+        store.list.receive(request, result, clock.now);
+    }
+
+    fn expire(store: &mut Store) {
+        store.list.expire();
+    }
+
+    fn answers(store: &Store) -> u64 {
+        store.list.answers
+    }
+
+    /// Every version, filtered on subject, type and compatibility.
+    fn rows(&self, store: &Store, keep: &mut impl FnMut(&str) -> bool) -> Vec<usize> {
+        if *self != Shown::Subjects {
+            return Vec::new();
+        }
+        store
+            .rows()
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                keep(&format!(
+                    "{} {} {}",
+                    r.subject,
+                    r.schema_type,
+                    r.compatibility.as_deref().unwrap_or("")
+                ))
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    fn sort(&self, store: &Store, _: Clock, column: usize, rows: &mut Vec<usize>) {
+        if *self == Shown::Subjects {
+            crate::columns::sort_indices(rows, columns::table().get(column), |i| {
+                store.rows().get(i)
+            });
+        }
+    }
+
+    fn visible(
+        &self,
+        store: &Store,
+        (_, theme): (Clock, &Theme),
+        window: impl Iterator<Item = usize>,
+    ) -> Grid {
+        draw::visible(window.filter_map(|i| store.rows().get(i)), theme)
+    }
+
+    fn status(&self, store: &Store, now: Instant) -> String {
+        draw::status(store, now)
+    }
+
+    /// A version: its text laid out, then shown.
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
+        if *self != Shown::Subjects {
+            return None;
+        }
+        let row = store.rows().get(index)?;
+        let shown = Shown::Version {
+            subject: row.subject.clone(),
+            version: row.version,
+        };
+        store.open = text::lines(row);
+        Some(Goto::Screen(super::Screen::Schemas(shown)))
+    }
+
+    fn is_text(&self) -> bool {
+        matches!(self, Shown::Version { .. })
+    }
+
+    fn text_lines(&self, store: &Store) -> usize {
+        store.open.len()
+    }
+
+    fn draw_text(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        store: &Store,
+        view: (usize, &str),
+        theme: &Theme,
+    ) {
+        draw::version(frame, area, &store.open, view, theme);
+    }
+
+    async fn fetch(registry: Registry, query: Query) -> Msg {
+        let Query { request } = query;
+        let result = match registry {
+            Err(error) => Err(error),
+            Ok(client) => tokio::task::spawn_blocking(move || {
+                crate::schema::subjects::all_versions(&client)
+            })
+            .await
+            .map_err(|e| format!("listing subjects: {e}"))
+            .and_then(|listed| listed.map_err(|e| e.to_string())),
+        };
+        Msg::Answer {
+            request,
+            result: Arc::new(result),
+        }
+    }
+}
