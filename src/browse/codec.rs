@@ -86,7 +86,7 @@ pub fn inflate(codec: Codec, compressed: &Bytes, cap: usize) -> Result<Bytes, In
             // Kafka's frames (independent blocks) block by block into one
             // buffer; anything else through liblz4's streaming decoder.
             if let Some(out) = super::lz4_frame::inflate(compressed, cap)? {
-                return Ok(Bytes::from(out));
+                return Ok(super::buffers::into_bytes(out));
             }
             let decoder = lz4::Decoder::new(&compressed[..]).map_err(|e| corrupt(e.to_string()))?;
             read_capped(codec, decoder, compressed.len(), cap)
@@ -114,7 +114,7 @@ fn read_capped(
     compressed_len: usize,
     cap: usize,
 ) -> Result<Bytes, InflateError> {
-    let mut out = Vec::with_capacity(compressed_len.saturating_mul(4).min(cap));
+    let mut out = super::buffers::take(compressed_len.saturating_mul(4).min(cap));
     let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
     reader
         .take(limit)
@@ -129,7 +129,7 @@ fn read_capped(
             cap,
         });
     }
-    Ok(Bytes::from(out))
+    Ok(super::buffers::into_bytes(out))
 }
 
 fn snappy(compressed: &[u8], cap: usize) -> Result<Bytes, InflateError> {

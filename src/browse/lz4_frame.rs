@@ -82,7 +82,7 @@ pub fn inflate(compressed: &[u8], cap: usize) -> Result<Option<Vec<u8>>, Inflate
             .min(block_max),
     })
     .fold(0, usize::saturating_add);
-    let mut out = Vec::with_capacity(bound.min(cap));
+    let mut out = super::buffers::take(bound.min(cap));
     for block in (Blocks {
         rest,
         block_checksums,

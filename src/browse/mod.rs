@@ -12,6 +12,7 @@
 //! No terminal crate is imported here.
 
 pub mod batch;
+mod buffers;
 pub mod codec;
 pub mod csv;
 mod cursor;
