@@ -282,11 +282,7 @@ pub fn escape_into(out: &mut String, bytes: &[u8], max: usize) {
             out.push('…');
             return;
         }
-        let run = bytes[at..]
-            .iter()
-            .take(max - shown)
-            .take_while(|b| (0x20..0x7f).contains(*b))
-            .count();
+        let run = printable_run(&bytes[at..(at + max - shown).min(bytes.len())]);
         if run > 0 {
             out.push_str(std::str::from_utf8(&bytes[at..at + run]).unwrap_or_default());
             at += run;
@@ -324,6 +320,29 @@ pub fn escape_into(out: &mut String, bytes: &[u8], max: usize) {
             }
         }
     }
+}
+
+/// How many bytes `bytes` starts with that are printable ASCII (0x20 to
+/// 0x7e), eight at a time while they are.
+fn printable_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // Some byte below 0x20, or some byte at or past 0x7f (its high bit
+        // set, alone or once one is added).
+        let below = word.wrapping_sub(0x20 * ONES) & !word & HIGH;
+        let above = (word | word.wrapping_add(ONES)) & HIGH;
+        if below | above != 0 {
+            break;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .take_while(|b| (0x20..0x7f).contains(*b))
+        .count()
 }
 
 /// One character of a cell: `\n`, `\t`, `\r` as such, other control
