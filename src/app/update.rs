@@ -52,15 +52,11 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             watermarks::receive(state, snap, request, result);
         }
         Action::Groups { request, result } => {
-            if groups::receive_list(state, request, result) {
-                effects.push(Effect::GiveBackMemory);
-            }
+            groups::receive_list(state, request, result);
             super::topic_lag::refresh(state);
         }
         Action::GroupRows { request, result } => {
-            if super::group_poll::receive(state, request, result) {
-                effects.push(Effect::GiveBackMemory);
-            }
+            super::group_poll::receive(state, request, result);
         }
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);

@@ -32,6 +32,10 @@ const RESOLVE_DEADLINE: Duration =
 
 /// The least time between two trims for the groups screens' garbage.
 const GIVE_BACK_GAP: Duration = Duration::from_secs(3);
+/// Rows of the big lists freed by one `update` that are worth a trim (a
+/// whole groups list dropped, or a relisting merged, at a size where the
+/// allocator keeps megabytes of free pages).
+const LARGE_DROP: usize = 1_000;
 
 /// What reaches the loop.
 pub enum Msg {
@@ -169,7 +173,9 @@ pub(super) async fn run_loop(
             () = frame_due => (Vec::new(), false),
         };
         for action in actions {
-            effects.extend(update(&mut state, action, &session.snap));
+            let (more, freed) = update_counting(&mut state, action, &session.snap);
+            effects.extend(more);
+            session.rows_freed(freed, Instant::now());
             dirty = dirty
                 || !tick
                 || drawn_face.as_ref() != Some(&ui::clock_face(&state, &session.snap));
@@ -178,6 +184,23 @@ pub(super) async fn run_loop(
             return Ok(());
         }
     }
+}
+
+/// `update`, and how many rows of the big lists it let go of: those held
+/// before and those the action brought, less those held after.
+fn update_counting(
+    state: &mut AppState,
+    action: Action,
+    snap: &MetadataSnapshot,
+) -> (Vec<Effect>, usize) {
+    let before = state.held_rows() + action.carried_rows();
+    let effects = update(state, action, snap);
+    (effects, before.saturating_sub(state.held_rows()))
+}
+
+/// Whether `freed` rows are worth a trim, the last one at `last`.
+fn give_back_due(freed: usize, last: Option<Instant>, now: Instant) -> bool {
+    freed >= LARGE_DROP && last.is_none_or(|at| now.saturating_duration_since(at) >= GIVE_BACK_GAP)
 }
 
 impl Session {
@@ -225,6 +248,19 @@ impl Session {
                 .map(|config| Decoder::new(config).map_err(|e| e.to_string())),
             self.registry.1 + 1,
         );
+    }
+
+    /// `update` just let go of `freed` rows of the big lists (a groups list
+    /// dropped or relisted smaller, the answer it absorbed): give the
+    /// allocator's free pages back to the OS, off the loop, if that is a
+    /// lot. A relisting lands every `lag_secs` (1 s at the least) and a
+    /// trim walks the whole heap (milliseconds at 10k groups): at most one
+    /// every few seconds; the next answer trims the rest.
+    fn rows_freed(&mut self, freed: usize, now: Instant) {
+        if give_back_due(freed, self.groups_given_back, now) {
+            self.groups_given_back = Some(now);
+            crate::memory::give_back_later("groups list replaced, relisted or dropped");
+        }
     }
 
     /// Turn a message into actions for `update` (installing a cluster or
@@ -309,18 +345,6 @@ impl Session {
                             let _ = self.tx.try_send(Msg::Action(notice));
                         }
                     }
-                }
-            }
-            Effect::GiveBackMemory => {
-                // A relisting lands every `lag_secs` (1 s at the least) and a
-                // trim walks the whole heap (milliseconds at 10k groups): at
-                // most one every few seconds; the next answer trims the rest.
-                if self
-                    .groups_given_back
-                    .is_none_or(|at| at.elapsed() >= GIVE_BACK_GAP)
-                {
-                    self.groups_given_back = Some(Instant::now());
-                    crate::memory::give_back_later("groups list replaced, relisted or dropped");
                 }
             }
             Effect::Refresh => match (&self.cluster, self.context.clone()) {
@@ -485,6 +509,61 @@ mod tests {
                 .expect("the writer")
                 .expect("write the password");
         }
+    }
+
+    #[test]
+    fn a_large_drop_is_given_back_at_most_once_per_gap() {
+        let now = Instant::now();
+        assert!(!give_back_due(LARGE_DROP - 1, None, now));
+        assert!(give_back_due(LARGE_DROP, None, now));
+        let soon = now + GIVE_BACK_GAP / 2;
+        assert!(!give_back_due(LARGE_DROP, Some(now), soon));
+        assert!(give_back_due(LARGE_DROP, Some(now), now + GIVE_BACK_GAP));
+    }
+
+    #[test]
+    fn a_groups_list_absorbed_or_dropped_frees_its_rows_and_the_first_one_none() {
+        fn overview(groups: usize) -> Arc<crate::groups::Overview> {
+            let summary = |i: usize| crate::groups::GroupSummary {
+                listing: crate::groups::GroupListing {
+                    group: format!("g{i}"),
+                    group_type: crate::groups::GroupType::Consumer,
+                    state: crate::groups::GroupState::Empty,
+                    protocol_type: "consumer".to_owned(),
+                    coordinator: 1,
+                },
+                members: Some(0),
+                state: crate::groups::GroupState::Empty,
+                lag: None,
+                topics: Vec::new(),
+                error: None,
+            };
+            Arc::new(crate::groups::Overview {
+                groups: (0..groups).map(summary).collect(),
+                failed_brokers: Vec::new(),
+                requests: crate::groups::RequestCounts::default(),
+            })
+        }
+        let snap = MetadataSnapshot::empty();
+        let mut state = state();
+        state.link = Link::Connected;
+        // `L` on Topics keeps the list.
+        state.topic_lag.follow = true;
+        let answer = |state: &mut AppState, request| {
+            state.groups.list.in_flight = Some(request);
+            let result = Ok(overview(1_500));
+            update_counting(state, Action::Groups { request, result }, &snap).1
+        };
+        assert_eq!(answer(&mut state, 100), 0, "the first list is kept whole");
+        assert_eq!(state.held_rows(), 1_500);
+        assert_eq!(answer(&mut state, 101), 1_500, "absorbed: the answer goes");
+        state.topic_lag.follow = false;
+        let tick = Action::Tick {
+            now: Instant::now(),
+            wall: SystemTime::now(),
+        };
+        let (_, freed) = update_counting(&mut state, tick, &snap);
+        assert_eq!((freed, state.held_rows()), (1_500, 0), "nothing shows it");
     }
 
     fn state() -> AppState {
