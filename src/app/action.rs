@@ -121,6 +121,14 @@ pub enum Action {
     },
     /// A message for the status line.
     Notice(String),
+    /// `:ctx NAME` resolved (the run loop is connecting to it), or why it
+    /// could not be.
+    ContextResolved {
+        /// The name asked for.
+        name: String,
+        /// The context, or why it could not be resolved.
+        result: Result<Box<crate::config::ResolvedContext>, String>,
+    },
     /// A `:find` scan's progress, and how it ended once it did.
     Finding {
         /// The scan ([`Effect::Find`]'s id).
@@ -322,6 +330,7 @@ pub enum Effect {
     },
     /// Stop the `:find` scan running, if any.
     StopFind,
-    /// Put these bytes on the clipboard (OSC 52 through the terminal).
+    /// Put these bytes on the clipboard (OSC 52 through the terminal);
+    /// answers with [`Action::Notice`].
     Copy(bytes::Bytes),
 }

@@ -143,7 +143,7 @@ pub(super) async fn run_loop(
     let mut dirty = true;
     loop {
         for effect in effects.drain(..) {
-            if session.run(effect, &mut state) {
+            if session.run(effect, &state) {
                 return Ok(());
             }
         }
@@ -166,7 +166,7 @@ pub(super) async fn run_loop(
         };
         let (actions, tick) = tokio::select! {
             msg = rx.recv() => match msg {
-                Some(msg) => (session.receive(msg, &mut state), false),
+                Some(msg) => (session.receive(msg), false),
                 None => return Ok(()),
             },
             _ = ticks.tick() => (vec![Action::Tick { now: Instant::now(), wall: SystemTime::now() }], true),
@@ -265,7 +265,7 @@ impl Session {
 
     /// Turn a message into actions for `update` (installing a cluster or
     /// snapshot first); every effect they return is run by the loop.
-    fn receive(&mut self, msg: Msg, state: &mut AppState) -> Vec<Action> {
+    fn receive(&mut self, msg: Msg) -> Vec<Action> {
         match msg {
             Msg::Action(action) => vec![action],
             Msg::Browsed(staging) => vec![staging.take()],
@@ -309,30 +309,26 @@ impl Session {
                 vec![Action::Snapshot { generation }]
             }
             Msg::Resolved(name, resolved) => {
+                // The session's part here (connect to it, before `update`
+                // draws on the empty snapshot); the model's in `update`.
                 self.resolving = None;
-                match resolved {
-                    Ok(context) => {
-                        if let Some(fleet) = &self.fleet {
-                            fleet.logged_in(&context);
-                        }
-                        self.pending_browse = None;
-                        state.reset_cluster();
-                        state.context.clone_from(&context.name);
-                        state.bootstrap.clone_from(&context.bootstrap_servers);
-                        state.read_only = context.read_only;
-                        state.schemas.enabled = context.schema_registry.is_some();
-                        state.schemas.mappings = Mappings::new(context.topic_schemas.clone());
-                        self.start(&context, 0);
-                        Vec::new()
+                if let Ok(context) = &resolved {
+                    if let Some(fleet) = &self.fleet {
+                        fleet.logged_in(context);
                     }
-                    Err(error) => vec![Action::Notice(format!("context '{name}': {error}"))],
+                    self.pending_browse = None;
+                    self.start(context, 0);
                 }
+                vec![Action::ContextResolved {
+                    name,
+                    result: resolved,
+                }]
             }
         }
     }
 
     /// Carry out an effect; true to quit.
-    fn run(&mut self, effect: Effect, state: &mut AppState) -> bool {
+    fn run(&mut self, effect: Effect, state: &AppState) -> bool {
         match effect {
             Effect::Quit => return true,
             Effect::StartFleet => {
@@ -406,7 +402,7 @@ impl Session {
             | Effect::Save { .. }
             | Effect::Find { .. }
             | Effect::StopFind
-            | Effect::Copy(_)) => self.run_messages(effect, state),
+            | Effect::Copy(_)) => self.run_messages(effect),
             Effect::FetchSchema { id } => self.fetch_schema(id),
             Effect::PrepareMapping { topic } => self.prepare_mapping(topic, state),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
@@ -583,13 +579,13 @@ mod tests {
         let slow = SlowContext::new();
         let (tx, mut rx) = mpsc::channel(QUEUED);
         let mut session = slow.session(tx);
-        let mut state = state();
+        let state = state();
 
         // On the loop's thread, `run` must return while `cat` still waits.
         let ran = tokio::time::timeout(
             Duration::from_secs(20),
             tokio::task::spawn_blocking(move || {
-                let quit = session.run(Effect::SwitchContext("slow".to_owned()), &mut state);
+                let quit = session.run(Effect::SwitchContext("slow".to_owned()), &state);
                 (session, state, quit)
             }),
         )
@@ -605,12 +601,16 @@ mod tests {
         );
 
         slow.release().await;
-        let Msg::Resolved(name, Ok(context)) = next(&mut rx).await else {
+        let msg = next(&mut rx).await;
+        let Msg::Resolved(name, Ok(context)) = &msg else {
             panic!("not a resolved context");
         };
         assert_eq!((name.as_str(), context.name.as_str()), ("slow", "slow"));
-        let actions = session.receive(Msg::Resolved(name, Ok(context)), &mut state);
-        assert!(actions.is_empty());
+        let actions = session.receive(msg);
+        assert_eq!(state.context, "first", "the model changes in `update` only");
+        for action in actions {
+            let _ = update(&mut state, action, &session.snap);
+        }
         assert_eq!(state.context, "slow");
         assert_eq!(state.bootstrap, vec!["127.0.0.1:9".to_owned()]);
         for task in session.tasks.drain(..) {
@@ -627,12 +627,16 @@ mod tests {
 
         session.switch_context("slow".to_owned(), Duration::from_millis(100));
         let msg = next(&mut rx).await;
-        let actions = session.receive(msg, &mut state);
+        let actions = session.receive(msg);
 
         slow.release().await;
-        let [Action::Notice(notice)] = actions.as_slice() else {
-            panic!("not one notice: {actions:?}");
+        let [Action::ContextResolved { result: Err(_), .. }] = actions.as_slice() else {
+            panic!("not one failure: {actions:?}");
         };
+        for action in actions {
+            let _ = update(&mut state, action, &session.snap);
+        }
+        let notice = state.notice.clone().unwrap_or_default();
         assert!(notice.contains("context 'slow'"), "{notice}");
         assert!(notice.contains("took longer than"), "{notice}");
         assert_eq!(state.context, "first");
