@@ -19,6 +19,7 @@ use crate::schema::mapping::Mappings;
 use crate::ui::{self, theme::Theme};
 
 use super::in_flight::{Fetch, InFlight};
+use super::msg::Msg;
 use super::{input, terminal, worker};
 
 const FRAME: Duration = Duration::from_millis(16);
@@ -36,22 +37,6 @@ const GIVE_BACK_GAP: Duration = Duration::from_secs(3);
 /// whole groups list dropped, or a relisting merged, at a size where the
 /// allocator keeps megabytes of free pages).
 const LARGE_DROP: usize = 1_000;
-
-/// What reaches the loop.
-pub enum Msg {
-    /// For `update`.
-    Action(Action),
-    /// A connection to the named context succeeded.
-    Connected(Cluster, String),
-    /// A new snapshot was installed.
-    Generation,
-    /// `:ctx NAME` resolved (off the loop), or why it could not be.
-    Resolved(String, Result<Box<ResolvedContext>, String>),
-    /// A browse session has records or notices staged.
-    Browsed(Arc<super::browse::Staging>),
-    /// An answer from the schema registry of this epoch ([`Session::registry`]).
-    Schema(u64, Action),
-}
 
 pub(super) struct Session {
     pub(super) args: ConnectArgs,

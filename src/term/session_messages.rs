@@ -5,7 +5,8 @@
 use crate::app::{Action, Effect};
 
 use super::in_flight::Fetch;
-use super::run::{Msg, Session};
+use super::msg::Msg;
+use super::run::Session;
 
 impl Session {
     /// The context's mask rules (none before one is resolved).

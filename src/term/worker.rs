@@ -11,7 +11,7 @@ use crate::config::cli::{ConnectArgs, resolve};
 use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig};
 
-use super::run::Msg;
+use super::msg::Msg;
 
 /// Try to connect until it works, reporting each failure; give up after a
 /// failure only a change to the context can fix (wrong credentials, an
