@@ -121,6 +121,14 @@ pub enum Action {
     },
     /// A message for the status line.
     Notice(String),
+    /// `:ctx NAME` resolved (the run loop is connecting to it), or why it
+    /// could not be.
+    ContextResolved {
+        /// The name asked for.
+        name: String,
+        /// The context, or why it could not be resolved.
+        result: Result<Box<crate::config::ResolvedContext>, String>,
+    },
     /// A `:find` scan's progress, and how it ended once it did.
     Finding {
         /// The scan ([`Effect::Find`]'s id).
@@ -159,6 +167,26 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Rows of a big list this action brings (a whole groups list, a
+    /// relisting of every group): what `update` does not keep of them is
+    /// garbage once it returns, which the run loop counts with
+    /// [`AppState::held_rows`](super::AppState::held_rows).
+    pub fn carried_rows(&self) -> usize {
+        match self {
+            Action::Groups {
+                result: Ok(overview),
+                ..
+            } => overview.groups.len(),
+            Action::GroupRows {
+                result: Ok(relisted),
+                ..
+            } => relisted.list.groups.len() + relisted.rows.len(),
+            _ => 0,
+        }
+    }
+}
+
 /// Refreshes failing, as shown in the status line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DegradedInfo {
@@ -177,10 +205,6 @@ pub enum Effect {
     Quit,
     /// Start polling every context of the config (the fleet screen).
     StartFleet,
-    /// A large structure was just dropped or replaced (a whole groups list,
-    /// or a relisting of every group merged): hand the allocator's free
-    /// pages back to the OS, off the loop.
-    GiveBackMemory,
     /// A full metadata refresh now.
     Refresh,
     /// Refresh these topics often (what is on screen); empty for none.
@@ -306,6 +330,7 @@ pub enum Effect {
     },
     /// Stop the `:find` scan running, if any.
     StopFind,
-    /// Put these bytes on the clipboard (OSC 52 through the terminal).
+    /// Put these bytes on the clipboard (OSC 52 through the terminal);
+    /// answers with [`Action::Notice`].
     Copy(bytes::Bytes),
 }

@@ -98,15 +98,15 @@ fn visible(state: &AppState) -> (Vec<GroupListing>, GroupTopics) {
 /// Take a relisting with the visible rows (a stale answer is dropped): the
 /// list becomes what the brokers list now ([`Overview::merge`]), the asked
 /// rows' lag histories are recorded, and the histories of groups that went
-/// are dropped. Returns whether it was merged (the relisting, read on a
-/// worker, is garbage now: every group's listing, the asked rows).
+/// are dropped. The relisting, read on a worker, is garbage once merged
+/// (every group's listing, the asked rows): the run loop sees it go.
 ///
 /// [`Overview::merge`]: crate::groups::Overview::merge
-pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, String>) -> bool {
+pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, String>) {
     let now = state.now;
     let store = &mut state.groups;
     if store.visible.in_flight != Some(request) {
-        return false;
+        return;
     }
     store.visible.in_flight = None;
     store.answers += 1;
@@ -114,11 +114,11 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, Stri
         Ok(relisted) => relisted,
         Err(error) => {
             state.notice = Some(format!("consumer groups: {error}"));
-            return false;
+            return;
         }
     };
     let Some(overview) = store.overview.as_mut() else {
-        return false;
+        return;
     };
     // What is on screen is this fresh (the title's age).
     store.overview_at = Some(now);
@@ -138,14 +138,14 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, Stri
     for gone in Arc::make_mut(overview).merge(relisted) {
         store.histories.remove(&gone);
     }
-    true
 }
 
 /// No groups screen is on the stack (and `L` is off): drop the list and
-/// what is in flight for it, and have its memory given back to the OS
-/// ([`Effect::GiveBackMemory`]); the next `:groups` asks for it at once.
+/// what is in flight for it (the run loop sees the rows go, see
+/// [`AppState::held_rows`], and gives their memory back to the OS); the
+/// next `:groups` asks for it at once.
 /// The lag histories stay.
-pub fn drop_unseen(state: &mut AppState, effects: &mut Vec<Effect>) {
+pub fn drop_unseen(state: &mut AppState) {
     let shown = state.stack.iter().any(|v| {
         matches!(
             v.screen,
@@ -156,10 +156,7 @@ pub fn drop_unseen(state: &mut AppState, effects: &mut Vec<Effect>) {
     if shown || (store.overview.is_none() && store.list.in_flight.is_none()) {
         return;
     }
-    let held = store.overview.take().is_some();
+    store.overview = None;
     store.list = Poll::default();
     store.visible = Poll::default();
-    if held {
-        effects.push(Effect::GiveBackMemory);
-    }
 }

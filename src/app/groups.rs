@@ -196,7 +196,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         // `L` on Topics: the LAG column's groups keep loading there.
         Screen::Topics if lag_on_topics => {}
         Screen::Group { .. } | Screen::Members { .. } => {}
-        _ => return super::group_poll::drop_unseen(state, effects),
+        _ => return super::group_poll::drop_unseen(state),
     }
     let store = &mut state.groups;
     let interval = store.interval;
@@ -245,16 +245,12 @@ pub(super) fn poll_list(
 }
 
 /// Take a group list; a stale one (not the request in flight) is dropped.
-/// Returns whether a list was installed (the one it replaced, and the
-/// answers it was built from, are garbage now).
-pub fn receive_list(
-    state: &mut AppState,
-    request: u64,
-    result: Result<Arc<Overview>, String>,
-) -> bool {
+/// The answer it was built from is garbage once absorbed: the run loop
+/// sees it go ([`Action::carried_rows`](super::Action::carried_rows)).
+pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overview>, String>) {
     let store = &mut state.groups;
     if store.list.in_flight != Some(request) {
-        return false;
+        return;
     }
     store.list.in_flight = None;
     store.answers += 1;
@@ -263,7 +259,7 @@ pub fn receive_list(
         Err(error) => {
             state.notice = Some(format!("consumer groups: {error}"));
             store.overview_error = Some(error);
-            return false;
+            return;
         }
     };
     let now = state.now;
@@ -317,7 +313,6 @@ pub fn receive_list(
         in_flight: None,
         last_request: Some(now),
     };
-    true
 }
 
 /// Take one group's detail; a stale one is dropped.

@@ -309,6 +309,13 @@ impl AppState {
         };
     }
 
+    /// Rows held in the big cluster-scoped lists (the groups list): cheap
+    /// to count. The run loop compares it around `update` and gives the
+    /// allocator's free pages back to the OS when it falls a lot.
+    pub fn held_rows(&self) -> usize {
+        self.groups.overview.as_ref().map_or(0, |o| o.groups.len())
+    }
+
     /// Whether there is a cluster to show: connected now, or a snapshot of
     /// this context arrived before (a later reconnect keeps showing it).
     pub fn has_cluster(&self) -> bool {

@@ -52,15 +52,11 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             watermarks::receive(state, snap, request, result);
         }
         Action::Groups { request, result } => {
-            if groups::receive_list(state, request, result) {
-                effects.push(Effect::GiveBackMemory);
-            }
+            groups::receive_list(state, request, result);
             super::topic_lag::refresh(state);
         }
         Action::GroupRows { request, result } => {
-            if super::group_poll::receive(state, request, result) {
-                effects.push(Effect::GiveBackMemory);
-            }
+            super::group_poll::receive(state, request, result);
         }
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);
@@ -99,6 +95,10 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             state.link = Link::Connected;
         }
         Action::Notice(notice) => state.notice = Some(notice),
+        Action::ContextResolved { name, result } => match result {
+            Ok(context) => switch_context(state, &context),
+            Err(error) => state.notice = Some(format!("context '{name}': {error}")),
+        },
         Action::Finding { id, read, end } => {
             super::messages_find::receive(state, id, read, end, &mut effects);
         }
@@ -114,6 +114,17 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     }
     after(state, snap, &mut effects);
     effects
+}
+
+/// `:ctx` resolved: everything about the old cluster is forgotten, and the
+/// new context's settings taken (the run loop connects to it).
+fn switch_context(state: &mut AppState, context: &crate::config::ResolvedContext) {
+    state.reset_cluster();
+    state.context.clone_from(&context.name);
+    state.bootstrap.clone_from(&context.bootstrap_servers);
+    state.read_only = context.read_only;
+    state.schemas.enabled = context.schema_registry.is_some();
+    state.schemas.mappings = crate::schema::mapping::Mappings::new(context.topic_schemas.clone());
 }
 
 /// What follows every action: the rows rebuilt, the cells decoded, and each

@@ -15,7 +15,7 @@ use crate::app::Action;
 use crate::browse::{Browser, Event, Isolation, Options, Ring, Start};
 use crate::meta::Cluster;
 
-use super::run::Msg;
+use super::msg::Msg;
 
 /// What a session read and the run loop has not taken yet.
 #[derive(Debug)]

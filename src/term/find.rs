@@ -16,7 +16,7 @@ use crate::browse::{Browser, Event, Options};
 use crate::meta::Cluster;
 
 use super::browse::Ask;
-use super::run::Msg;
+use super::msg::Msg;
 
 /// Records a scan reads at most.
 pub const MAX_RECORDS: u64 = 5_000_000;

@@ -12,7 +12,7 @@ use crate::config::cli::ConnectArgs;
 use crate::config::resolve::{ResolvedContext, Selection};
 use crate::fleet::{Fleet, FleetSettings, targets};
 
-use super::run::Msg;
+use super::msg::Msg;
 
 /// The running poller and the task handing its rows to the loop.
 pub struct FleetTask {

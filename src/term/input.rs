@@ -8,7 +8,7 @@ use tokio::sync::mpsc::Sender;
 
 use crate::app::{Action, Code, Key};
 
-use super::run::Msg;
+use super::msg::Msg;
 
 /// Read terminal events forever, sending actions; ends when the receiver is gone.
 pub fn spawn(tx: Sender<Msg>) {

@@ -7,6 +7,7 @@ mod fleet;
 mod in_flight;
 pub mod input;
 mod launch;
+mod msg;
 mod run;
 mod save;
 mod session_messages;
@@ -15,4 +16,4 @@ pub mod terminal;
 mod worker;
 
 pub use launch::run;
-pub use run::Msg;
+pub use msg::Msg;

@@ -19,6 +19,7 @@ use crate::schema::mapping::Mappings;
 use crate::ui::{self, theme::Theme};
 
 use super::in_flight::{Fetch, InFlight};
+use super::msg::Msg;
 use super::{input, terminal, worker};
 
 const FRAME: Duration = Duration::from_millis(16);
@@ -32,22 +33,10 @@ const RESOLVE_DEADLINE: Duration =
 
 /// The least time between two trims for the groups screens' garbage.
 const GIVE_BACK_GAP: Duration = Duration::from_secs(3);
-
-/// What reaches the loop.
-pub enum Msg {
-    /// For `update`.
-    Action(Action),
-    /// A connection to the named context succeeded.
-    Connected(Cluster, String),
-    /// A new snapshot was installed.
-    Generation,
-    /// `:ctx NAME` resolved (off the loop), or why it could not be.
-    Resolved(String, Result<Box<ResolvedContext>, String>),
-    /// A browse session has records or notices staged.
-    Browsed(Arc<super::browse::Staging>),
-    /// An answer from the schema registry of this epoch ([`Session::registry`]).
-    Schema(u64, Action),
-}
+/// Rows of the big lists freed by one `update` that are worth a trim (a
+/// whole groups list dropped, or a relisting merged, at a size where the
+/// allocator keeps megabytes of free pages).
+const LARGE_DROP: usize = 1_000;
 
 pub(super) struct Session {
     pub(super) args: ConnectArgs,
@@ -139,7 +128,7 @@ pub(super) async fn run_loop(
     let mut dirty = true;
     loop {
         for effect in effects.drain(..) {
-            if session.run(effect, &mut state) {
+            if session.run(effect, &state) {
                 return Ok(());
             }
         }
@@ -162,14 +151,16 @@ pub(super) async fn run_loop(
         };
         let (actions, tick) = tokio::select! {
             msg = rx.recv() => match msg {
-                Some(msg) => (session.receive(msg, &mut state), false),
+                Some(msg) => (session.receive(msg), false),
                 None => return Ok(()),
             },
             _ = ticks.tick() => (vec![Action::Tick { now: Instant::now(), wall: SystemTime::now() }], true),
             () = frame_due => (Vec::new(), false),
         };
         for action in actions {
-            effects.extend(update(&mut state, action, &session.snap));
+            let (more, freed) = update_counting(&mut state, action, &session.snap);
+            effects.extend(more);
+            session.rows_freed(freed, Instant::now());
             dirty = dirty
                 || !tick
                 || drawn_face.as_ref() != Some(&ui::clock_face(&state, &session.snap));
@@ -178,6 +169,23 @@ pub(super) async fn run_loop(
             return Ok(());
         }
     }
+}
+
+/// `update`, and how many rows of the big lists it let go of: those held
+/// before and those the action brought, less those held after.
+fn update_counting(
+    state: &mut AppState,
+    action: Action,
+    snap: &MetadataSnapshot,
+) -> (Vec<Effect>, usize) {
+    let before = state.held_rows() + action.carried_rows();
+    let effects = update(state, action, snap);
+    (effects, before.saturating_sub(state.held_rows()))
+}
+
+/// Whether `freed` rows are worth a trim, the last one at `last`.
+fn give_back_due(freed: usize, last: Option<Instant>, now: Instant) -> bool {
+    freed >= LARGE_DROP && last.is_none_or(|at| now.saturating_duration_since(at) >= GIVE_BACK_GAP)
 }
 
 impl Session {
@@ -227,9 +235,22 @@ impl Session {
         );
     }
 
+    /// `update` just let go of `freed` rows of the big lists (a groups list
+    /// dropped or relisted smaller, the answer it absorbed): give the
+    /// allocator's free pages back to the OS, off the loop, if that is a
+    /// lot. A relisting lands every `lag_secs` (1 s at the least) and a
+    /// trim walks the whole heap (milliseconds at 10k groups): at most one
+    /// every few seconds; the next answer trims the rest.
+    fn rows_freed(&mut self, freed: usize, now: Instant) {
+        if give_back_due(freed, self.groups_given_back, now) {
+            self.groups_given_back = Some(now);
+            crate::memory::give_back_later("groups list replaced, relisted or dropped");
+        }
+    }
+
     /// Turn a message into actions for `update` (installing a cluster or
     /// snapshot first); every effect they return is run by the loop.
-    fn receive(&mut self, msg: Msg, state: &mut AppState) -> Vec<Action> {
+    fn receive(&mut self, msg: Msg) -> Vec<Action> {
         match msg {
             Msg::Action(action) => vec![action],
             Msg::Browsed(staging) => vec![staging.take()],
@@ -273,30 +294,26 @@ impl Session {
                 vec![Action::Snapshot { generation }]
             }
             Msg::Resolved(name, resolved) => {
+                // The session's part here (connect to it, before `update`
+                // draws on the empty snapshot); the model's in `update`.
                 self.resolving = None;
-                match resolved {
-                    Ok(context) => {
-                        if let Some(fleet) = &self.fleet {
-                            fleet.logged_in(&context);
-                        }
-                        self.pending_browse = None;
-                        state.reset_cluster();
-                        state.context.clone_from(&context.name);
-                        state.bootstrap.clone_from(&context.bootstrap_servers);
-                        state.read_only = context.read_only;
-                        state.schemas.enabled = context.schema_registry.is_some();
-                        state.schemas.mappings = Mappings::new(context.topic_schemas.clone());
-                        self.start(&context, 0);
-                        Vec::new()
+                if let Ok(context) = &resolved {
+                    if let Some(fleet) = &self.fleet {
+                        fleet.logged_in(context);
                     }
-                    Err(error) => vec![Action::Notice(format!("context '{name}': {error}"))],
+                    self.pending_browse = None;
+                    self.start(context, 0);
                 }
+                vec![Action::ContextResolved {
+                    name,
+                    result: resolved,
+                }]
             }
         }
     }
 
     /// Carry out an effect; true to quit.
-    fn run(&mut self, effect: Effect, state: &mut AppState) -> bool {
+    fn run(&mut self, effect: Effect, state: &AppState) -> bool {
         match effect {
             Effect::Quit => return true,
             Effect::StartFleet => {
@@ -309,18 +326,6 @@ impl Session {
                             let _ = self.tx.try_send(Msg::Action(notice));
                         }
                     }
-                }
-            }
-            Effect::GiveBackMemory => {
-                // A relisting lands every `lag_secs` (1 s at the least) and a
-                // trim walks the whole heap (milliseconds at 10k groups): at
-                // most one every few seconds; the next answer trims the rest.
-                if self
-                    .groups_given_back
-                    .is_none_or(|at| at.elapsed() >= GIVE_BACK_GAP)
-                {
-                    self.groups_given_back = Some(Instant::now());
-                    crate::memory::give_back_later("groups list replaced, relisted or dropped");
                 }
             }
             Effect::Refresh => match (&self.cluster, self.context.clone()) {
@@ -382,7 +387,7 @@ impl Session {
             | Effect::Save { .. }
             | Effect::Find { .. }
             | Effect::StopFind
-            | Effect::Copy(_)) => self.run_messages(effect, state),
+            | Effect::Copy(_)) => self.run_messages(effect),
             Effect::FetchSchema { id } => self.fetch_schema(id),
             Effect::PrepareMapping { topic } => self.prepare_mapping(topic, state),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
@@ -487,6 +492,61 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_large_drop_is_given_back_at_most_once_per_gap() {
+        let now = Instant::now();
+        assert!(!give_back_due(LARGE_DROP - 1, None, now));
+        assert!(give_back_due(LARGE_DROP, None, now));
+        let soon = now + GIVE_BACK_GAP / 2;
+        assert!(!give_back_due(LARGE_DROP, Some(now), soon));
+        assert!(give_back_due(LARGE_DROP, Some(now), now + GIVE_BACK_GAP));
+    }
+
+    #[test]
+    fn a_groups_list_absorbed_or_dropped_frees_its_rows_and_the_first_one_none() {
+        fn overview(groups: usize) -> Arc<crate::groups::Overview> {
+            let summary = |i: usize| crate::groups::GroupSummary {
+                listing: crate::groups::GroupListing {
+                    group: format!("g{i}"),
+                    group_type: crate::groups::GroupType::Consumer,
+                    state: crate::groups::GroupState::Empty,
+                    protocol_type: "consumer".to_owned(),
+                    coordinator: 1,
+                },
+                members: Some(0),
+                state: crate::groups::GroupState::Empty,
+                lag: None,
+                topics: Vec::new(),
+                error: None,
+            };
+            Arc::new(crate::groups::Overview {
+                groups: (0..groups).map(summary).collect(),
+                failed_brokers: Vec::new(),
+                requests: crate::groups::RequestCounts::default(),
+            })
+        }
+        let snap = MetadataSnapshot::empty();
+        let mut state = state();
+        state.link = Link::Connected;
+        // `L` on Topics keeps the list.
+        state.topic_lag.follow = true;
+        let answer = |state: &mut AppState, request| {
+            state.groups.list.in_flight = Some(request);
+            let result = Ok(overview(1_500));
+            update_counting(state, Action::Groups { request, result }, &snap).1
+        };
+        assert_eq!(answer(&mut state, 100), 0, "the first list is kept whole");
+        assert_eq!(state.held_rows(), 1_500);
+        assert_eq!(answer(&mut state, 101), 1_500, "absorbed: the answer goes");
+        state.topic_lag.follow = false;
+        let tick = Action::Tick {
+            now: Instant::now(),
+            wall: SystemTime::now(),
+        };
+        let (_, freed) = update_counting(&mut state, tick, &snap);
+        assert_eq!((freed, state.held_rows()), (1_500, 0), "nothing shows it");
+    }
+
     fn state() -> AppState {
         AppState::new("first", vec!["127.0.0.1:1".to_owned()], Keymap::default())
     }
@@ -504,13 +564,13 @@ mod tests {
         let slow = SlowContext::new();
         let (tx, mut rx) = mpsc::channel(QUEUED);
         let mut session = slow.session(tx);
-        let mut state = state();
+        let state = state();
 
         // On the loop's thread, `run` must return while `cat` still waits.
         let ran = tokio::time::timeout(
             Duration::from_secs(20),
             tokio::task::spawn_blocking(move || {
-                let quit = session.run(Effect::SwitchContext("slow".to_owned()), &mut state);
+                let quit = session.run(Effect::SwitchContext("slow".to_owned()), &state);
                 (session, state, quit)
             }),
         )
@@ -526,12 +586,16 @@ mod tests {
         );
 
         slow.release().await;
-        let Msg::Resolved(name, Ok(context)) = next(&mut rx).await else {
+        let msg = next(&mut rx).await;
+        let Msg::Resolved(name, Ok(context)) = &msg else {
             panic!("not a resolved context");
         };
         assert_eq!((name.as_str(), context.name.as_str()), ("slow", "slow"));
-        let actions = session.receive(Msg::Resolved(name, Ok(context)), &mut state);
-        assert!(actions.is_empty());
+        let actions = session.receive(msg);
+        assert_eq!(state.context, "first", "the model changes in `update` only");
+        for action in actions {
+            let _ = update(&mut state, action, &session.snap);
+        }
         assert_eq!(state.context, "slow");
         assert_eq!(state.bootstrap, vec!["127.0.0.1:9".to_owned()]);
         for task in session.tasks.drain(..) {
@@ -548,12 +612,16 @@ mod tests {
 
         session.switch_context("slow".to_owned(), Duration::from_millis(100));
         let msg = next(&mut rx).await;
-        let actions = session.receive(msg, &mut state);
+        let actions = session.receive(msg);
 
         slow.release().await;
-        let [Action::Notice(notice)] = actions.as_slice() else {
-            panic!("not one notice: {actions:?}");
+        let [Action::ContextResolved { result: Err(_), .. }] = actions.as_slice() else {
+            panic!("not one failure: {actions:?}");
         };
+        for action in actions {
+            let _ = update(&mut state, action, &session.snap);
+        }
+        let notice = state.notice.clone().unwrap_or_default();
         assert!(notice.contains("context 'slow'"), "{notice}");
         assert!(notice.contains("took longer than"), "{notice}");
         assert_eq!(state.context, "first");

@@ -2,10 +2,11 @@
 //! asked for before the cluster is connected starts once it is), saving
 //! and copying records.
 
-use crate::app::{Action, AppState, Effect};
+use crate::app::{Action, Effect};
 
 use super::in_flight::Fetch;
-use super::run::{Msg, Session};
+use super::msg::Msg;
+use super::run::Session;
 
 impl Session {
     /// The context's mask rules (none before one is resolved).
@@ -18,7 +19,7 @@ impl Session {
 
     /// Carry out an effect of the Messages screen: its browse session
     /// (kept until connected, if need be), saving and copying records.
-    pub(super) fn run_messages(&mut self, effect: Effect, state: &mut AppState) {
+    pub(super) fn run_messages(&mut self, effect: Effect) {
         match effect {
             Effect::Browse {
                 session,
@@ -63,9 +64,7 @@ impl Session {
                     let _ = tx.blocking_send(Msg::Action(Action::Notice(notice)));
                 });
             }
-            Effect::Copy(value) => {
-                state.notice = Some(crate::term::save::copy(&value));
-            }
+            Effect::Copy(value) => super::worker::copy(&value, &self.tx),
             Effect::Find {
                 id,
                 topic,

@@ -7,7 +7,8 @@
 use crate::app::schema_cache::FetchFailure;
 use crate::app::{Action, AppState};
 
-use super::run::{Msg, Session};
+use super::msg::Msg;
+use super::run::Session;
 
 impl Session {
     /// Queue `msg` for the loop from a task: the loop cannot wait for room in

@@ -11,7 +11,7 @@ use crate::config::cli::{ConnectArgs, resolve};
 use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig};
 
-use super::run::Msg;
+use super::msg::Msg;
 
 /// Try to connect until it works, reporting each failure; give up after a
 /// failure only a change to the context can fix (wrong credentials, an
@@ -161,7 +161,8 @@ pub fn group(client: GroupsClient, request: u64, group: String, tx: Sender<Msg>)
 }
 
 /// Resolve context `name` off the run loop (a `password_command` may take
-/// its time, or hang), answering with [`Msg::Resolved`]; after `deadline`
+/// its time, or hang), answering with [`Msg::Resolved`] (which the loop turns into
+/// [`Action::ContextResolved`] for `update`); after `deadline`
 /// the answer is a failure that says so. A hung command is killed at its
 /// own, shorter timeout (`config::secret::COMMAND_TIMEOUT`), so nothing
 /// is left running either way.
@@ -182,6 +183,19 @@ pub fn resolve_context(
         };
         let _ = tx.send(Msg::Resolved(name, result)).await;
     })
+}
+
+/// Put `value` on the clipboard (OSC 52) and answer with the notice that
+/// says how that went. The write itself is done here, on the loop's
+/// thread: the terminal is the loop's, and a write from another thread
+/// could land inside an escape sequence of a frame being drawn. It is
+/// short (the base64 of one value); only the answer is queued.
+pub fn copy(value: &[u8], tx: &Sender<Msg>) {
+    let notice = super::save::copy(value);
+    let tx = tx.clone();
+    drop(tokio::spawn(async move {
+        let _ = tx.send(Msg::Action(Action::Notice(notice))).await;
+    }));
 }
 
 /// Describe every live broker's log dirs and sum them up in the background
