@@ -390,16 +390,9 @@ mod tests {
                     out.push('…');
                     return out;
                 }
-                let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
-                match c {
-                    '\n' => out.push_str("\\n"),
-                    '\t' => out.push_str("\\t"),
-                    '\r' => out.push_str("\\r"),
-                    c if c.is_control() || bidi => {
-                        let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-                    }
-                    c => out.push(c),
-                }
+                // One character's escape is push_char's (its cases are the
+                // terminal test's); what this checks is the walk around it.
+                push_char(&mut out, c);
                 shown += 1;
             }
             for b in chunk.invalid() {
