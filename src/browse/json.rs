@@ -223,18 +223,18 @@ static ESCAPE: [u8; 256] = {
 };
 
 /// UTF-8 text as a JSON string, escaped in one pass: runs of plain bytes are
-/// copied whole.
+/// found eight at a time ([`plain_run`]) and copied whole.
 pub(crate) fn string(out: &mut Vec<u8>, text: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(text.len() + 2);
     out.push(b'"');
     let mut start = 0;
-    for (i, &b) in text.iter().enumerate() {
-        let escape = ESCAPE[usize::from(b)];
-        if escape == 0 {
-            continue;
-        }
+    let mut i = 0;
+    loop {
+        i += plain_run(&text[i..]);
+        let Some(&b) = text.get(i) else { break };
         out.extend_from_slice(&text[start..i]);
+        let escape = ESCAPE[usize::from(b)];
         if escape == b'u' {
             out.extend_from_slice(b"\\u00");
             out.push(HEX[usize::from(b >> 4)]);
@@ -243,15 +243,76 @@ pub(crate) fn string(out: &mut Vec<u8>, text: &[u8]) {
             out.push(b'\\');
             out.push(escape);
         }
-        start = i + 1;
+        i += 1;
+        start = i;
     }
     out.extend_from_slice(&text[start..]);
     out.push(b'"');
 }
 
+/// How many bytes at the start of `text` need no escaping (no control
+/// character, quote or backslash), tested a word of eight bytes at a time:
+/// JSON escaping a byte at a time was a quarter of `consume -o json`'s CPU.
+fn plain_run(text: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    /// Whether some byte of `word` is zero (exact as a yes/no).
+    const fn has_zero(word: u64) -> bool {
+        word.wrapping_sub(ONES) & !word & HIGH != 0
+    }
+    let mut at = 0;
+    while let Some(chunk) = text.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // A byte below 0x20: subtracting 0x20 borrows into its high bit,
+        // which the byte itself did not have.
+        let control = word.wrapping_sub(0x20 * ONES) & !word & HIGH != 0;
+        if control
+            || has_zero(word ^ (u64::from(b'"') * ONES))
+            || has_zero(word ^ (u64::from(b'\\') * ONES))
+        {
+            break;
+        }
+        at += 8;
+    }
+    at + text[at..]
+        .iter()
+        .take_while(|b| ESCAPE[usize::from(**b)] == 0)
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn random_texts_are_escaped_exactly_as_serde_json_escapes_them() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+        let pieces = [
+            "plain text ",
+            "\"",
+            "\\",
+            "\n",
+            "\u{1}",
+            "\u{1f}",
+            "é中🚀",
+            "\u{7f}",
+            "x",
+        ];
+        for _ in 0..5_000 {
+            let text: String = (0..rng.random_range(0..40))
+                .map(|_| pieces[rng.random_range(0..pieces.len())])
+                .collect();
+            let mut ours = Vec::new();
+            string(&mut ours, text.as_bytes());
+            let theirs = serde_json::to_vec(&text).expect("serialised");
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn strings_are_escaped_exactly_as_serde_json_escapes_them() {

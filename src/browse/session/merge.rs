@@ -2,6 +2,9 @@
 //! partition's kept answer decoded further only when its queue runs out,
 //! and no more than about [`DECODE_STEP`] bytes of records per call.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use super::{Browser, DECODE_STEP, Queue};
 use crate::browse::Event;
 
@@ -17,20 +20,20 @@ impl Browser {
         if !partitions.iter().all(|p| self.refill(*p, *handed, events)) {
             return true;
         }
-        loop {
-            let mut best: Option<(i64, i32)> = None;
-            for (p, queue) in &self.queues {
-                match queue.front() {
-                    Some(r) if best.is_none_or(|(ts, _)| r.timestamp < ts) => {
-                        best = Some((r.timestamp, *p));
-                    }
-                    None if self.cursors.get(p).is_some_and(|c| c.blocks_merge(follow)) => {
-                        return false;
-                    }
-                    Some(_) | None => {}
-                }
+        // The queues' first records by (time, partition): the earliest, the
+        // lowest partition among equal times, is at the top. Only the
+        // partition just taken from changes while this call runs, so its
+        // new first record is all that is pushed back (a scan of every
+        // queue per record was a tenth of `consume`'s CPU on 100 partitions).
+        let mut fronts = BinaryHeap::with_capacity(self.queues.len());
+        for (p, queue) in &self.queues {
+            match queue.front() {
+                Some(r) => fronts.push(Reverse((r.timestamp, *p))),
+                None if self.blocks(*p, follow) => return false,
+                None => {}
             }
-            let Some((_, p)) = best else { return true };
+        }
+        while let Some(Reverse((_, p))) = fronts.pop() {
             if let Some(record) = self.queues.get_mut(&p).and_then(Queue::pop) {
                 *handed = handed.saturating_add(record.weight());
                 events.push(Event::Record(record));
@@ -38,7 +41,19 @@ impl Browser {
             if !self.refill(p, *handed, events) {
                 return true;
             }
+            match self.queues.get(&p).and_then(Queue::front) {
+                Some(r) => fronts.push(Reverse((r.timestamp, p))),
+                None if self.blocks(p, follow) => return false,
+                None => {}
+            }
         }
+        true
+    }
+
+    /// Whether partition `p`, its queue empty, may still hold a record
+    /// earlier than those queued elsewhere (the merge waits for it).
+    fn blocks(&self, p: i32, follow: bool) -> bool {
+        self.cursors.get(&p).is_some_and(|c| c.blocks_merge(follow))
     }
 
     /// Decode more of the answer kept for partition `p` if its queue ran out
