@@ -141,11 +141,13 @@ fn slash_narrows_by_severity_and_enter_opens_the_subject_on_its_row() {
     assert_eq!(s.view().rows.len(), 1);
     // A broker's event: the Brokers screen, on that broker.
     press(&mut s, &snap, Code::Enter);
-    assert_eq!(s.view().screen, Screen::Brokers);
-    let (broker, _) = s
-        .broker_row(&snap, s.view().rows[s.view().selected])
+    assert_eq!(s.view().screen, Screen::brokers());
+    let broker = s
+        .screens
+        .brokers
+        .broker(s.view().rows[s.view().selected])
         .expect("a broker row");
-    assert_eq!(broker.node_id, 1);
+    assert_eq!(broker.info().node_id, 1);
     // A partition's event: its topic's Partitions screen, on it.
     press(&mut s, &snap, Code::Esc);
     press(&mut s, &snap, Code::Esc);

@@ -313,7 +313,7 @@ fn leaders_filter_by_broker_from_the_brokers_screen_and_counts_kinds() {
     keys(&mut s, &snap, ":b");
     press(&mut s, &snap, Code::Enter);
     press(&mut s, &snap, Code::Enter); // broker 1
-    assert_eq!(s.view().screen, Screen::Leaders);
+    assert_eq!(s.view().screen, Screen::leaders());
     assert_eq!(s.view().rows.len(), 1, "only broker 1's event");
     assert_eq!(
         s.view().kinds.get("leader_changed"),

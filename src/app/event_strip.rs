@@ -7,6 +7,7 @@
 use crate::meta::MovementEvent;
 
 use super::screen::Screen;
+use super::screens::Screen as Module;
 use super::state::AppState;
 
 /// How many events the strip shows (the newest).
@@ -37,7 +38,10 @@ impl Strip {
 fn has_strip(screen: &Screen) -> bool {
     matches!(
         screen,
-        Screen::Partitions { .. } | Screen::Brokers | Screen::Group { .. } | Screen::Members { .. }
+        Screen::Partitions { .. }
+            | Screen::Module(Module::Brokers(_))
+            | Screen::Group { .. }
+            | Screen::Members { .. }
     )
 }
 
@@ -47,7 +51,7 @@ fn belongs(screen: &Screen, event: &MovementEvent) -> bool {
         Screen::Partitions { topic } => {
             event.group().is_none() && event.topic.as_deref() == Some(topic.as_str())
         }
-        Screen::Brokers => event.topic.is_none() && event.group().is_none(),
+        Screen::Module(Module::Brokers(_)) => event.topic.is_none() && event.group().is_none(),
         Screen::Group { group } | Screen::Members { group } => {
             event.group() == Some(group.as_str())
         }
@@ -135,7 +139,7 @@ mod tests {
         );
         assert_eq!(state.strip.height(), 4);
 
-        state.stack.push(View::new(Screen::Brokers));
+        state.stack.push(View::new(Screen::brokers()));
         refresh(&mut state);
         assert_eq!(state.strip.rows, [6]);
 

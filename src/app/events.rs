@@ -110,13 +110,9 @@ pub fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect
             }
         }
         (None, Some(broker)) => {
-            super::update::push(state, Screen::Brokers, None, fx);
+            super::update::push(state, Screen::brokers(), None, fx);
             super::rows::refresh(state, snap);
-            let index = (0..state.broker_rows(snap)).find(|&i| {
-                state
-                    .broker_row(snap, i)
-                    .is_some_and(|(b, _)| b.node_id == broker)
-            });
+            let index = state.screens.brokers.position(broker);
             select_source_row(state, index);
         }
         (None, None) => {}

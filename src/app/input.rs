@@ -102,8 +102,8 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
     };
     match parsed {
         Parsed::Topics => push(state, Screen::Topics, None, fx),
-        Parsed::Brokers => push(state, Screen::Brokers, None, fx),
-        Parsed::Leaders => push(state, Screen::Leaders, None, fx),
+        Parsed::Brokers => push(state, Screen::brokers(), None, fx),
+        Parsed::Leaders => push(state, Screen::leaders(), None, fx),
         Parsed::Events => push(state, Screen::Events, None, fx),
         Parsed::Fleet => super::fleet::open(state, fx),
         Parsed::Clients(Some(topic)) => {

@@ -84,7 +84,6 @@ impl Scope {
                     screen,
                     Screen::Topics
                         | Screen::Partitions { .. }
-                        | Screen::Brokers
                         | Screen::Groups { .. }
                         | Screen::Group { .. }
                         | Screen::Messages { .. }
@@ -96,7 +95,7 @@ impl Scope {
                 screen,
                 Screen::Topics
                     | Screen::Partitions { .. }
-                    | Screen::Brokers
+                    | Screen::Module(super::screens::Screen::Brokers(_))
                     | Screen::Groups { .. }
                     | Screen::Group { .. }
                     | Screen::Members { .. }
@@ -204,7 +203,7 @@ mod tests {
             Some(Command::CommandLine)
         );
         assert_eq!(map.lookup(Key::char('q'), &topics), Some(Command::Quit));
-        assert_eq!(map.lookup(Key::char('i'), &Screen::Brokers), None);
+        assert_eq!(map.lookup(Key::char('i'), &Screen::brokers()), None);
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! depends on, so that `view` only ever indexes into it.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use crate::meta::{MetadataSnapshot, MovementEvent};
 
@@ -39,7 +38,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
     }
     let key = RowsKey {
         generation: state.generation,
-        movements: state.movements_seen,
         events: state.events.seen,
         fleet: state.fleet.answers,
         watermarks: state.watermarks.answers,
@@ -72,14 +70,9 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
             rows.iter()
                 .position(|&i| identity(state, &screen, i).as_ref() == Some(&kept))
         });
-        let kinds = if matches!(screen, Screen::Leaders) {
-            let mut kinds = BTreeMap::new();
-            for event in rows.iter().filter_map(|&i| state.movements.get(i)) {
-                *kinds.entry(event.kind.name()).or_insert(0) += 1;
-            }
-            kinds
-        } else {
-            BTreeMap::new()
+        let kinds = match &screen {
+            Screen::Module(s) => state.screens.counts(s, &rows),
+            _ => BTreeMap::new(),
         };
         let view = state.view_mut();
         view.rows = rows;
@@ -129,15 +122,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
     let filter = view.filter.clone();
     let sort = view.sort;
     let screen = view.screen.clone();
-    // Brokers are matched on "ID HOST:PORT", live and down alike.
-    let broker_keys: Vec<String> = if matches!(screen, Screen::Brokers) {
-        (0..state.broker_rows(snap))
-            .filter_map(|i| state.broker_row(snap, i))
-            .map(|(b, _)| format!("{} {}", b.node_id, b.address()))
-            .collect()
-    } else {
-        Vec::new()
-    };
     let scratch = &mut state.scratch;
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
     let mut rows: Vec<usize> = match &screen {
@@ -157,19 +141,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
                 .map(|(i, _)| i)
                 .collect()
         }),
-        Screen::Brokers => broker_keys
-            .iter()
-            .enumerate()
-            .filter(|(_, text)| keep(text))
-            .map(|(i, _)| i)
-            .collect(),
-        Screen::Leaders => state
-            .movements
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| keep(&movement_key(e)))
-            .map(|(i, _)| i)
-            .collect(),
         Screen::Events => state
             .events
             .ring
@@ -193,52 +164,13 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
     rows
 }
 
-/// The text a movement row is filtered by: topic, partition, kind, and every
-/// broker involved as `b<ID>` (so `/~\bb2\b` finds broker 2's events).
-pub fn movement_key(event: &MovementEvent) -> String {
-    use crate::meta::MovementKind as K;
-    let brokers: Vec<i32> = match &event.kind {
-        K::LeaderChanged { from, to, .. } => vec![*from, *to],
-        K::PartitionOffline { from, .. } => vec![*from],
-        K::PartitionOnline { to, .. } => vec![*to],
-        K::IsrShrank { removed, .. } => removed.clone(),
-        K::IsrExpanded { added, .. } => added.clone(),
-        K::ReplicasChanged { from, to } => from.iter().chain(to).copied().collect(),
-        K::BrokerJoined { broker, .. }
-        | K::BrokerLeft { broker }
-        | K::BrokerNotAnswering { broker }
-        | K::BrokerAnswering { broker } => vec![*broker],
-        K::MetadataLive { leader } => vec![*leader],
-        K::ControllerChanged { from, to } => from.iter().chain(to).copied().collect(),
-        K::QuorumLeaderChanged { from, to, .. } => from.iter().chain([to]).copied().collect(),
-        K::TopicCreated { .. }
-        | K::TopicDeleted
-        | K::MetadataFrozen { .. }
-        | K::PartitionsAdded { .. }
-        | K::EventsSuppressed { .. }
-        | K::GroupStateChanged { .. }
-        | K::GroupMembersChanged { .. }
-        | K::GroupRecordsLost { .. } => Vec::new(),
-    };
-    let mut key = format!(
-        "{} {} {}",
-        event.topic.as_deref().unwrap_or("-"),
-        event.partition.map_or_else(String::new, |p| p.to_string()),
-        event.kind.name()
-    );
-    for broker in brokers {
-        let _ = write!(key, " b{broker}");
-    }
-    key
-}
-
 /// What `/` matches on the events timeline: the leader-movement key (topic,
 /// partition, kind, `bN` for each broker named), the subject, the
 /// severity and the source.
 fn event_key(event: &MovementEvent) -> String {
     format!(
         "{} {} {} {}",
-        movement_key(event),
+        super::screens::leaders::movement_key(event),
         crate::columns::events::subject(event),
         event.kind.severity().name(),
         event.kind.source().name()
@@ -253,21 +185,13 @@ fn sort_rows(
     column: usize,
     rows: &mut Vec<usize>,
 ) {
-    use crate::columns::{
-        brokers, group_offsets, groups, leaders, members, partitions, sort_indices, topics,
-    };
+    use crate::columns::{group_offsets, groups, members, partitions, sort_indices, topics};
     match screen {
         Screen::Topics => sort_indices(rows, topics::table().get(column), |i| {
             table_rows::topic(state, snap, i)
         }),
         Screen::Partitions { topic } => sort_indices(rows, partitions::table().get(column), |i| {
             table_rows::partition(state, snap, topic, i)
-        }),
-        Screen::Brokers => sort_indices(rows, brokers::table().get(column), |i| {
-            table_rows::broker(state, snap, i)
-        }),
-        Screen::Leaders => sort_indices(rows, leaders::table().get(column), |i| {
-            table_rows::movement(state, i)
         }),
         Screen::Events => sort_indices(rows, crate::columns::events::table().get(column), |i| {
             state.events.ring.get(i)

@@ -13,10 +13,6 @@ pub enum Screen {
         /// Its name.
         topic: String,
     },
-    /// The brokers.
-    Brokers,
-    /// The leader-movement log.
-    Leaders,
     /// The events timeline: every kind of event, with severity and source.
     Events,
     /// Every context of the config at a glance (`crate::fleet`).
@@ -60,13 +56,25 @@ pub enum Screen {
 }
 
 impl Screen {
+    /// The Brokers screen (a module).
+    pub fn brokers() -> Screen {
+        Screen::Module(super::screens::Screen::Brokers(
+            super::screens::brokers::List,
+        ))
+    }
+
+    /// The Leaders screen, the leader-movement log (a module).
+    pub fn leaders() -> Screen {
+        Screen::Module(super::screens::Screen::Leaders(
+            super::screens::leaders::Log,
+        ))
+    }
+
     /// The title shown above the table (names from the cluster escaped).
     pub fn title(&self) -> String {
         crate::untrusted::escaped(match self {
             Screen::Topics => "topics".to_owned(),
             Screen::Partitions { topic } => format!("partitions of '{topic}'"),
-            Screen::Brokers => "brokers".to_owned(),
-            Screen::Leaders => "leader movement".to_owned(),
             Screen::Events => "events".to_owned(),
             Screen::Fleet => "fleet: every context".to_owned(),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
@@ -94,14 +102,11 @@ impl Screen {
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            brokers, events, group_offsets, groups, headers, leaders, members, messages,
-            partitions, quorum, topics,
+            events, group_offsets, groups, headers, members, messages, partitions, quorum, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
             Screen::Partitions { .. } => headers(&partitions::table()),
-            Screen::Brokers => headers(&brokers::table()),
-            Screen::Leaders => headers(&leaders::table()),
             Screen::Events => headers(&events::table()),
             Screen::Fleet => headers(&crate::columns::fleet::table()),
             Screen::Groups { .. } => headers(&groups::table()),
@@ -151,8 +156,9 @@ pub struct View {
     pub rows: Vec<usize>,
     /// What `rows` was built from; rebuilt when it differs.
     pub built_for: Option<RowsKey>,
-    /// How many of `rows` there are of each movement kind (the movement
-    /// log's title counts what the filter lets through); empty elsewhere.
+    /// What the title counts among `rows`, by name (the movement log: each
+    /// kind of event the filter lets through); empty elsewhere. Made with
+    /// the rows by the screen's module.
     pub kinds: BTreeMap<&'static str, usize>,
 }
 
@@ -161,8 +167,6 @@ pub struct View {
 pub struct RowsKey {
     /// The snapshot generation.
     pub generation: u64,
-    /// How many movement events had arrived.
-    pub movements: u64,
     /// How many events of the timeline had arrived.
     pub events: u64,
     /// How many fleet publications had arrived.
@@ -195,7 +199,11 @@ impl View {
         let sort = Sort {
             // The fleet: by health, worst first (its second column).
             column: usize::from(screen == Screen::Fleet),
-            descending: matches!(screen, Screen::Leaders | Screen::Events),
+            descending: match &screen {
+                Screen::Events => true,
+                Screen::Module(s) => s.descending(),
+                _ => false,
+            },
         };
         View {
             screen,

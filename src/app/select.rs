@@ -67,12 +67,12 @@ pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option
         return Some(ConfigResource::Topic(topic));
     }
     let view = state.view();
-    if !matches!(view.screen, Screen::Brokers) {
+    if !matches!(view.screen, Screen::Module(screens::Screen::Brokers(_))) {
         return None;
     }
     let index = *view.rows.get(view.selected)?;
-    let (broker, _) = state.broker_row(snap, index)?;
-    Some(ConfigResource::Broker(broker.node_id))
+    let broker = state.screens.brokers.broker(index)?.info().node_id;
+    Some(ConfigResource::Broker(broker))
 }
 
 pub(super) fn selected_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
@@ -104,17 +104,6 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
         Screen::Topics => {
             if let Some(topic) = selected_topic(state, snap) {
                 super::update::push(state, Screen::Partitions { topic }, None, fx);
-            }
-        }
-        Screen::Brokers => {
-            let view = state.view();
-            let broker = view
-                .rows
-                .get(view.selected)
-                .and_then(|&i| state.broker_row(snap, i))
-                .map(|(b, _)| b.node_id);
-            if let Some(id) = broker {
-                super::update::push(state, Screen::Leaders, Some(&format!("~\\bb{id}\\b")), fx);
             }
         }
         Screen::Groups { .. } => {
@@ -154,9 +143,12 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 Some(Goto::Screen(screen)) => {
                     super::update::push(state, Screen::Module(screen), None, fx);
                 }
+                Some(Goto::Filtered(screen, filter)) => {
+                    super::update::push(state, Screen::Module(screen), Some(&filter), fx);
+                }
                 None => {}
             }
         }
-        Screen::Leaders | Screen::Cluster | Screen::Members { .. } | Screen::Record { .. } => {}
+        Screen::Cluster | Screen::Members { .. } | Screen::Record { .. } => {}
     }
 }

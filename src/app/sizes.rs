@@ -66,7 +66,9 @@ impl SizeStore {
 fn shows_sizes(screen: &Screen) -> bool {
     matches!(
         screen,
-        Screen::Topics | Screen::Brokers | Screen::Partitions { .. }
+        Screen::Topics
+            | Screen::Partitions { .. }
+            | Screen::Module(crate::app::screens::Screen::Brokers(_))
     )
 }
 

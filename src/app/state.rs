@@ -1,9 +1,9 @@
 //! The whole model of the UI.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::meta::{BrokerInfo, MetadataSnapshot, MovementEvent, TopicPartition, Watermarks};
+use crate::meta::{TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
 use super::cluster::ClusterStore;
@@ -13,10 +13,6 @@ use super::keymap::Keymap;
 use super::screen::{Screen, View};
 use super::sizes::SizeStore;
 
-/// How many leader-count samples each broker's sparkline keeps.
-pub const HISTORY_LEN: usize = 60;
-/// How many movement events the UI keeps.
-pub const MOVEMENTS_KEPT: usize = 10_000;
 /// How long a partition that moved stays highlighted.
 pub const MOVED_HIGHLIGHT: Duration = Duration::from_secs(30);
 
@@ -122,17 +118,6 @@ pub struct AppState {
     pub width: u16,
     /// Terminal size.
     pub height: u16,
-    /// Every broker seen this session, as last seen (to tell "down" from
-    /// "never there", and to show a down broker's address).
-    pub known_brokers: BTreeMap<i32, BrokerInfo>,
-    /// Brokers seen before and missing from the snapshot, with since when.
-    pub down_brokers: BTreeMap<i32, SystemTime>,
-    /// Leader count per broker, one sample per snapshot.
-    pub leader_history: BTreeMap<i32, VecDeque<u64>>,
-    /// Movement events, oldest first.
-    pub movements: VecDeque<MovementEvent>,
-    /// Movement events received in all (also those dropped from the front).
-    pub movements_seen: u64,
     /// The events timeline (every kind) and its recent counts.
     pub events: super::events::EventsStore,
     /// The recent events of the subject on screen (Partitions, Brokers, a
@@ -215,11 +200,6 @@ impl AppState {
             wall: SystemTime::now(),
             width: 80,
             height: 24,
-            known_brokers: BTreeMap::new(),
-            down_brokers: BTreeMap::new(),
-            leader_history: BTreeMap::new(),
-            movements: VecDeque::new(),
-            movements_seen: 0,
             events: super::events::EventsStore::default(),
             strip: super::event_strip::Strip::default(),
             fleet: super::fleet::FleetStore::default(),
@@ -253,16 +233,12 @@ impl AppState {
         &mut self.stack[last]
     }
 
-    /// Since when broker `id` has not answered kscope's liveness check.
-    pub fn not_answering_since(&self, id: i32) -> Option<SystemTime> {
-        self.health.as_ref()?.not_answering.get(&id).copied()
-    }
-
     /// The time rows and data ages are read against now.
     pub fn clock(&self) -> super::screens::Clock {
         super::screens::Clock {
             now: self.now,
             now_ms: super::table_rows::now_ms(self),
+            wall: self.wall,
         }
     }
 
@@ -280,11 +256,6 @@ impl AppState {
         self.generation = 0;
         self.degraded = None;
         self.health = None;
-        self.known_brokers.clear();
-        self.down_brokers.clear();
-        self.leader_history.clear();
-        self.movements.clear();
-        self.movements_seen = 0;
         self.events.reset();
         self.strip = super::event_strip::Strip::default();
         self.moved_at.clear();
@@ -326,26 +297,6 @@ impl AppState {
     pub fn page(&self) -> usize {
         let rows = super::layout::table_rows(&self.view().screen, self.height);
         rows.saturating_sub(usize::from(self.strip.height())).max(1)
-    }
-
-    /// Row `index` of the Brokers screen: the snapshot's brokers, then the
-    /// down ones as last seen, with since when they are down.
-    pub fn broker_row<'a>(
-        &'a self,
-        snap: &'a MetadataSnapshot,
-        index: usize,
-    ) -> Option<(&'a BrokerInfo, Option<SystemTime>)> {
-        let live = snap.brokers();
-        if let Some(broker) = live.get(index) {
-            return Some((broker, None));
-        }
-        let (id, since) = self.down_brokers.iter().nth(index - live.len())?;
-        Some((self.known_brokers.get(id)?, Some(*since)))
-    }
-
-    /// How many rows the Brokers screen has (live and down).
-    pub fn broker_rows(&self, snap: &MetadataSnapshot) -> usize {
-        snap.brokers().len() + self.down_brokers.len()
     }
 
     /// Whether some partition's recent-move highlight has yet to fade.

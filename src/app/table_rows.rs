@@ -3,9 +3,9 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use crate::columns::{brokers, format, group_offsets, groups, partitions, topics};
+use crate::columns::{group_offsets, groups, partitions, topics};
 use crate::groups::{GroupDetail, Member};
-use crate::meta::{MetadataSnapshot, MovementEvent, TopicPartition};
+use crate::meta::{MetadataSnapshot, TopicPartition};
 
 use super::group_rows;
 use super::groups::DetailView;
@@ -78,51 +78,6 @@ pub fn partition<'a>(
         elr: state.extras.elr(topic, p.partition),
         local_start: state.extras.local_start(topic, p.partition),
     })
-}
-
-/// Broker row `index`: a live broker, or a down one as last seen.
-pub fn broker<'a>(
-    state: &'a AppState,
-    snap: &'a MetadataSnapshot,
-    index: usize,
-) -> Option<brokers::Row<'a>> {
-    let (b, down_since) = state.broker_row(snap, index)?;
-    let role = match down_since.or_else(|| state.not_answering_since(b.node_id)) {
-        Some(since) => {
-            let what = if down_since.is_some() {
-                "DOWN"
-            } else {
-                "NO ANSWER"
-            };
-            let down_for = state.wall.duration_since(since).unwrap_or_default();
-            format!("{what} {}", format::age(down_for))
-        }
-        None if snap.controller_id() == Some(b.node_id) => "controller".to_owned(),
-        None if snap.quorum_voters().contains(&b.node_id) => "voter".to_owned(),
-        None => "broker".to_owned(),
-    };
-    Some(brokers::Row {
-        id: b.node_id,
-        address: b.address(),
-        rack: b.rack.as_deref(),
-        role,
-        leaders: down_since.is_none().then(|| snap.leader_count(b.node_id)),
-        history: state
-            .leader_history
-            .get(&b.node_id)
-            .map(|h| h.iter().copied().collect())
-            .unwrap_or_default(),
-        disk: state
-            .sizes
-            .latest
-            .as_ref()
-            .map(|s| s.brokers.get(&b.node_id).copied().flatten()),
-    })
-}
-
-/// Movement event `index` of the log.
-pub fn movement(state: &AppState, index: usize) -> Option<&MovementEvent> {
-    state.movements.get(index)
 }
 
 /// Group `index` of the overview.

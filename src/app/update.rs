@@ -13,8 +13,10 @@ use super::layout;
 use super::messages;
 use super::rows;
 use super::screen::{Screen, View};
+use super::screens;
+use super::screens::brokers::{self, Observed};
 use super::select::{config_target, current_topic, inspect_selected, select, selected_partition};
-use super::state::{AppState, HISTORY_LEN, Link, MOVEMENTS_KEPT, Mode};
+use super::state::{AppState, Link, Mode};
 use super::watermarks;
 
 /// Apply `action` to `state`; `snap` is the snapshot the next frame draws.
@@ -61,24 +63,26 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);
         }
-        Action::Sizes { request, sizes } => super::sizes::receive(state, request, sizes),
+        Action::Sizes { request, sizes } => {
+            super::sizes::receive(state, request, sizes);
+            let latest = state.sizes.latest.clone();
+            forward(state, screens::Msg::Brokers(brokers::Msg::Sizes(latest)));
+        }
         Action::Cluster { request, info } => super::cluster::receive(state, request, info),
         Action::PartitionExtras { request, answer } => {
             super::partition_extras::receive(state, request, answer);
         }
-        Action::Screen(msg) => {
-            let clock = state.clock();
-            if let Some(notice) = state.screens.receive(msg, clock) {
-                state.notice = Some(notice);
-            }
-        }
+        Action::Screen(msg) => forward(state, msg),
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
             }
             state.degraded = degraded;
         }
-        Action::Health(health) => state.health = health,
+        Action::Health(health) => {
+            state.health.clone_from(&health);
+            forward(state, screens::Msg::Brokers(brokers::Msg::Health(health)));
+        }
         Action::ConnectFailed {
             attempt,
             error,
@@ -258,7 +262,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         Command::Leaders => {
             if let Some(topic) = current_topic(state, snap) {
                 let filter = format!("~^{} ", regex::escape(&topic));
-                push(state, Screen::Leaders, Some(&filter), fx);
+                push(state, Screen::leaders(), Some(&filter), fx);
             }
         }
     }
@@ -337,35 +341,17 @@ fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
     state.partition_total = snap.partition_count();
     state.refreshing = false;
     state.link = Link::Connected;
-    for broker in snap.brokers() {
-        state.known_brokers.insert(broker.node_id, broker.clone());
-        state.down_brokers.remove(&broker.node_id);
-    }
-    for &id in state.known_brokers.keys() {
-        if snap.broker(id).is_none() {
-            state.down_brokers.entry(id).or_insert(state.wall);
-        }
-    }
-    for &id in state.known_brokers.keys() {
-        let count = if snap.broker(id).is_some() {
-            snap.leader_count(id) as u64
-        } else {
-            0
-        };
-        let history = state.leader_history.entry(id).or_default();
-        if history.len() == HISTORY_LEN {
-            history.pop_front();
-        }
-        history.push_back(count);
-    }
+    let observed = Observed::of(snap, state.wall);
+    forward(
+        state,
+        screens::Msg::Brokers(brokers::Msg::Snapshot(observed.into())),
+    );
 }
 
 fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
     state.events.push(&events);
     state.events.count_recent(state.wall);
-    // The Leaders screen shows leader movement; the other kinds of the
-    // event model (partitions added, quorum elections) are for `watch events`.
-    for event in events.into_iter().filter(|e| e.kind.is_leader_movement()) {
+    for event in events.iter().filter(|e| e.kind.is_leader_movement()) {
         if let (Some(topic), Some(partition)) = (&event.topic, event.partition)
             && matches!(
                 event.kind,
@@ -377,10 +363,18 @@ fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
             state.moved_at.insert((topic.clone(), partition), state.now);
             state.last_moved = Some(state.now);
         }
-        state.movements_seen += 1;
-        state.movements.push_back(event);
-        if state.movements.len() > MOVEMENTS_KEPT {
-            state.movements.pop_front();
-        }
+    }
+    // The Leaders screen keeps the leader movement of the batch.
+    let msg = screens::Msg::Leaders(screens::leaders::Msg::Moved(events));
+    forward(state, msg);
+}
+
+/// Hand `msg` to its screen module's store: an answer to its own query, or
+/// shared data it shows (a snapshot's brokers, the movement feed); a
+/// failure it reports goes to the status line.
+fn forward(state: &mut AppState, msg: screens::Msg) {
+    let clock = state.clock();
+    if let Some(notice) = state.screens.receive(msg, clock) {
+        state.notice = Some(notice);
     }
 }

@@ -54,9 +54,7 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
                 }
             }
         }
-        Screen::Brokers
-        | Screen::Leaders
-        | Screen::Events
+        Screen::Events
         | Screen::Fleet
         | Screen::Groups { .. }
         | Screen::Group { .. }

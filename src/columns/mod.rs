@@ -7,14 +7,12 @@
 //! Every cell goes to the terminal through [`cell`], which escapes untrusted
 //! text and fits it by display width ([`crate::untrusted`]).
 
-pub mod brokers;
 pub mod events;
 pub mod fleet;
 pub mod format;
 pub mod group_format;
 pub mod group_offsets;
 pub mod groups;
-pub mod leaders;
 pub mod members;
 pub mod messages;
 pub mod partitions;

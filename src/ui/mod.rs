@@ -119,7 +119,7 @@ fn draw_header(
     snap: &MetadataSnapshot,
     theme: &Theme,
 ) {
-    let down: Vec<i32> = state.down_brokers.keys().copied().collect();
+    let down: Vec<i32> = state.screens.brokers.down.keys().copied().collect();
     let controller = snap
         .controller_id()
         .map_or_else(|| "-".to_owned(), |c| c.to_string());

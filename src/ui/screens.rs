@@ -4,8 +4,8 @@
 use ratatui::style::Style;
 
 use crate::app::{AppState, Screen, table_rows};
-use crate::columns::{brokers, leaders, partitions, topics};
-use crate::meta::{MetadataSnapshot, MovementKind};
+use crate::columns::{partitions, topics};
+use crate::meta::MetadataSnapshot;
 
 pub use super::grid::{Grid, grid};
 use super::theme::Theme;
@@ -48,30 +48,6 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                         Style::new()
                     };
                     (row, style)
-                }),
-        ),
-        Screen::Brokers => grid(
-            &brokers::table(),
-            window.filter_map(|i| {
-                let (b, down_since) = state.broker_row(snap, i)?;
-                let down = down_since.is_some() || state.not_answering_since(b.node_id).is_some();
-                let style = if down { theme.problem } else { Style::new() };
-                Some((table_rows::broker(state, snap, i)?, style))
-            }),
-        ),
-        Screen::Leaders => grid(
-            &leaders::table(),
-            window
-                .filter_map(|i| table_rows::movement(state, i))
-                .map(|e| {
-                    let style = match e.kind {
-                        MovementKind::PartitionOffline { .. } | MovementKind::BrokerLeft { .. } => {
-                            theme.problem
-                        }
-                        MovementKind::LeaderChanged { .. } => theme.moved,
-                        _ => Style::new(),
-                    };
-                    (e, style)
                 }),
         ),
         Screen::Fleet => fleet(state, theme, window),

@@ -36,7 +36,7 @@ pub fn clock_face(state: &AppState, snap: &MetadataSnapshot) -> ClockFace {
         snapshot: snapshot_text(state, snap),
         degraded: degraded_for(state),
         events: state.events.recent,
-        second: rows_count_seconds(state, snap).then(|| {
+        second: rows_count_seconds(state).then(|| {
             state
                 .wall
                 .duration_since(std::time::UNIX_EPOCH)
@@ -48,23 +48,13 @@ pub fn clock_face(state: &AppState, snap: &MetadataSnapshot) -> ClockFace {
 /// Whether the screen on show has durations or highlights that change by
 /// the second. Screens not listed are assumed to (a tick each second, as
 /// before); the ones listed are the ones left open for hours.
-fn rows_count_seconds(state: &AppState, snap: &MetadataSnapshot) -> bool {
+fn rows_count_seconds(state: &AppState) -> bool {
     if !state.has_cluster() {
         return true;
     }
     match &state.view().screen {
-        Screen::Topics | Screen::Partitions { .. } | Screen::Leaders | Screen::Events => {
-            state.highlights_fading()
-        }
-        // "DOWN 3m04s" and "NO ANSWER 12s" count up.
-        Screen::Brokers => {
-            state.highlights_fading()
-                || !state.down_brokers.is_empty()
-                || snap
-                    .brokers()
-                    .iter()
-                    .any(|b| state.not_answering_since(b.node_id).is_some())
-        }
+        Screen::Topics | Screen::Partitions { .. } | Screen::Events => state.highlights_fading(),
+        Screen::Module(s) => state.highlights_fading() || state.screens.counts_seconds(s),
         _ => true,
     }
 }
@@ -156,11 +146,11 @@ mod tests {
         assert_ne!(clock_face(&state, &snap), first);
 
         let mut state = connected_at(snap.fetched_at());
-        state.stack.push(View::new(Screen::Brokers));
+        state.stack.push(View::new(Screen::brokers()));
         let first = clock_face(&state, &snap);
         later(&mut state, 1);
         assert_eq!(clock_face(&state, &snap), first, "every broker up");
-        state.down_brokers.insert(2, state.wall);
+        state.screens.brokers.down.insert(2, state.wall);
         let first = clock_face(&state, &snap);
         later(&mut state, 1);
         assert_ne!(clock_face(&state, &snap), first, "DOWN counts up");

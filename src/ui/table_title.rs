@@ -1,6 +1,6 @@
 //! A table screen's title: the screen, the selected row of how many, the
 //! filter, the screen's own status (groups list, messages, cluster, a
-//! screen module's, a topic's size, leader moves) and how many columns the
+//! screen module's and its counts, a topic's size) and how many columns the
 //! terminal could not fit.
 
 use std::fmt::Write as _;
@@ -57,16 +57,15 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     if let Screen::Partitions { topic } = &view.screen {
         title.push_str(&topic_size(state, topic));
     }
-    if matches!(view.screen, Screen::Leaders) {
-        let counts: Vec<String> = view
-            .kinds
-            .iter()
-            .filter(|(_, n)| **n > 0)
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
-        if !counts.is_empty() {
-            let _ = write!(title, " · {}", counts.join(" · "));
-        }
+    // The counts the screen's module made with its rows (leader moves).
+    let counts: Vec<String> = view
+        .kinds
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    if !counts.is_empty() {
+        let _ = write!(title, " · {}", counts.join(" · "));
     }
     if hidden > 0 {
         let _ = write!(

@@ -70,6 +70,13 @@ macro_rules! screens {
                 }
             }
 
+            /// Whether its list opens sorted last first.
+            pub fn descending(&self) -> bool {
+                match self {
+                    $(Screen::$variant(_) => <$module::$shown as Module>::DESCENDING,)+
+                }
+            }
+
             /// Whether it asks only while the cluster is connected (its
             /// fetch runs against the cluster).
             pub fn needs_cluster(&self) -> bool {
@@ -115,6 +122,24 @@ macro_rules! screens {
             pub fn identity(&self, screen: &Screen, index: usize) -> Option<String> {
                 match screen {
                     $(Screen::$variant(s) => s.identity(&self.$module, index),)+
+                }
+            }
+
+            /// What the title counts among `rows` of `screen`.
+            pub fn counts(
+                &self,
+                screen: &Screen,
+                rows: &[usize],
+            ) -> std::collections::BTreeMap<&'static str, usize> {
+                match screen {
+                    $(Screen::$variant(s) => s.counts(&self.$module, rows),)+
+                }
+            }
+
+            /// Whether `screen`'s rows change by the second.
+            pub fn counts_seconds(&self, screen: &Screen) -> bool {
+                match screen {
+                    $(Screen::$variant(s) => s.counts_seconds(&self.$module),)+
                 }
             }
 

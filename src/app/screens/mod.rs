@@ -35,7 +35,24 @@
 //!    (most screens; asked only while connected) or the context's schema
 //!    [`Registry`] (the schema screens; asked whether or not the cluster
 //!    is connected); the session hands it over from its [`Reach`] and
-//!    starts no fetch without it. A screen that shows text scrolled line by line
+//!    starts no fetch without it.
+//!
+//!    A screen over data the session already holds rather than answers of
+//!    its own (Brokers: the snapshot's brokers, kscope's liveness view, the
+//!    disk sizes; Leaders: the movement feed) fetches nothing (`type Query
+//!    = Infallible`, `plan` gives `None`) and takes that data as its own
+//!    `Msg`: `update` forwards it to `Stores::receive` when it lands, built
+//!    by the module from the shared value (`brokers::Observed::of` a
+//!    snapshot), so the store keeps a plain copy of what its rows show and
+//!    nothing reads the snapshot for it at draw time. The shared value
+//!    stays where it was (the header reads it too). The table's own
+//!    options: `DESCENDING` for a list that opens last first (a log),
+//!    `counts` for what the title counts among the filtered rows (made with
+//!    them in `update`), `counts_seconds` false for rows that change only
+//!    with the data (no tick each second), and [`Goto::Filtered`] to open
+//!    another module's screen with a filter (a broker's leader movement).
+//!
+//!    A screen that shows text scrolled line by line
 //!    rather than a table (a schema's text) says so with `is_text` and
 //!    gives `text_lines` and `draw_text`; `enter` may prepare what it
 //!    opens in the store (the text laid out) so drawing only colours it.
@@ -43,8 +60,9 @@
 //!    It declares the module and gives every wrapper enum and dispatch
 //!    `match` its arm.
 //! 3. Open it from the navigation: push `Screen::Module(Screen::Variant(…))`
-//!    from the key or command that leads there (keymap and select/command
-//!    code, which is not per-screen).
+//!    (for a screen with one value, a constructor such as
+//!    `app::Screen::brokers()`) from the key or command that leads there
+//!    (keymap and select/command code, which is not per-screen).
 //!
 //! Nothing else changes: the rows key, layout, drawing, title, `r`,
 //! `:ctx` and the worker reach the screen through this file.
@@ -73,4 +91,6 @@ screens! {
     Security => security::Listing,
     Configs => configs::Config,
     Schemas => schemas::Shown,
+    Leaders => leaders::Log,
+    Brokers => brokers::List,
 }

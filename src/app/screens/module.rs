@@ -4,8 +4,9 @@
 //! the query and the message are its associated types, so the top level
 //! never names a screen's data.
 
+use std::collections::BTreeMap;
 use std::future::Future;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -25,6 +26,9 @@ pub struct Clock {
     pub now: Instant,
     /// Wall-clock now in ms since the epoch (the age of a broker timestamp).
     pub now_ms: i64,
+    /// Wall-clock now (how long a broker has been down, against the wall
+    /// time it was seen gone).
+    pub wall: SystemTime,
 }
 
 /// A screen outside the module that Enter on a row opens: the module says
@@ -35,6 +39,9 @@ pub enum Goto {
     Group(String),
     /// Another screen of a module (a config's detail from the list).
     Screen(super::Screen),
+    /// Another screen of a module with its `/` filter set (a broker's
+    /// leader movement: `~\bb2\b`).
+    Filtered(super::Screen, String),
 }
 
 /// What a screen's fetch can run against, as the session holds it: the
@@ -95,6 +102,8 @@ pub trait Module: Sized {
     const PANEL_ROWS: u16 = 0;
     /// Whether Enter opens something from a row (see [`Module::enter`]).
     const DRILLABLE: bool = false;
+    /// Whether the list opens sorted last first (a log: newest on top).
+    const DESCENDING: bool = false;
 
     /// The panel's rows for what is shown, where one module shows two
     /// screens (a list and a detail); [`Module::PANEL_ROWS`] by default.
@@ -147,6 +156,24 @@ pub trait Module: Sized {
 
     /// Sort `rows` by `column` of the table.
     fn sort(&self, store: &Self::Store, clock: Clock, column: usize, rows: &mut Vec<usize>);
+
+    /// What the title counts among `rows` (those the filter let through),
+    /// by name: made in `update` when the rows are rebuilt, kept in the
+    /// view for the title (the leader-movement log counts each kind of
+    /// event). Nothing by default.
+    fn counts(&self, store: &Self::Store, rows: &[usize]) -> BTreeMap<&'static str, usize> {
+        let _ = (store, rows);
+        BTreeMap::new()
+    }
+
+    /// Whether the rows show durations that grow by the second ("DOWN
+    /// 3m04s"), so the clock alone changes the frame. Yes by default: a
+    /// screen that says no is redrawn only when its data changes (or a
+    /// recent-move highlight fades).
+    fn counts_seconds(&self, store: &Self::Store) -> bool {
+        let _ = store;
+        true
+    }
 
     /// The visible part of the table: the rows of `window`, styled.
     fn visible(

@@ -291,6 +291,7 @@ mod tests {
         let clock = Clock {
             now: Instant::now(),
             now_ms: 0,
+            wall: std::time::SystemTime::UNIX_EPOCH,
         };
         let mut store = store_asking(&Listing::Users, 2);
         let stale = answered(1, Answer::Quotas(Ok(Vec::new())));

@@ -1,7 +1,8 @@
-//! The Brokers screen's table (live brokers, then those that went down).
+//! The Brokers screen's column table (live brokers, then those that went
+//! down).
 
-use super::Column;
-use super::format::{bytes, sparkline};
+use crate::columns::Column;
+use crate::columns::format::{bytes, sparkline};
 use crate::inspect::BrokerDisk;
 
 /// How many samples the leaders sparkline shows.
@@ -27,6 +28,8 @@ pub struct Row<'a> {
     pub disk: Option<Option<BrokerDisk>>,
 }
 
+/// A disk cell: `-` before the first read or where the broker does not
+/// report it, `unknown` when it did not answer the last read.
 fn disk_cell(row: &Row, f: fn(&BrokerDisk) -> Option<i64>) -> String {
     match row.disk {
         None => "-".to_owned(),
@@ -35,6 +38,7 @@ fn disk_cell(row: &Row, f: fn(&BrokerDisk) -> Option<i64>) -> String {
     }
 }
 
+/// What a disk column sorts by (nothing known sorts first).
 fn disk_key(row: &Row, f: fn(&BrokerDisk) -> Option<i64>) -> Option<i64> {
     row.disk.flatten().as_ref().and_then(f)
 }

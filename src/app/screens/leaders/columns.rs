@@ -1,9 +1,9 @@
-//! The leader-movement log's table.
+//! The leader-movement log's column table (shared with `watch leaders`'
+//! formatters in `columns::format`).
 
+use crate::columns::Column;
+use crate::columns::format::{clock, movement_detail};
 use crate::meta::MovementEvent;
-
-use super::Column;
-use super::format::{clock, movement_detail};
 
 /// The columns: time, topic, partition, kind of event, what it says.
 pub fn table<'a>() -> [Column<&'a MovementEvent>; 5] {
