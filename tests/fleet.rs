@@ -195,6 +195,33 @@ fn others(rows: &[Value]) -> Vec<(String, Value, Value)> {
     out
 }
 
+/// The 3-node cluster's row: the lagging group's lag in records and in
+/// time (records produced between `produced.0` and `produced.1`, the poll
+/// between `polled.0` and `polled.1`, in ms since the epoch), and every
+/// topic's min ISR read with none below it.
+fn assert_three(rows: &[Value], produced: (i64, i64), polled: (i64, i64)) {
+    let (producing, produced) = produced;
+    let (asked, answered) = polled;
+    let lag = row(rows, "three");
+    assert_eq!(lag["groups"], 1, "{lag:#}");
+    assert_eq!(lag["worst_lag"], RECORDS, "{lag:#}");
+    assert_eq!(lag["worst_lag_group"], GROUP, "{lag:#}");
+    assert_eq!(lag["lag_groups_checked"], 1, "{lag:#}");
+    // Lag in time: the age of the first record produced, read during the
+    // command: at least since the last was produced, at most since the first.
+    assert_eq!(lag["worst_lag_time_group"], GROUP, "{lag:#}");
+    let age = lag["worst_lag_time_ms"].as_i64().unwrap();
+    assert!(
+        age >= asked - produced && age <= answered - producing,
+        "lag in time {age} ms, produced {} to {} ms before the poll: {lag:#}",
+        asked - produced,
+        answered - producing
+    );
+    // Every topic's min ISR read in the one poll; none below it yet.
+    assert_eq!(lag["under_min_isr"], 0, "{lag:#}");
+    assert_eq!(lag["min_isr_topics_checked"], lag["topics"], "{lag:#}");
+}
+
 /// `[fleet] poll_timeout_secs = 1`: the frozen context alone gives up
 /// after one second, and says so.
 fn a_shorter_poll_timeout_gives_up_sooner(home: &Path, frozen: &support::ClusterEnv) {
@@ -256,24 +283,7 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     assert_healthy(&rows, "three", 3);
     assert!(row(&rows, "three")["topics"].as_u64().unwrap() >= 1);
     assert!(row(&rows, "three")["partitions"].as_u64().unwrap() >= 6);
-    let lag = row(&rows, "three");
-    assert_eq!(lag["groups"], 1, "{lag:#}");
-    assert_eq!(lag["worst_lag"], RECORDS, "{lag:#}");
-    assert_eq!(lag["worst_lag_group"], GROUP, "{lag:#}");
-    assert_eq!(lag["lag_groups_checked"], 1, "{lag:#}");
-    // Lag in time: the age of the first record produced, read during the
-    // command: at least since the last was produced, at most since the first.
-    assert_eq!(lag["worst_lag_time_group"], GROUP, "{lag:#}");
-    let age = lag["worst_lag_time_ms"].as_i64().unwrap();
-    assert!(
-        age >= asked - produced && age <= answered - producing,
-        "lag in time {age} ms, produced {} to {} ms before the poll: {lag:#}",
-        asked - produced,
-        answered - producing
-    );
-    // Every topic's min ISR read in the one poll; none below it yet.
-    assert_eq!(lag["under_min_isr"], 0, "{lag:#}");
-    assert_eq!(lag["min_isr_topics_checked"], lag["topics"], "{lag:#}");
+    assert_three(&rows, (producing, produced), (asked, answered));
     assert_healthy(&rows, "auth", 3);
     assert_unreachable(&rows, "wrong-password", "auth_failed");
     assert_unreachable(&rows, "refused", "refused");
