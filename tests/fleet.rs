@@ -2,19 +2,22 @@
 //! config of five contexts — a throwaway 3-node cluster, the shared auth
 //! cluster over SCRAM with the right password and with a wrong one, a
 //! port nobody listens on, and a throwaway 1-node cluster whose broker is
-//! frozen (SIGSTOP) — says the right thing for each; the running poller
-//! publishes the healthy rows long before the frozen one gives up; and
-//! killing a broker of the 3-node cluster turns its row under-replicated
-//! while the other rows stay as they were.
+//! frozen (SIGSTOP) — says the right thing for each (lag in records and in
+//! time, under-min-ISR, a frozen context timed out within `[fleet]
+//! poll_timeout_secs`); the running poller publishes the healthy rows long
+//! before the frozen one gives up; and killing a broker of the 3-node
+//! cluster turns its row under-min-ISR (a topic asks for 3 in-sync
+//! replicas) while the other rows stay as they were.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+#[path = "fleet_poller/mod.rs"]
+mod fleet_poller;
 mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use kscope::fleet::{self, FleetSettings, Health};
 use serde_json::Value;
 
 /// This file's throwaway clusters (ports 27092-27999 are the fleet's).
@@ -26,6 +29,20 @@ const TOPIC: &str = "fleet-orders";
 /// A group committed at the start of [`TOPIC`], which holds [`RECORDS`].
 const GROUP: &str = "fleet-lagging";
 const RECORDS: u64 = 500;
+/// A topic of [`MIN_ISR_PARTITIONS`] partitions on 3 replicas asking for 3
+/// in-sync ones: under its min ISR as soon as a broker is gone.
+const STRICT: &str = "fleet-strict";
+const MIN_ISR_PARTITIONS: u64 = 3;
+
+fn now_ms() -> i64 {
+    i64::try_from(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
 
 /// Produce [`RECORDS`] to [`TOPIC`] and commit [`GROUP`] at the earliest
 /// offsets with Kafka's own tools: the group lags by every record.
@@ -178,101 +195,53 @@ fn others(rows: &[Value]) -> Vec<(String, Value, Value)> {
     out
 }
 
-/// Wait until the poller publishes rows that `ready` accepts, for at most `within`.
-async fn wait_for_rows(
-    rows: &mut tokio::sync::watch::Receiver<fleet::FleetRows>,
-    within: Duration,
-    what: &str,
-    ready: impl Fn(&[fleet::FleetRow]) -> bool,
-) -> fleet::FleetRows {
-    let started = Instant::now();
-    loop {
-        let snapshot = rows.borrow_and_update().clone();
-        if ready(&snapshot) {
-            return snapshot;
-        }
-        assert!(
-            started.elapsed() < within,
-            "no {what} after {within:?}: {snapshot:#?}"
-        );
-        let _ = tokio::time::timeout(Duration::from_millis(250), rows.changed()).await;
-    }
+/// The 3-node cluster's row: the lagging group's lag in records and in
+/// time (records produced between `produced.0` and `produced.1`, the poll
+/// between `polled.0` and `polled.1`, in ms since the epoch), and every
+/// topic's min ISR read with none below it.
+fn assert_three(rows: &[Value], produced: (i64, i64), polled: (i64, i64)) {
+    let (producing, produced) = produced;
+    let (asked, answered) = polled;
+    let lag = row(rows, "three");
+    assert_eq!(lag["groups"], 1, "{lag:#}");
+    assert_eq!(lag["worst_lag"], RECORDS, "{lag:#}");
+    assert_eq!(lag["worst_lag_group"], GROUP, "{lag:#}");
+    assert_eq!(lag["lag_groups_checked"], 1, "{lag:#}");
+    // Lag in time: the age of the first record produced, read during the
+    // command: at least since the last was produced, at most since the first.
+    assert_eq!(lag["worst_lag_time_group"], GROUP, "{lag:#}");
+    let age = lag["worst_lag_time_ms"].as_i64().unwrap();
+    assert!(
+        age >= asked - produced && age <= answered - producing,
+        "lag in time {age} ms, produced {} to {} ms before the poll: {lag:#}",
+        asked - produced,
+        answered - producing
+    );
+    // Every topic's min ISR read in the one poll; none below it yet.
+    assert_eq!(lag["under_min_isr"], 0, "{lag:#}");
+    assert_eq!(lag["min_isr_topics_checked"], lag["topics"], "{lag:#}");
 }
 
-fn find<'a>(rows: &'a [fleet::FleetRow], context: &str) -> &'a fleet::FleetRow {
-    rows.iter()
-        .find(|r| r.context == context)
-        .unwrap_or_else(|| panic!("no row for '{context}'"))
-}
-
-/// The running poller publishes the healthy rows while the frozen context
-/// is still waiting out its deadline; then the frozen one fails with its
-/// backoff shown, and the healthy ones are polled again on their cadence.
-fn the_poller_publishes_healthy_rows_before_the_frozen_one(config: &Path) {
-    let settings = FleetSettings {
-        interval: Duration::from_secs(2),
-        poll_deadline: Duration::from_secs(4),
-        ..FleetSettings::default()
-    };
-    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    runtime.block_on(async {
-        let loaded = kscope::config::load::load(Some(config)).expect("the config loads");
-        let targets = fleet::targets(loaded, &kscope::config::Selection::default());
-        let poller = fleet::Fleet::start(targets, settings);
-        let mut rows = poller.subscribe();
-        let healthy = |rows: &[fleet::FleetRow]| {
-            ["three", "auth"]
-                .iter()
-                .all(|name| find(rows, name).health == Health::Ok)
-        };
-        let first = wait_for_rows(&mut rows, settings.poll_deadline, "healthy rows", healthy).await;
-        assert_eq!(find(&first, "frozen").health, Health::Pending);
-        let polled_first = find(&first, "three").polled_at_ms;
-        let later = wait_for_rows(
-            &mut rows,
-            Duration::from_secs(15),
-            "a failed frozen row and a second poll",
-            |rows| {
-                find(rows, "frozen").health == Health::Unreachable
-                    && find(rows, "three").polled_at_ms > polled_first
-            },
-        )
-        .await;
-        let frozen = find(&later, "frozen");
-        assert_eq!(
-            frozen.error_kind,
-            Some(fleet::Reason::TimedOut),
-            "{frozen:?}"
-        );
-        assert_eq!(frozen.retry_in_ms, Some(4000), "{frozen:?}");
-        assert_eq!(
-            later[0].health,
-            Health::Unreachable,
-            "worst first: {later:?}"
-        );
-        assert!(healthy(&later), "{later:#?}");
-        let login = find(&later, "login");
-        assert_eq!(login.health, Health::NeedsLogin, "{login:?}");
-        assert_eq!(login.retry_in_ms, None, "{login:?}");
-
-        // Logging in (here: settings resolved without the prompt) polls it.
-        let loaded = kscope::config::load::load(Some(config)).expect("the config loads");
-        let selection = kscope::config::Selection {
-            context: Some("three".to_owned()),
-            ..kscope::config::Selection::default()
-        };
-        let mut resolved = kscope::config::resolve::resolve(&loaded, &selection).expect("resolves");
-        "login".clone_into(&mut resolved.name);
-        poller.logged_in(resolved);
-        wait_for_rows(
-            &mut rows,
-            Duration::from_secs(10),
-            "the login row",
-            |rows| find(rows, "login").health == Health::Ok,
-        )
-        .await;
-    });
-    drop(runtime);
+/// `[fleet] poll_timeout_secs = 1`: the frozen context alone gives up
+/// after one second, and says so.
+fn a_shorter_poll_timeout_gives_up_sooner(home: &Path, frozen: &support::ClusterEnv) {
+    let short = home.join("short.toml");
+    std::fs::write(
+        &short,
+        format!(
+            "[fleet]\npoll_timeout_secs = 1\n\n[contexts.frozen]\nbootstrap_servers = [\"{}\"]\n",
+            frozen.bootstrap_list()[0]
+        ),
+    )
+    .expect("write the config");
+    let (output, rows, took) = get_fleet(home, &short, &[]);
+    assert_eq!(output.status.code(), Some(3), "{rows:#?}");
+    let r = row(&rows, "frozen");
+    assert_eq!(r["error"], "timed out: no answer within 1s", "{r:#}");
+    assert!(
+        took >= Duration::from_secs(1) && took < Duration::from_millis(2500),
+        "took {took:?}"
+    );
 }
 
 #[test]
@@ -289,11 +258,21 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     let home = tempfile::tempdir().expect("a home directory");
     let config = write_config(home.path(), three.env(), &auth, frozen.env());
     support::create_topic(three.env(), TOPIC, "6", &[]);
+    support::create_topic(
+        three.env(),
+        STRICT,
+        &MIN_ISR_PARTITIONS.to_string(),
+        &["--config", "min.insync.replicas=3"],
+    );
+    let producing = now_ms();
     lagging_group(three.env());
+    let produced = now_ms();
     frozen.env().script(&["freeze", "1"]);
 
     // Headless, once: every row, worst first, exit 3 (some did not answer).
+    let asked = now_ms();
     let (output, rows, took) = get_fleet(home.path(), &config, &[]);
+    let answered = now_ms();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(
         output.status.code(),
@@ -304,11 +283,7 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     assert_healthy(&rows, "three", 3);
     assert!(row(&rows, "three")["topics"].as_u64().unwrap() >= 1);
     assert!(row(&rows, "three")["partitions"].as_u64().unwrap() >= 6);
-    let lag = row(&rows, "three");
-    assert_eq!(lag["groups"], 1, "{lag:#}");
-    assert_eq!(lag["worst_lag"], RECORDS, "{lag:#}");
-    assert_eq!(lag["worst_lag_group"], GROUP, "{lag:#}");
-    assert_eq!(lag["lag_groups_checked"], 1, "{lag:#}");
+    assert_three(&rows, (producing, produced), (asked, answered));
     assert_healthy(&rows, "auth", 3);
     assert_unreachable(&rows, "wrong-password", "auth_failed");
     assert_unreachable(&rows, "refused", "refused");
@@ -323,8 +298,15 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
             .all(|r| r["health"] == "unreachable" || r["health"] == "needs_login"),
         "unreachable first: {rows:#?}"
     );
-    // One poll deadline for the frozen context, not one per context.
-    assert!(took < Duration::from_secs(15), "took {took:?}");
+    // One poll deadline (4 s by default) for the frozen context, not one
+    // per context: every row within the 5 s, and a second of slack
+    // for starting the process on a busy machine.
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    let frozen_row = row(&rows, "frozen");
+    assert_eq!(
+        frozen_row["error"], "timed out: no answer within 4s",
+        "{frozen_row:#}"
+    );
     for secret in ["alice-secret", "surely-not-it"] {
         let printed = format!("{}{stderr}", String::from_utf8_lossy(&output.stdout));
         assert!(!printed.contains(secret), "a password was printed");
@@ -354,20 +336,27 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
         String::from_utf8_lossy(&output.stderr)
     );
 
-    the_poller_publishes_healthy_rows_before_the_frozen_one(&config);
+    a_shorter_poll_timeout_gives_up_sooner(home.path(), frozen.env());
+
+    fleet_poller::the_poller_publishes_healthy_rows_before_the_frozen_one(&config);
 
     // Kill a broker of the 3-node cluster: its row turns under-replicated,
     // the others stay as they were.
     let before = others(&rows);
     three.env().script(&["kill", "3"]);
-    let after = support::wait_until(Duration::from_mins(1), "the row under-replicated", || {
+    let after = support::wait_until(Duration::from_mins(1), "the row under min ISR", || {
         let (_, rows, _) = get_fleet(home.path(), &config, &[]);
         let r = row(&rows, "three");
-        (r["health"] == "under_replicated" && r["under_replicated"].as_u64() > Some(0))
-            .then_some(rows)
+        (r["health"] == "under_min_isr" && r["under_min_isr"] == MIN_ISR_PARTITIONS).then_some(rows)
     });
     let r = row(&after, "three");
     assert_eq!(r["brokers_answering"], 2, "{r:#}");
+    // Every partition lost a replica; only the strict topic's are below
+    // their minimum (the broker default is 1).
+    assert!(
+        r["under_replicated"].as_u64().unwrap() > MIN_ISR_PARTITIONS,
+        "{r:#}"
+    );
     assert_eq!(others(&after), before);
     frozen.env().script(&["thaw", "1"]);
 }

@@ -18,6 +18,7 @@ pub fn health(health: Health) -> &'static str {
         Health::Unreachable => "UNREACHABLE",
         Health::NeedsLogin => "NEEDS LOGIN",
         Health::Offline => "OFFLINE",
+        Health::UnderMinIsr => "UNDER-MIN-ISR",
         Health::UnderReplicated => "UNDER-REPLICATED",
         Health::Ok => "ok",
         Health::Pending => "…",
@@ -40,10 +41,30 @@ fn version(row: &FleetRow) -> String {
     }
 }
 
+/// The worst lag in time and its group; the worst in records where no
+/// group's lag could be dated.
 fn worst_lag(row: &FleetRow) -> String {
-    match (&row.worst_lag, &row.worst_lag_group) {
-        (Some(lag), Some(group)) => format!("{lag} {group}"),
+    match (
+        row.worst_lag_time_ms,
+        &row.worst_lag_time_group,
+        row.worst_lag,
+        &row.worst_lag_group,
+    ) {
+        (Some(ms), Some(group), _, _) => {
+            let ms = u64::try_from(ms).unwrap_or(0);
+            format!("{} {group}", age(Duration::from_millis(ms)))
+        }
+        (_, _, Some(lag), Some(group)) => format!("{lag} rec {group}"),
         _ => "-".to_owned(),
+    }
+}
+
+/// Partitions below their min ISR; `≥N` while some topics' minimum is not
+/// read yet (the count covers the topics read).
+fn under_min_isr(row: &FleetRow) -> String {
+    match (row.under_min_isr, row.topics) {
+        (Some(n), Some(topics)) if row.min_isr_topics_checked < topics => format!("≥{n}"),
+        (n, _) => dash(n),
     }
 }
 
@@ -66,9 +87,10 @@ fn error(row: &FleetRow) -> String {
 }
 
 /// The columns: context, health, brokers answering/registered, controller,
-/// mode, version, topics, partitions, under-replicated, offline, groups,
-/// worst lag (records and group), events of the last 5 minutes, age, error.
-pub fn table() -> [Column<FleetRow>; 15] {
+/// mode, version, topics, partitions, under-replicated, under-min-ISR,
+/// offline, groups, worst lag (in time, and its group), events of the last
+/// 5 minutes, age, error.
+pub fn table() -> [Column<FleetRow>; 16] {
     [
         Column::text(
             "CONTEXT",
@@ -103,6 +125,9 @@ pub fn table() -> [Column<FleetRow>; 15] {
             |r| dash(r.under_replicated),
             |a, b| a.under_replicated.cmp(&b.under_replicated),
         ),
+        Column::number("<MIN ISR", under_min_isr, |a, b| {
+            a.under_min_isr.cmp(&b.under_min_isr)
+        }),
         Column::number(
             "OFFLINE",
             |r| dash(r.offline),
@@ -113,7 +138,9 @@ pub fn table() -> [Column<FleetRow>; 15] {
             "WORST LAG",
             (9, 48),
             worst_lag,
-            Some(|a, b| a.worst_lag.cmp(&b.worst_lag)),
+            Some(|a, b| {
+                (a.worst_lag_time_ms, a.worst_lag).cmp(&(b.worst_lag_time_ms, b.worst_lag))
+            }),
         ),
         Column::number(
             "EVENTS 5m",

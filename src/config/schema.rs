@@ -63,6 +63,9 @@ pub struct FleetSection {
     /// Seconds between a context's polls while it answers (default 15; a
     /// failing one backs off, doubling up to 2 minutes).
     pub interval_secs: Option<Spanned<u64>>,
+    /// One poll's deadline in seconds, connecting included (default 4, at
+    /// most 300): a hung context's row says "timed out" after this long.
+    pub poll_timeout_secs: Option<Spanned<u64>>,
 }
 
 /// `[contexts.NAME]`: one cluster and how to reach it.

@@ -16,6 +16,11 @@ use super::secret;
 /// The SASL mechanisms kscope implements (the connection layer parses these names).
 pub const MECHANISMS: &[&str] = &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"];
 
+/// The longest `[fleet] poll_timeout_secs` accepted: a poll that may take
+/// longer than five minutes would leave its row older than the slowest
+/// backoff many times over.
+pub const MAX_POLL_TIMEOUT_SECS: u64 = 300;
+
 struct Checker<'a> {
     path: &'a Path,
     text: &'a str,
@@ -29,6 +34,17 @@ impl Checker<'_> {
     fn positive(&self, value: Option<&Spanned<u64>>, key: &str) -> Result<(), ConfigError> {
         match value {
             Some(v) if *v.get_ref() == 0 => Err(self.fail(&v.span(), key, "expected at least 1")),
+            _ => Ok(()),
+        }
+    }
+
+    /// `value`, if set, is at least 1 and at most `max`.
+    fn within(&self, value: Option<&Spanned<u64>>, key: &str, max: u64) -> Result<(), ConfigError> {
+        self.positive(value, key)?;
+        match value {
+            Some(v) if *v.get_ref() > max => {
+                Err(self.fail(&v.span(), key, format!("expected at most {max}")))
+            }
             _ => Ok(()),
         }
     }
@@ -208,6 +224,11 @@ pub fn file(path: &Path, text: &str, file: &ConfigFile) -> Result<(), ConfigErro
     checker.refresh(&file.refresh, "refresh.")?;
     checker.positive(file.fleet.concurrency.as_ref(), "fleet.concurrency")?;
     checker.positive(file.fleet.interval_secs.as_ref(), "fleet.interval_secs")?;
+    checker.within(
+        file.fleet.poll_timeout_secs.as_ref(),
+        "fleet.poll_timeout_secs",
+        MAX_POLL_TIMEOUT_SECS,
+    )?;
     for (name, context) in &file.contexts {
         checker.context(name, context)?;
     }

@@ -32,6 +32,8 @@
 //! (`config::resolve`), always read-only.
 
 mod error;
+mod group_lag;
+mod min_isr;
 mod poller;
 mod probe;
 mod row;

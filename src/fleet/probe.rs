@@ -7,20 +7,23 @@
 //!   broker (which brokers answer);
 //! - one `ApiVersions` for the features (the release);
 //! - `ListGroups` on each broker, then `OffsetFetch` and `ListOffsets` for
-//!   the next few groups of the lag sweep.
+//!   the next few groups of the lag sweep, and a header-sized `Fetch` for a
+//!   few of their most lagging partitions (lag in time; see `group_lag`);
+//! - one `DescribeConfigs` of `min.insync.replicas` for a bounded batch of
+//!   topics (under-min-ISR; see `min_isr`).
 //!
 //! Nothing is written, no group is joined, no offset committed.
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use crate::config::resolve::ResolvedContext;
 use crate::conn::protocol::messages::DescribeQuorumRequest;
-use crate::groups::{GroupRef, GroupsClient};
 use crate::inspect::cluster_info::{api_versions_request, read_features};
 use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
 
 use super::error::Error;
+use super::group_lag::groups;
+use super::min_isr::{self, MinIsr};
 use super::row::{FleetRow, Health};
 use super::settings::FleetSettings;
 use super::sweep::Sweep;
@@ -42,6 +45,8 @@ pub(super) struct ContextState {
     pub(super) cluster: Option<Cluster>,
     /// Where the lag sweep is.
     pub(super) sweep: Sweep,
+    /// Each topic's `min.insync.replicas` read so far.
+    pub(super) min_isr: MinIsr,
     pub(super) row: FleetRow,
 }
 
@@ -54,6 +59,7 @@ impl ContextState {
             resolved: None,
             cluster: None,
             sweep: Sweep::default(),
+            min_isr: MinIsr::default(),
             row,
         }
     }
@@ -143,7 +149,10 @@ async fn read(state: &mut ContextState, settings: &FleetSettings) -> Result<(), 
         return Ok(());
     };
     counts(&mut state.row, &snapshot);
-    let (health, mode, release, ()) = tokio::join!(
+    let min_isr_due = state
+        .min_isr
+        .due(&snapshot, Instant::now(), min_isr::TOPICS_PER_POLL);
+    let (health, mode, release, (), min_isr_read) = tokio::join!(
         cluster.check_liveness(),
         mode(&cluster, &snapshot),
         release(&cluster),
@@ -153,7 +162,14 @@ async fn read(state: &mut ContextState, settings: &FleetSettings) -> Result<(), 
             &mut state.row,
             settings.lag_groups_per_poll
         ),
+        min_isr::read(&cluster, &min_isr_due),
     );
+    state
+        .min_isr
+        .record(&snapshot, min_isr_due, &min_isr_read, Instant::now());
+    let below = state.min_isr.count(&snapshot);
+    state.row.under_min_isr = below.map(|(under, _)| under);
+    state.row.min_isr_topics_checked = below.map_or(0, |(_, known)| known);
     let registered = snapshot.brokers().len();
     let silent = snapshot
         .brokers()
@@ -220,36 +236,4 @@ async fn release(cluster: &Cluster) -> version::Release {
             version::Release::default()
         }
     }
-}
-
-/// List the groups, and read the lag of the sweep's next few.
-async fn groups(cluster: &Cluster, sweep: &mut Sweep, row: &mut FleetRow, per_poll: usize) {
-    let client = GroupsClient::new(cluster.clone());
-    let list = match client.list_groups().await {
-        Ok(list) => list,
-        Err(error) => {
-            tracing::debug!(%error, "fleet: groups unavailable");
-            row.groups = None;
-            return;
-        }
-    };
-    row.groups = Some(list.groups.len());
-    let asked = sweep.next(&list.groups, per_poll);
-    let refs: Vec<GroupRef> = asked.iter().map(|g| GroupRef::from(*g)).collect();
-    let mut read: BTreeMap<String, Option<i64>> = BTreeMap::new();
-    if !refs.is_empty() {
-        match client.lag(refs, &BTreeMap::new()).await {
-            Ok(lags) => {
-                for (group, lag) in lags {
-                    read.insert(group, lag.ok().and_then(|l| l.totals.total()));
-                }
-            }
-            Err(error) => tracing::debug!(%error, "fleet: lag unavailable"),
-        }
-    }
-    sweep.record(&list.groups, &asked, read);
-    let worst = sweep.worst();
-    row.worst_lag = worst.map(|(_, lag)| lag);
-    row.worst_lag_group = worst.map(|(group, _)| group.to_owned());
-    row.lag_groups_checked = sweep.checked();
 }

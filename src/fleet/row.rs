@@ -19,6 +19,9 @@ pub enum Health {
     NeedsLogin,
     /// Some partitions have no leader.
     Offline,
+    /// Some partitions have fewer in-sync replicas than their topic's
+    /// `min.insync.replicas`: producers with `acks=all` are refused there.
+    UnderMinIsr,
     /// Some partitions lack in-sync replicas, or a listed broker does not answer.
     UnderReplicated,
     /// Everything answered and every partition is fully replicated.
@@ -59,15 +62,24 @@ pub struct FleetRow {
     pub under_replicated: Option<usize>,
     /// Partitions without a leader.
     pub offline: Option<usize>,
-    // Under-min-ISR is left out: it needs each topic's effective
-    // `min.insync.replicas` (a DescribeConfigs per topic batch, plus the
-    // broker default), which is not a small fixed set of requests per poll.
+    /// Partitions with a leader and fewer in-sync replicas than their
+    /// topic's effective `min.insync.replicas`, over the topics whose value
+    /// is known (`None` while none is; see `fleet::min_isr`).
+    pub under_min_isr: Option<usize>,
+    /// How many topics' `min.insync.replicas` is known (a bounded batch is
+    /// read per poll).
+    pub min_isr_topics_checked: usize,
     /// Consumer groups listed by every broker.
     pub groups: Option<usize>,
     /// The largest total lag, in records, among the groups checked so far.
     pub worst_lag: Option<i64>,
     /// The group with that lag.
     pub worst_lag_group: Option<String>,
+    /// The largest lag in time among the groups checked so far: the age, in
+    /// ms at the poll, of a group's oldest unconsumed record (0: caught up).
+    pub worst_lag_time_ms: Option<i64>,
+    /// The group with that lag in time.
+    pub worst_lag_time_group: Option<String>,
     /// How many groups' lag is known (the sweep checks a few per poll).
     pub lag_groups_checked: usize,
     /// Events (leader moves, ISR changes, brokers gone or back, ...) seen
@@ -106,9 +118,13 @@ impl FleetRow {
             partitions: None,
             under_replicated: None,
             offline: None,
+            under_min_isr: None,
+            min_isr_topics_checked: 0,
             groups: None,
             worst_lag: None,
             worst_lag_group: None,
+            worst_lag_time_ms: None,
+            worst_lag_time_group: None,
             lag_groups_checked: 0,
             events_5m: None,
             polled_at_ms: None,
@@ -139,6 +155,8 @@ impl FleetRow {
         );
         self.health = if self.offline.unwrap_or(0) > 0 {
             Health::Offline
+        } else if self.under_min_isr.unwrap_or(0) > 0 {
+            Health::UnderMinIsr
         } else if self.under_replicated.unwrap_or(0) > 0 || silent {
             Health::UnderReplicated
         } else {
@@ -170,12 +188,17 @@ impl FleetRow {
     }
 }
 
-/// Worst first: by health, then offline and under-replicated counts
-/// (descending), then by name.
+/// Worst first: by health, then offline, under-min-ISR and
+/// under-replicated counts (descending), then by name.
 pub fn by_severity(a: &FleetRow, b: &FleetRow) -> Ordering {
     a.health
         .cmp(&b.health)
         .then_with(|| b.offline.unwrap_or(0).cmp(&a.offline.unwrap_or(0)))
+        .then_with(|| {
+            b.under_min_isr
+                .unwrap_or(0)
+                .cmp(&a.under_min_isr.unwrap_or(0))
+        })
         .then_with(|| {
             b.under_replicated
                 .unwrap_or(0)
@@ -196,6 +219,15 @@ mod tests {
         row
     }
 
+    fn below_min(name: &str, under_min: usize) -> FleetRow {
+        let mut row = FleetRow::pending(name);
+        row.under_replicated = Some(under_min + 10);
+        row.offline = Some(0);
+        row.under_min_isr = Some(under_min);
+        row.judge();
+        row
+    }
+
     #[test]
     fn unreachable_then_offline_then_under_replicated_then_healthy() {
         let mut down = FleetRow::pending("down");
@@ -209,13 +241,24 @@ mod tests {
             down,
             row("c-offline", 0, 1),
             row("d-under-more", 5, 0),
+            below_min("e-below-min", 1),
+            below_min("f-below-min-more", 2),
         ];
         rows.sort_by(by_severity);
         let names: Vec<&str> = rows.iter().map(|r| r.context.as_str()).collect();
         assert_eq!(
             names,
-            ["down", "c-offline", "d-under-more", "b-under", "a-ok"]
+            [
+                "down",
+                "c-offline",
+                "f-below-min-more",
+                "e-below-min",
+                "d-under-more",
+                "b-under",
+                "a-ok"
+            ]
         );
+        assert_eq!(rows[2].health, Health::UnderMinIsr);
         assert_eq!(rows[0].error_kind, Some(Reason::TimedOut));
     }
 

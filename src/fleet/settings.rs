@@ -38,7 +38,8 @@ impl Default for FleetSettings {
             concurrency: 8,
             interval: Duration::from_secs(15),
             max_backoff: Duration::from_mins(2),
-            poll_deadline: Duration::from_secs(8),
+            // Under the 5 s for a hung context's row.
+            poll_deadline: Duration::from_secs(4),
             keep_connections_up_to: 16,
             lag_groups_per_poll: 3,
             budget_per_mille: 5,
@@ -62,6 +63,13 @@ impl FleetSettings {
                 .interval_secs
                 .as_ref()
                 .map_or(defaults.interval, |s| Duration::from_secs(*s.get_ref())),
+            poll_deadline: file
+                .fleet
+                .poll_timeout_secs
+                .as_ref()
+                .map_or(defaults.poll_deadline, |s| {
+                    Duration::from_secs(*s.get_ref())
+                }),
             ..defaults
         }
     }
@@ -96,6 +104,28 @@ impl FleetSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_poll_deadline_is_four_seconds_unless_the_config_says_otherwise() {
+        let parse = |text: &str| {
+            crate::config::load::parse(std::path::Path::new("fleet.toml"), text).expect("parses")
+        };
+        let default = FleetSettings::from_config(&parse(""));
+        assert_eq!(default.poll_deadline, Duration::from_secs(4));
+        let set = FleetSettings::from_config(&parse("[fleet]\npoll_timeout_secs = 2\n"));
+        assert_eq!(set.poll_deadline, Duration::from_secs(2));
+        assert_eq!(set.interval, default.interval);
+        for bad in ["0", "301", "\"4s\"", "-1"] {
+            let text = format!("[fleet]\npoll_timeout_secs = {bad}\n");
+            let error = crate::config::load::parse(std::path::Path::new("fleet.toml"), &text)
+                .expect_err(bad)
+                .to_string();
+            assert!(
+                error.contains("poll_timeout_secs") || error.contains("fleet.toml:2"),
+                "{bad}: {error}"
+            );
+        }
+    }
 
     #[test]
     fn a_failing_context_backs_off_doubling_to_two_minutes() {

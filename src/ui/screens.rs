@@ -79,7 +79,7 @@ fn fleet(state: &AppState, theme: &Theme, window: impl Iterator<Item = usize>) -
         &crate::columns::fleet::table(),
         window.filter_map(|i| state.fleet.row(i)).map(|row| {
             let style = match row.health {
-                Health::Unreachable | Health::Offline => theme.problem,
+                Health::Unreachable | Health::Offline | Health::UnderMinIsr => theme.problem,
                 Health::UnderReplicated | Health::NeedsLogin => theme.warning,
                 Health::Ok | Health::Pending => Style::new(),
             };
