@@ -23,6 +23,7 @@ pub mod rows;
 mod schemas;
 pub mod table;
 mod watch;
+mod watch_groups;
 
 use crate::untrusted::escape;
 use std::process::ExitCode;
@@ -32,7 +33,7 @@ pub use error::Error;
 use crate::conn::ConnectionConfig;
 use crate::meta::{Cluster, ClusterConfig, PROBE_GRACE};
 use crate::schema::{Decoder, RegistryConfig};
-use args::{Command, DescribeWhat, GetCommand, IsolationArg, OutputFormat};
+use args::{Command, DescribeWhat, GetCommand, IsolationArg, OutputFormat, WatchWhat};
 use std::io::Write;
 
 /// A headless command with everything needed to reach its cluster.
@@ -123,7 +124,12 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         ));
     }
     let watching = match &command {
-        Command::Watch { what, kinds, .. } => Some(watch::Filter::new(*what, kinds)?),
+        Command::Watch {
+            what, kinds, groups, ..
+        } => {
+            watch_groups::regex(groups.as_deref())?;
+            Some(watch::Filter::new(*what, kinds)?)
+        }
         _ => None,
     };
     // consume decodes fetches on their own tasks while this thread prints:
@@ -170,7 +176,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             let done = dispatch(&cluster, command, None, output, extras, &mut out).await;
             done.and(out.flush().map_err(Error::from))
         } else if let Command::Record { .. } = command {
-            record::run(&cluster, record_args(command, context)?).await
+            record::run(&cluster, record::args(command, context)?).await
         } else {
             let mut out = std::io::stdout().lock();
             dispatch(&cluster, command, watching, output, extras, &mut out).await
@@ -228,36 +234,6 @@ fn from_file(command: &Command, output: OutputFormat) -> Option<Result<(), Error
     }
 }
 
-/// `record`'s arguments, checked.
-fn record_args(command: Command, context: Option<String>) -> Result<record::RecordArgs, Error> {
-    let Command::Record {
-        to,
-        duration,
-        topics,
-        groups,
-        group_interval,
-        ..
-    } = command
-    else {
-        return Err(Error::Usage("not a record command".to_owned()));
-    };
-    let duration = duration
-        .map(|text| {
-            crate::recording::cursor::offset_ms(&text)
-                .map(|ms| std::time::Duration::from_millis(ms.unsigned_abs()))
-                .map_err(|e| Error::Usage(format!("--duration {e}")))
-        })
-        .transpose()?;
-    let group_interval = (group_interval > 0.0).then(|| args::interval(group_interval));
-    Ok(record::RecordArgs {
-        to,
-        duration,
-        topics,
-        groups,
-        group_interval,
-        context,
-    })
-}
 
 /// How long a headless command's connect waits for `DescribeQuorum` (the
 /// TUI waits a second): a healthy quorum answers in milliseconds, and a hung
@@ -318,16 +294,29 @@ async fn dispatch(
             what: DescribeWhat::Group,
             name,
             clients: false,
-        } => Ok(groups::describe_group(cluster, &name, output, out).await?),
+            stuck_over,
+        } => {
+            let span = stuck_over.as_deref().map(groups::stuck::span).transpose()?;
+            Ok(groups::describe_group_over(cluster, &name, span, output, out).await?)
+        }
+        Command::Describe {
+            what: DescribeWhat::Topic,
+            stuck_over: Some(_),
+            ..
+        } => Err(Error::Usage(
+            "--stuck-over goes with `describe group`, not `describe topic`".to_owned(),
+        )),
         Command::Describe {
             what: DescribeWhat::Topic,
             name,
             clients: true,
+            stuck_over: None,
         } => inspect::topic_clients::run(cluster, &name, output, out).await,
         Command::Describe {
             what: DescribeWhat::Topic,
             name,
             clients: false,
+            stuck_over: None,
         } => inspect::describe_topic::run(cluster, &name, output, out).await,
         Command::Get { what, .. } => match what.listing() {
             Some((listing, topic)) => get::run(cluster, listing, topic, output, out).await,
@@ -382,9 +371,20 @@ async fn dispatch(
                 .transpose()?;
             consume::run(cluster, args, decoder.as_ref(), output, out).await
         }
-        Command::Watch { topic, .. } => {
+        Command::Watch {
+            topic,
+            what,
+            groups,
+            group_interval,
+            ..
+        } => {
             let filter = watching.unwrap_or_else(watch::Filter::leaders);
-            watch::run(cluster, topic.as_deref(), &filter, output, out).await
+            let groups = watch_groups::GroupWatch {
+                groups: watch_groups::regex(groups.as_deref())?,
+                every: args::interval(group_interval),
+            };
+            let groups = (what == WatchWhat::Events && group_interval > 0.0).then_some(groups);
+            watch::run(cluster, topic.as_deref(), &filter, groups, output, out).await
         }
         // Run by `run` before it gets here.
         Command::Record { .. } => Err(Error::Usage("record is run on its own".to_owned())),

@@ -1,0 +1,142 @@
+//! The group half of `kscope watch events`: the group list (only the groups
+//! `--groups` matches) read with lag every `--group-interval`, and the
+//! group events derived from two reads in a row
+//! ([`crate::groups::events::diff`]): state changed, members changed (a
+//! rebalance), retention passed a commit.
+//!
+//! Paced by cost, not by group count: one read lists the groups on every
+//! broker, then describes and fetches the offsets of the matching ones in
+//! batches per coordinator and the end offsets per leader, so its requests
+//! grow with brokers, not groups. The next read starts `--group-interval`
+//! after the last one ended, or four times as long as it took when that
+//! is longer: a cluster whose read of 10k groups takes 3 s is read every
+//! 12 s, using a fifth of the time at most. Only reads: no group is
+//! joined, no offset committed.
+
+use std::time::{Duration, SystemTime};
+
+use regex::Regex;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::groups::{self, GroupsClient, Overview};
+use crate::meta::{Cluster, MovementEvent};
+
+/// How many times its own duration a read of the groups waits before the
+/// next one, at least.
+const COST_FACTOR: u32 = 4;
+
+/// What `watch events` reads of groups.
+#[derive(Debug, Clone)]
+pub struct GroupWatch {
+    /// Only groups whose id this matches; every group when `None`.
+    pub groups: Option<Regex>,
+    /// The least time between the end of one read and the next.
+    pub every: Duration,
+}
+
+/// Compile `--groups`: a bad regex is a usage error naming it.
+pub fn regex(text: Option<&str>) -> Result<Option<Regex>, super::error::Error> {
+    text.map(|t| {
+        Regex::new(t).map_err(|e| super::error::Error::Usage(format!("--groups '{t}': {e}")))
+    })
+    .transpose()
+}
+
+/// One read: every group listed, those `groups` matches described with lag.
+async fn read(client: &GroupsClient, groups: Option<&Regex>) -> groups::Result<Overview> {
+    let before = client.counts();
+    let mut list = client.list_groups().await?;
+    if let Some(re) = groups {
+        list.groups.retain(|g| re.is_match(&g.group));
+    }
+    let summaries = client.summaries(list.groups, &Default::default()).await?;
+    Ok(Overview {
+        groups: summaries,
+        failed_brokers: list.failed,
+        requests: client.counts().since(&before),
+    })
+}
+
+/// What the group reader sends.
+#[derive(Debug)]
+pub enum GroupNews {
+    /// The first read is done (the baseline: nothing in it is news): how
+    /// many groups matched, so that a user learns at once when
+    /// `--groups` matches none.
+    Baseline {
+        /// Groups read.
+        groups: usize,
+        /// Between reads, at least.
+        every: Duration,
+    },
+    /// The events of a later read.
+    Events(Vec<MovementEvent>),
+}
+
+/// The wait after a read that took `took`.
+fn pause(every: Duration, took: Duration) -> Duration {
+    every.max(took * COST_FACTOR)
+}
+
+/// Read the groups until the receiver goes, sending the baseline, then
+/// the events of each read after it.
+pub fn spawn(cluster: &Cluster, watch: GroupWatch) -> mpsc::Receiver<GroupNews> {
+    let (tx, rx) = mpsc::channel(4);
+    let client = GroupsClient::new(cluster.clone());
+    tokio::spawn(async move {
+        let mut held: Option<Overview> = None;
+        loop {
+            let started = Instant::now();
+            match read(&client, watch.groups.as_ref()).await {
+                Ok(overview) => {
+                    let news = match &held {
+                        Some(before) => {
+                            let events = groups::events::diff(before, &overview, SystemTime::now());
+                            (!events.is_empty()).then_some(GroupNews::Events(events))
+                        }
+                        None => Some(GroupNews::Baseline {
+                            groups: overview.groups.len(),
+                            every: watch.every,
+                        }),
+                    };
+                    if let Some(news) = news
+                        && tx.send(news).await.is_err()
+                    {
+                        return;
+                    }
+                    held = Some(overview);
+                }
+                Err(error) => tracing::warn!(%error, "watch events: the group list failed"),
+            }
+            if tx.is_closed() {
+                return;
+            }
+            tokio::time::sleep(pause(watch.every, started.elapsed())).await;
+        }
+    });
+    rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_costly_read_waits_four_times_its_length_a_cheap_one_the_interval() {
+        let every = Duration::from_secs(10);
+        assert_eq!(pause(every, Duration::from_millis(40)), every);
+        assert_eq!(
+            pause(every, Duration::from_secs(3)),
+            Duration::from_secs(12)
+        );
+    }
+
+    #[test]
+    fn a_bad_groups_regex_is_a_usage_error_naming_it() {
+        let error = regex(Some("billing(")).expect_err("unclosed group");
+        assert_eq!(error.exit_code(), 2);
+        assert!(error.to_string().contains("--groups 'billing('"), "{error}");
+        assert!(regex(None).expect("no regex").is_none());
+    }
+}
