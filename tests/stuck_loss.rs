@@ -5,7 +5,8 @@
 //! neither reading nor committing) while a producer keeps writing. Every
 //! partition is then STUCK with that member as its owner, and LOSS IN is
 //! the retention minus the oldest unread record's age; once the consumer
-//! goes on (`SIGCONT`) STUCK goes.
+//! goes on (`SIGCONT`) STUCK goes. `kscope watch events --groups` says
+//! the same as `group_stuck` and `group_moving` records, one per partition.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
 mod support;
@@ -16,6 +17,7 @@ use std::time::Duration;
 use serde_json::Value;
 use support::consumers::Reading;
 use support::producers::Steady;
+use support::watch::Watch;
 
 const PARTITIONS: usize = 6;
 const RETENTION_MS: i64 = 300_000;
@@ -42,6 +44,18 @@ fn described(env: &support::ClusterEnv, group: &str) -> Option<Value> {
 
 fn offsets(group: &Value) -> Vec<Value> {
     group["offsets"].as_array().cloned().unwrap_or_default()
+}
+
+/// How many partitions have a `kind` record about `group`.
+fn partitions_said(seen: &[Value], kind: &str, group: &str) -> usize {
+    let mut partitions: Vec<i64> = seen
+        .iter()
+        .filter(|e| e["kind"] == kind && e["group"] == group)
+        .filter_map(|e| e["partition"].as_i64())
+        .collect();
+    partitions.sort_unstable();
+    partitions.dedup();
+    partitions.len()
 }
 
 #[test]
@@ -84,6 +98,10 @@ fn a_frozen_member_leaves_its_partitions_stuck_with_a_loss_in_until_it_reads_aga
             && rows.iter().all(|r| r["stuck"] == Value::Bool(false)))
         .then_some(())
     });
+
+    let mut watch = Watch::start(env.bootstrap(), &format!("^{group}$"), "2");
+    let note = watch.baseline();
+    assert!(note.contains("watching 1 group(s)"), "{note}");
 
     reading.pause();
     let stuck = support::wait_until(Duration::from_mins(1), "every partition STUCK", || {
@@ -134,6 +152,22 @@ fn a_frozen_member_leaves_its_partitions_stuck_with_a_loss_in_until_it_reads_aga
         "{text}"
     );
 
+    watch.until("group_stuck on every partition", |seen| {
+        partitions_said(seen, "group_stuck", &group) == PARTITIONS
+    });
+    for event in watch.of("group_stuck", &group) {
+        assert_eq!(event["topic"], topic.as_str(), "{event}");
+        assert_eq!(
+            (&event["severity"], &event["source"]),
+            (&Value::from("warn"), &Value::from("observed"))
+        );
+        assert_eq!(
+            (&event["before"], &event["after"]),
+            (&Value::from("moving"), &Value::from("stuck"))
+        );
+        assert!(event["end"].as_i64() > event["committed"].as_i64(), "{event}");
+    }
+
     reading.resume();
     support::wait_until(Duration::from_mins(1), "STUCK gone", || {
         let group = described(&env, &group)?;
@@ -141,6 +175,15 @@ fn a_frozen_member_leaves_its_partitions_stuck_with_a_loss_in_until_it_reads_aga
         (rows.len() == PARTITIONS && rows.iter().all(|r| r["stuck"] == Value::Bool(false)))
             .then_some(())
     });
+    watch.until("group_moving on every partition", |seen| {
+        partitions_said(seen, "group_moving", &group) == PARTITIONS
+    });
+    assert_eq!(
+        watch.of("group_stuck", &group).len(),
+        PARTITIONS,
+        "stuck said once per partition: {:#?}",
+        watch.seen
+    );
     drop(producer);
 
     // Without `--stuck-over` nothing is judged: `stuck` is null.

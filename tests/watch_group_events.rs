@@ -6,90 +6,12 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::consumers::Reading;
-
-/// `kscope watch events -o json` in the background: its JSON lines and its
-/// stderr lines on channels.
-struct Watch {
-    child: Child,
-    lines: mpsc::Receiver<String>,
-    notes: mpsc::Receiver<String>,
-    seen: Vec<Value>,
-}
-
-fn lines_of(read: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(read).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    rx
-}
-
-impl Watch {
-    fn start(bootstrap: &str, groups: &str) -> Watch {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kscope"))
-            .args(["-b", bootstrap, "watch", "events", "-o", "json"])
-            .args(["--groups", groups, "--group-interval", "1"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start kscope watch events");
-        let lines = lines_of(child.stdout.take().expect("piped stdout"));
-        let notes = lines_of(child.stderr.take().expect("piped stderr"));
-        Watch {
-            child,
-            lines,
-            notes,
-            seen: Vec::new(),
-        }
-    }
-
-    /// Wait for the stderr line saying the first group read (the
-    /// baseline) is done; its text.
-    fn baseline(&self) -> String {
-        let deadline = Instant::now() + Duration::from_mins(1);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let note = self
-                .notes
-                .recv_timeout(left)
-                .expect("a note on stderr that the groups were read");
-            if note.contains("for group events") {
-                return note;
-            }
-        }
-    }
-
-    /// Wait until `done` holds for what was seen.
-    fn until(&mut self, what: &str, done: impl Fn(&[Value]) -> bool) {
-        let deadline = Instant::now() + Duration::from_mins(1);
-        while !done(&self.seen) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Ok(line) = self.lines.recv_timeout(left) else {
-                panic!("no {what} within a minute; saw {:#?}", self.seen);
-            };
-            self.seen
-                .push(serde_json::from_str(&line).expect("one json object per line"));
-        }
-    }
-}
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use support::watch::Watch;
 
 /// Wait until `kscope describe group` shows `members` members in a stable
 /// group.
@@ -122,7 +44,7 @@ fn a_consumer_joining_a_group_is_a_group_event_and_groups_filters_others_out() {
     settled(&env, &watched, 1);
     settled(&env, &other, 1);
 
-    let mut watch = Watch::start(env.bootstrap(), &format!("^{watched}$"));
+    let mut watch = Watch::start(env.bootstrap(), &format!("^{watched}$"), "1");
     let note = watch.baseline();
     assert!(note.contains("watching 1 group(s)"), "{note}");
 
@@ -153,13 +75,7 @@ fn a_consumer_joining_a_group_is_a_group_event_and_groups_filters_others_out() {
     // The other group rebalanced too (settled at 2 above), read for
     // another few rounds: none of its events is printed.
     settled(&env, &watched, 2);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while let Ok(line) = watch
-        .lines
-        .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-    {
-        watch.seen.push(serde_json::from_str(&line).expect("json"));
-    }
+    watch.settle(Duration::from_secs(5));
     let strays: Vec<&Value> = watch
         .seen
         .iter()

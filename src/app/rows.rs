@@ -218,7 +218,9 @@ pub fn movement_key(event: &MovementEvent) -> String {
         | K::EventsSuppressed { .. }
         | K::GroupStateChanged { .. }
         | K::GroupMembersChanged { .. }
-        | K::GroupRecordsLost { .. } => Vec::new(),
+        | K::GroupRecordsLost { .. }
+        | K::GroupStuck { .. }
+        | K::GroupMoving { .. } => Vec::new(),
     };
     let mut key = format!(
         "{} {} {}",

@@ -124,6 +124,8 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
         K::BrokerAnswering { .. } => word("not_answering", "answering"),
         K::MetadataFrozen { .. } => word("live", "frozen"),
         K::MetadataLive { .. } => word("frozen", "live"),
+        K::GroupStuck { .. } => word("moving", "stuck"),
+        K::GroupMoving { .. } => word("stuck", "moving"),
         K::EventsSuppressed { .. } => (Value::Null, Value::Null),
         K::GroupStateChanged { from, to, .. } => {
             (Value::from(from.as_str()), Value::from(to.as_str()))

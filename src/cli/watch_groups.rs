@@ -2,7 +2,8 @@
 //! `--groups` matches) read with lag every `--group-interval`, and the
 //! group events derived from two reads in a row
 //! ([`crate::groups::events::diff`]): state changed, members changed (a
-//! rebalance), retention passed a commit.
+//! rebalance), retention passed a commit; and a partition STUCK or moving
+//! again over the last reads ([`StuckWatch`]).
 //!
 //! Paced by cost, not by group count: one read lists the groups on every
 //! broker, then describes and fetches the offsets of the matching ones in
@@ -19,6 +20,8 @@ use regex::Regex;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use crate::columns::group_offsets::STUCK_READS;
+use crate::groups::stuck_events::StuckWatch;
 use crate::groups::{self, GroupsClient, Overview};
 use crate::meta::{Cluster, MovementEvent};
 
@@ -86,13 +89,16 @@ pub fn spawn(cluster: &Cluster, watch: GroupWatch) -> mpsc::Receiver<GroupNews> 
     let client = GroupsClient::new(cluster.clone());
     tokio::spawn(async move {
         let mut held: Option<Overview> = None;
+        let mut stuck = StuckWatch::new(STUCK_READS);
         loop {
             let started = Instant::now();
             match read(&client, watch.groups.as_ref()).await {
                 Ok(overview) => {
+                    let now = SystemTime::now();
+                    let mut events = stuck.observe(&overview, std::time::Instant::now(), now);
                     let news = match &held {
                         Some(before) => {
-                            let events = groups::events::diff(before, &overview, SystemTime::now());
+                            events.splice(0..0, groups::events::diff(before, &overview, now));
                             (!events.is_empty()).then_some(GroupNews::Events(events))
                         }
                         None => Some(GroupNews::Baseline {

@@ -168,6 +168,18 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             "group {group} lost {} unread records: committed {committed}, log start {start}",
             start - committed
         ),
+        MovementKind::GroupStuck {
+            group,
+            committed,
+            end,
+        } => write!(
+            out,
+            "group {group} stuck at {committed} (end {end}, lag {})",
+            end - committed
+        ),
+        MovementKind::GroupMoving { group, committed } => {
+            write!(out, "group {group} moving again (committed {committed})")
+        }
     };
     out
 }

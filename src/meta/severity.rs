@@ -79,6 +79,8 @@ pub const KIND_NAMES: &[&str] = &[
     "group_state_changed",
     "group_members_changed",
     "group_records_lost",
+    "group_stuck",
+    "group_moving",
     "events_suppressed",
 ];
 
