@@ -165,7 +165,10 @@ fn a_frozen_member_leaves_its_partitions_stuck_with_a_loss_in_until_it_reads_aga
             (&event["before"], &event["after"]),
             (&Value::from("moving"), &Value::from("stuck"))
         );
-        assert!(event["end"].as_i64() > event["committed"].as_i64(), "{event}");
+        assert!(
+            event["end"].as_i64() > event["committed"].as_i64(),
+            "{event}"
+        );
     }
 
     reading.resume();

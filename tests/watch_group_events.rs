@@ -19,8 +19,7 @@ fn settled(env: &support::ClusterEnv, group: &str, members: usize) {
     support::wait_until(Duration::from_mins(2), "the group settled", || {
         let output = support::kscope(env, &["describe", "group", group, "-o", "json"]);
         let value: Value = serde_json::from_slice(&output.stdout).ok()?;
-        (value["members"].as_array()?.len() == members && value["state"] == "Stable")
-            .then_some(())
+        (value["members"].as_array()?.len() == members && value["state"] == "Stable").then_some(())
     });
 }
 
@@ -87,7 +86,14 @@ fn a_consumer_joining_a_group_is_a_group_event_and_groups_filters_others_out() {
 #[test]
 fn a_bad_groups_regex_is_a_usage_error() {
     let output = Command::new(env!("CARGO_BIN_EXE_kscope"))
-        .args(["-b", "127.0.0.1:1", "watch", "events", "--groups", "billing("])
+        .args([
+            "-b",
+            "127.0.0.1:1",
+            "watch",
+            "events",
+            "--groups",
+            "billing(",
+        ])
         .output()
         .expect("run kscope");
     assert_eq!(output.status.code(), Some(2));

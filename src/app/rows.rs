@@ -221,6 +221,7 @@ pub fn movement_key(event: &MovementEvent) -> String {
         | K::GroupRecordsLost { .. }
         | K::GroupStuck { .. }
         | K::GroupMoving { .. } => Vec::new(),
+        K::UnderMinIsr { isr, .. } | K::MinIsrRestored { isr, .. } => isr.clone(),
     };
     let mut key = format!(
         "{} {} {}",

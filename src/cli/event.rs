@@ -125,6 +125,9 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
         K::MetadataFrozen { .. } => word("live", "frozen"),
         K::MetadataLive { .. } => word("frozen", "live"),
         K::GroupStuck { .. } => word("moving", "stuck"),
+        K::UnderMinIsr { isr, .. } | K::MinIsrRestored { isr, .. } => {
+            (Value::Null, Value::from(isr.clone()))
+        }
         K::GroupMoving { .. } => word("stuck", "moving"),
         K::EventsSuppressed { .. } => (Value::Null, Value::Null),
         K::GroupStateChanged { from, to, .. } => {

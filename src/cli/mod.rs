@@ -24,6 +24,7 @@ mod schemas;
 pub mod table;
 mod watch;
 mod watch_groups;
+mod watch_min_isr;
 
 use crate::untrusted::escape;
 use std::process::ExitCode;
@@ -125,7 +126,10 @@ fn run(invocation: Invocation) -> Result<(), Error> {
     }
     let watching = match &command {
         Command::Watch {
-            what, kinds, groups, ..
+            what,
+            kinds,
+            groups,
+            ..
         } => {
             watch_groups::regex(groups.as_deref())?;
             Some(watch::Filter::new(*what, kinds)?)
@@ -233,7 +237,6 @@ fn from_file(command: &Command, output: OutputFormat) -> Option<Result<(), Error
         _ => None,
     }
 }
-
 
 /// How long a headless command's connect waits for `DescribeQuorum` (the
 /// TUI waits a second): a healthy quorum answers in milliseconds, and a hung

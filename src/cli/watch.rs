@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use super::args::{OutputFormat, WatchWhat};
 use super::error::Error;
 use super::event;
-use super::watch_groups::{GroupNews, GroupWatch};
+use super::watch_groups::{GroupWatch, News};
 
 /// Which events a watch prints, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +99,14 @@ pub async fn run(
     out: &mut impl Write,
 ) -> Result<(), Error> {
     let mut feed = cluster.subscribe_movements();
-    let mut group_events = groups.map(|watch| super::watch_groups::spawn(cluster, watch));
+    let (tx, mut news) = mpsc::channel(8);
+    if let Some(watch) = groups {
+        super::watch_groups::spawn(cluster, watch, tx.clone());
+    }
+    if filter.events {
+        super::watch_min_isr::spawn(cluster, tx.clone());
+    }
+    drop(tx);
     if let Some(name) = topic {
         if cluster.refresh_topics(&[name]).await?.topic(name).is_none() {
             return Err(Error::UnknownTopic(name.to_owned()));
@@ -111,7 +118,7 @@ pub async fn run(
     let mut err = std::io::stderr();
     tokio::select! {
         _ = &mut interrupted => Ok(()),
-        printed = print(&mut feed, group_events.as_mut(), topic, filter, format, out, &mut err) => printed,
+        printed = print(&mut feed, Some(&mut news), topic, filter, format, out, &mut err) => printed,
     }
 }
 
@@ -119,7 +126,7 @@ pub async fn run(
 /// until the feed ends. Skipped events are reported on `out` and on `err`.
 pub async fn print(
     feed: &mut MovementFeed,
-    mut groups: Option<&mut mpsc::Receiver<GroupNews>>,
+    mut groups: Option<&mut mpsc::Receiver<News>>,
     topic: Option<&str>,
     filter: &Filter,
     format: OutputFormat,
@@ -142,12 +149,8 @@ pub async fn print(
                 write(received.events.iter(), topic, filter, format, out)?;
             }
             Some(news) = group_events => match news {
-                GroupNews::Events(events) => write(events.iter(), topic, filter, format, out)?,
-                GroupNews::Baseline { groups, every } => writeln!(
-                    err,
-                    "kscope: watching {groups} group(s) for group events, read every {}s or more",
-                    every.as_secs_f64()
-                )?,
+                News::Events(events) => write(events.iter(), topic, filter, format, out)?,
+                News::Note(note) => writeln!(err, "kscope: {note}")?,
             },
         }
     }

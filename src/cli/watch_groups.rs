@@ -61,31 +61,26 @@ async fn read(client: &GroupsClient, groups: Option<&Regex>) -> groups::Result<O
     })
 }
 
-/// What the group reader sends.
+/// What the readers beside the metadata feed (this one, and the min-ISR
+/// one of `super::watch_min_isr`) send.
 #[derive(Debug)]
-pub enum GroupNews {
-    /// The first read is done (the baseline: nothing in it is news): how
-    /// many groups matched, so that a user learns at once when
-    /// `--groups` matches none.
-    Baseline {
-        /// Groups read.
-        groups: usize,
-        /// Between reads, at least.
-        every: Duration,
-    },
+pub enum News {
+    /// A line for stderr: the first read is done (the baseline: nothing
+    /// in it is news) and what it covered, so that a user learns at once
+    /// when `--groups` matches nothing.
+    Note(String),
     /// The events of a later read.
     Events(Vec<MovementEvent>),
 }
 
 /// The wait after a read that took `took`.
-fn pause(every: Duration, took: Duration) -> Duration {
+pub fn pause(every: Duration, took: Duration) -> Duration {
     every.max(took * COST_FACTOR)
 }
 
 /// Read the groups until the receiver goes, sending the baseline, then
-/// the events of each read after it.
-pub fn spawn(cluster: &Cluster, watch: GroupWatch) -> mpsc::Receiver<GroupNews> {
-    let (tx, rx) = mpsc::channel(4);
+/// the events of each read after it, to `tx`.
+pub fn spawn(cluster: &Cluster, watch: GroupWatch, tx: mpsc::Sender<News>) {
     let client = GroupsClient::new(cluster.clone());
     tokio::spawn(async move {
         let mut held: Option<Overview> = None;
@@ -99,12 +94,13 @@ pub fn spawn(cluster: &Cluster, watch: GroupWatch) -> mpsc::Receiver<GroupNews> 
                     let news = match &held {
                         Some(before) => {
                             events.splice(0..0, groups::events::diff(before, &overview, now));
-                            (!events.is_empty()).then_some(GroupNews::Events(events))
+                            (!events.is_empty()).then_some(News::Events(events))
                         }
-                        None => Some(GroupNews::Baseline {
-                            groups: overview.groups.len(),
-                            every: watch.every,
-                        }),
+                        None => Some(News::Note(format!(
+                            "watching {} group(s) for group events, read every {}s or more",
+                            overview.groups.len(),
+                            watch.every.as_secs_f64()
+                        ))),
                     };
                     if let Some(news) = news
                         && tx.send(news).await.is_err()
@@ -121,7 +117,6 @@ pub fn spawn(cluster: &Cluster, watch: GroupWatch) -> mpsc::Receiver<GroupNews> 
             tokio::time::sleep(pause(watch.every, started.elapsed())).await;
         }
     });
-    rx
 }
 
 #[cfg(test)]

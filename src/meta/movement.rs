@@ -187,6 +187,21 @@ pub enum MovementKind {
         /// Its committed offset now.
         committed: i64,
     },
+    /// A partition's ISR fell below its topic's `min.insync.replicas`:
+    /// `acks=all` writes to it fail (`NOT_ENOUGH_REPLICAS`).
+    UnderMinIsr {
+        /// The in-sync set now.
+        isr: Vec<i32>,
+        /// The topic's `min.insync.replicas`.
+        min_isr: usize,
+    },
+    /// A partition's ISR is back at its topic's `min.insync.replicas`.
+    MinIsrRestored {
+        /// The in-sync set now.
+        isr: Vec<i32>,
+        /// The topic's `min.insync.replicas`.
+        min_isr: usize,
+    },
     /// More events of one kind came within its rate-limit window than the
     /// log keeps: they are folded into this one record, never dropped
     /// unseen (see [`super::movement_log::Limits`]).
@@ -229,6 +244,8 @@ impl MovementKind {
             MovementKind::GroupRecordsLost { .. } => "group_records_lost",
             MovementKind::GroupStuck { .. } => "group_stuck",
             MovementKind::GroupMoving { .. } => "group_moving",
+            MovementKind::UnderMinIsr { .. } => "under_min_isr",
+            MovementKind::MinIsrRestored { .. } => "min_isr_restored",
         }
     }
 }

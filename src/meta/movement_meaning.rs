@@ -14,7 +14,8 @@ impl MovementKind {
             K::PartitionOffline { .. }
             | K::BrokerNotAnswering { .. }
             | K::MetadataFrozen { .. }
-            | K::GroupRecordsLost { .. } => Severity::Critical,
+            | K::GroupRecordsLost { .. }
+            | K::UnderMinIsr { .. } => Severity::Critical,
             K::GroupStateChanged { to, .. } if matches!(to.as_str(), "Empty" | "Dead") => {
                 Severity::Warn
             }
@@ -25,6 +26,7 @@ impl MovementKind {
             K::GroupStateChanged { .. }
             | K::GroupMembersChanged { .. }
             | K::GroupMoving { .. }
+            | K::MinIsrRestored { .. }
             | K::LeaderChanged { .. }
             | K::PartitionOnline { .. }
             | K::IsrExpanded { .. }
@@ -77,7 +79,9 @@ impl MovementKind {
             | MovementKind::GroupMembersChanged { .. }
             | MovementKind::GroupRecordsLost { .. }
             | MovementKind::GroupStuck { .. }
-            | MovementKind::GroupMoving { .. } => false,
+            | MovementKind::GroupMoving { .. }
+            | MovementKind::UnderMinIsr { .. }
+            | MovementKind::MinIsrRestored { .. } => false,
             MovementKind::EventsSuppressed { suppressed, .. } => !matches!(
                 *suppressed,
                 "partitions_added"
@@ -87,6 +91,8 @@ impl MovementKind {
                     | "group_records_lost"
                     | "group_stuck"
                     | "group_moving"
+                    | "under_min_isr"
+                    | "min_isr_restored"
             ),
             _ => true,
         }

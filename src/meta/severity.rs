@@ -81,6 +81,8 @@ pub const KIND_NAMES: &[&str] = &[
     "group_records_lost",
     "group_stuck",
     "group_moving",
+    "under_min_isr",
+    "min_isr_restored",
     "events_suppressed",
 ];
 

@@ -55,14 +55,18 @@ impl Watch {
     /// Wait for the stderr line saying the first group read (the
     /// baseline) is done; its text.
     pub fn baseline(&self) -> String {
+        self.note("for group events")
+    }
+
+    /// Wait for a stderr line containing `text`; the line.
+    pub fn note(&self, text: &str) -> String {
         let deadline = Instant::now() + Duration::from_mins(1);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let note = self
-                .notes
-                .recv_timeout(left)
-                .expect("a note on stderr that the groups were read");
-            if note.contains("for group events") {
+            let Ok(note) = self.notes.recv_timeout(left) else {
+                panic!("no line on stderr containing '{text}' within a minute");
+            };
+            if note.contains(text) {
                 return note;
             }
         }
@@ -110,4 +114,3 @@ impl Drop for Watch {
         let _ = self.child.wait();
     }
 }
-
