@@ -8,6 +8,12 @@
 //! `events_suppressed` records, printed like any event).
 //! If stdout is so slow that the feed had to skip events, the stream says so
 //! in-band (a `events_missed` record with the exact count) and on stderr.
+//!
+//! `events` also prints what two readers beside the metadata feed derive:
+//! the group events ([`super::watch_groups`]) and the min-ISR events
+//! ([`super::watch_min_isr`]). They come over a small bounded channel the
+//! readers wait on (nothing is dropped), not through the movement log, so
+//! they are printed whole, unfolded.
 
 use std::io::Write;
 

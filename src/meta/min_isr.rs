@@ -9,9 +9,9 @@
 //! movement diff. Memory: the partitions under min ISR, and the names of
 //! the topics looked at. Work per call: one pass over the partitions of
 //! the topics with a known `min.insync.replicas`, allocating only for
-//! those under it.
+//! topics with a partition under it (and their events).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::SystemTime;
 
 use super::movement::{MovementEvent, MovementKind};
@@ -20,7 +20,9 @@ use super::snapshot::MetadataSnapshot;
 /// The partitions under min ISR, across snapshots.
 #[derive(Debug, Default)]
 pub struct MinIsrWatch {
-    under: HashSet<(String, i32)>,
+    /// Topic → its partitions under min ISR (topics with none absent).
+    under: HashMap<String, BTreeSet<i32>>,
+    /// Topics whose baseline was taken.
     looked: HashSet<String>,
 }
 
@@ -34,6 +36,8 @@ impl MinIsrWatch {
     /// `min.insync.replicas`); the events since the last call, at `at`.
     /// Topics without a known value are skipped; a deleted topic's
     /// partitions are forgotten without an event (`topic_deleted` says it).
+    /// Nothing is allocated for a topic that has no partition under min
+    /// ISR and had none.
     pub fn observe(
         &mut self,
         snapshot: &MetadataSnapshot,
@@ -41,35 +45,32 @@ impl MinIsrWatch {
         at: SystemTime,
     ) -> Vec<MovementEvent> {
         let mut events = Vec::new();
-        let mut under = HashSet::with_capacity(self.under.len());
-        let mut looked = HashSet::with_capacity(self.looked.len());
+        let mut under = HashMap::with_capacity(self.under.len());
         for topic in snapshot.topics() {
             let Some(&min) = min_isr.get(&topic.name) else {
                 continue;
             };
             let baseline = !self.looked.contains(&topic.name);
-            looked.insert(topic.name.clone());
+            if baseline {
+                self.looked.insert(topic.name.clone());
+            }
+            let held = self.under.get(&topic.name);
+            let mut now_under = BTreeSet::new();
             for p in &topic.partitions {
-                let key = (topic.name.clone(), p.partition);
                 let now = p.isr.len() < min;
-                let was = self.under.contains(&key);
+                let was = held.is_some_and(|set| set.contains(&p.partition));
                 let kind = match (was, now) {
-                    (false, true) => MovementKind::UnderMinIsr {
+                    (false, true) => Some(MovementKind::UnderMinIsr {
                         isr: p.isr.to_vec(),
                         min_isr: min,
-                    },
-                    (true, false) => MovementKind::MinIsrRestored {
+                    }),
+                    (true, false) => Some(MovementKind::MinIsrRestored {
                         isr: p.isr.to_vec(),
                         min_isr: min,
-                    },
-                    (true, true) | (false, false) => {
-                        if now {
-                            under.insert(key);
-                        }
-                        continue;
-                    }
+                    }),
+                    (true, true) | (false, false) => None,
                 };
-                if !baseline {
+                if let Some(kind) = kind.filter(|_| !baseline) {
                     events.push(MovementEvent {
                         time: at,
                         topic: Some(topic.name.clone()),
@@ -78,12 +79,17 @@ impl MinIsrWatch {
                     });
                 }
                 if now {
-                    under.insert(key);
+                    now_under.insert(p.partition);
                 }
+            }
+            if !now_under.is_empty() {
+                under.insert(topic.name.clone(), now_under);
             }
         }
         self.under = under;
-        self.looked = looked;
+        if self.looked.len() > snapshot.topics().len() {
+            self.looked.retain(|name| snapshot.topic(name).is_some());
+        }
         events
     }
 }
