@@ -34,7 +34,7 @@ pub use error::Error;
 use crate::conn::ConnectionConfig;
 use crate::meta::{Cluster, ClusterConfig, PROBE_GRACE};
 use crate::schema::{Decoder, RegistryConfig};
-use args::{Command, DescribeWhat, GetCommand, IsolationArg, OutputFormat, WatchWhat};
+use args::{Command, DescribeWhat, GetCommand, IsolationArg, OutputFormat};
 use std::io::Write;
 
 /// A headless command with everything needed to reach its cluster.
@@ -287,40 +287,22 @@ async fn dispatch(
             Ok(())
         }
         Command::Describe {
-            what: DescribeWhat::Group,
-            clients: true,
-            ..
-        } => Err(Error::Usage(
-            "--clients goes with `describe topic`, not `describe group`".to_owned(),
-        )),
-        Command::Describe {
-            what: DescribeWhat::Group,
+            what,
             name,
-            clients: false,
+            clients,
             stuck_over,
         } => {
-            let span = stuck_over.as_deref().map(groups::stuck::span).transpose()?;
-            Ok(groups::describe_group_over(cluster, &name, span, output, out).await?)
+            describe(
+                cluster,
+                what,
+                &name,
+                clients,
+                stuck_over.as_deref(),
+                output,
+                out,
+            )
+            .await
         }
-        Command::Describe {
-            what: DescribeWhat::Topic,
-            stuck_over: Some(_),
-            ..
-        } => Err(Error::Usage(
-            "--stuck-over goes with `describe group`, not `describe topic`".to_owned(),
-        )),
-        Command::Describe {
-            what: DescribeWhat::Topic,
-            name,
-            clients: true,
-            stuck_over: None,
-        } => inspect::topic_clients::run(cluster, &name, output, out).await,
-        Command::Describe {
-            what: DescribeWhat::Topic,
-            name,
-            clients: false,
-            stuck_over: None,
-        } => inspect::describe_topic::run(cluster, &name, output, out).await,
         Command::Get { what, .. } => match what.listing() {
             Some((listing, topic)) => get::run(cluster, listing, topic, output, out).await,
             None => inspect::run(cluster, &what, output, out).await,
@@ -382,15 +364,41 @@ async fn dispatch(
             ..
         } => {
             let filter = watching.unwrap_or_else(watch::Filter::leaders);
-            let groups = watch_groups::GroupWatch {
-                groups: watch_groups::regex(groups.as_deref())?,
-                every: args::interval(group_interval),
-            };
-            let groups = (what == WatchWhat::Events && group_interval > 0.0).then_some(groups);
+            let groups = watch_groups::GroupWatch::of(what, groups.as_deref(), group_interval)?;
             watch::run(cluster, topic.as_deref(), &filter, groups, output, out).await
         }
         // Run by `run` before it gets here.
         Command::Record { .. } => Err(Error::Usage("record is run on its own".to_owned())),
+    }
+}
+
+/// `describe WHAT NAME [--clients] [--stuck-over SPAN]`.
+async fn describe(
+    cluster: &Cluster,
+    what: DescribeWhat,
+    name: &str,
+    clients: bool,
+    stuck_over: Option<&str>,
+    output: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    match (what, clients, stuck_over) {
+        (DescribeWhat::Group, true, _) => Err(Error::Usage(
+            "--clients goes with `describe topic`, not `describe group`".to_owned(),
+        )),
+        (DescribeWhat::Group, false, span) => {
+            let span = span.map(groups::stuck::span).transpose()?;
+            Ok(groups::describe_group_over(cluster, name, span, output, out).await?)
+        }
+        (DescribeWhat::Topic, _, Some(_)) => Err(Error::Usage(
+            "--stuck-over goes with `describe group`, not `describe topic`".to_owned(),
+        )),
+        (DescribeWhat::Topic, true, None) => {
+            inspect::topic_clients::run(cluster, name, output, out).await
+        }
+        (DescribeWhat::Topic, false, None) => {
+            inspect::describe_topic::run(cluster, name, output, out).await
+        }
     }
 }
 

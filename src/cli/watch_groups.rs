@@ -25,6 +25,8 @@ use crate::groups::stuck_events::StuckWatch;
 use crate::groups::{self, GroupsClient, Overview};
 use crate::meta::{Cluster, MovementEvent};
 
+use super::args::WatchWhat;
+
 /// How many times its own duration a read of the groups waits before the
 /// next one, at least.
 const COST_FACTOR: u32 = 4;
@@ -36,6 +38,24 @@ pub struct GroupWatch {
     pub groups: Option<Regex>,
     /// The least time between the end of one read and the next.
     pub every: Duration,
+}
+
+impl GroupWatch {
+    /// What `watch WHAT --groups RE --group-interval SECONDS` reads of
+    /// groups: nothing for `watch leaders` or an interval of 0.
+    pub fn of(
+        what: WatchWhat,
+        groups: Option<&str>,
+        seconds: f64,
+    ) -> Result<Option<GroupWatch>, super::error::Error> {
+        let groups = regex(groups)?;
+        Ok(
+            (what == WatchWhat::Events && seconds > 0.0).then(|| GroupWatch {
+                groups,
+                every: super::args::interval(seconds),
+            }),
+        )
+    }
 }
 
 /// Compile `--groups`: a bad regex is a usage error naming it.
