@@ -124,18 +124,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 .to_owned(),
         ));
     }
-    let watching = match &command {
-        Command::Watch {
-            what,
-            kinds,
-            groups,
-            ..
-        } => {
-            watch_groups::regex(groups.as_deref())?;
-            Some(watch::Filter::new(*what, kinds)?)
-        }
-        _ => None,
-    };
+    let watching = watch_filter(&command)?;
     // consume decodes fetches on their own tasks while this thread prints:
     // a worker thread of their own lets the two overlap.
     let runtime = if matches!(command, Command::Consume { .. }) {
@@ -192,6 +181,23 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         }
         done
     })
+}
+
+/// A `watch`'s filter, its `--kinds` and `--groups` checked before any
+/// connection; `None` for other commands.
+fn watch_filter(command: &Command) -> Result<Option<watch::Filter>, Error> {
+    match command {
+        Command::Watch {
+            what,
+            kinds,
+            groups,
+            ..
+        } => {
+            watch_groups::regex(groups.as_deref())?;
+            Ok(Some(watch::Filter::new(*what, kinds)?))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Whether `command` prints rows that `-o csv` can write: `consume`, and

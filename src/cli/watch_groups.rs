@@ -14,6 +14,7 @@
 //! 12 s, using a fifth of the time at most. Only reads: no group is
 //! joined, no offset committed.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
 use regex::Regex;
@@ -73,7 +74,7 @@ async fn read(client: &GroupsClient, groups: Option<&Regex>) -> groups::Result<O
     if let Some(re) = groups {
         list.groups.retain(|g| re.is_match(&g.group));
     }
-    let summaries = client.summaries(list.groups, &Default::default()).await?;
+    let summaries = client.summaries(list.groups, &BTreeMap::new()).await?;
     Ok(Overview {
         groups: summaries,
         failed_brokers: list.failed,
