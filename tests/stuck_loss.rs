@@ -58,6 +58,55 @@ fn partitions_said(seen: &[Value], kind: &str, group: &str) -> usize {
     partitions.len()
 }
 
+/// `describe group --stuck-over` as a table: LOSS IN, STUCK and OWNER
+/// columns, every partition STUCK with `client` owning it.
+fn assert_stuck_table(env: &support::ClusterEnv, group: &str, topic: &str, client: &str) {
+    let table = describe(env, group, false);
+    support::assert_success(&table, "describe group --stuck-over");
+    let text = String::from_utf8_lossy(&table.stdout);
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("TOPIC"))
+        .expect("offsets header");
+    for column in ["LOSS IN", "STUCK", "OWNER"] {
+        assert!(header.contains(column), "{text}");
+    }
+    let stuck_rows = text
+        .lines()
+        .filter(|l| l.starts_with(topic) && l.contains("STUCK") && l.contains(client))
+        .count();
+    assert_eq!(stuck_rows, PARTITIONS, "{text}");
+    // LOSS IN reads as minutes left of the 5 (e.g. `4m37s`).
+    assert!(
+        text.lines()
+            .filter(|l| l.starts_with(topic))
+            .all(|l| l.contains("4m") || l.contains("3m")),
+        "{text}"
+    );
+}
+
+/// `watch events` said `group_stuck` once for every partition of `topic`.
+fn assert_stuck_said(watch: &mut Watch, group: &str, topic: &str) {
+    watch.until("group_stuck on every partition", |seen| {
+        partitions_said(seen, "group_stuck", group) == PARTITIONS
+    });
+    for event in watch.of("group_stuck", group) {
+        assert_eq!(event["topic"], topic, "{event}");
+        assert_eq!(
+            (&event["severity"], &event["source"]),
+            (&Value::from("warn"), &Value::from("observed"))
+        );
+        assert_eq!(
+            (&event["before"], &event["after"]),
+            (&Value::from("moving"), &Value::from("stuck"))
+        );
+        assert!(
+            event["end"].as_i64() > event["committed"].as_i64(),
+            "{event}"
+        );
+    }
+}
+
 #[test]
 fn a_frozen_member_leaves_its_partitions_stuck_with_a_loss_in_until_it_reads_again() {
     let Some(env) = support::shared_cluster() else {
@@ -129,47 +178,8 @@ fn a_frozen_member_leaves_its_partitions_stuck_with_a_loss_in_until_it_reads_aga
         assert_eq!(age + loss_in, RETENTION_MS, "{row}");
     }
 
-    let table = describe(&env, &group, false);
-    support::assert_success(&table, "describe group --stuck-over");
-    let text = String::from_utf8_lossy(&table.stdout);
-    let header = text
-        .lines()
-        .find(|l| l.starts_with("TOPIC"))
-        .expect("offsets header");
-    for column in ["LOSS IN", "STUCK", "OWNER"] {
-        assert!(header.contains(column), "{text}");
-    }
-    let stuck_rows = text
-        .lines()
-        .filter(|l| l.starts_with(topic.as_str()) && l.contains("STUCK") && l.contains(client))
-        .count();
-    assert_eq!(stuck_rows, PARTITIONS, "{text}");
-    // LOSS IN reads as minutes left of the 5 (e.g. `4m37s`).
-    assert!(
-        text.lines()
-            .filter(|l| l.starts_with(topic.as_str()))
-            .all(|l| l.contains("4m") || l.contains("3m")),
-        "{text}"
-    );
-
-    watch.until("group_stuck on every partition", |seen| {
-        partitions_said(seen, "group_stuck", &group) == PARTITIONS
-    });
-    for event in watch.of("group_stuck", &group) {
-        assert_eq!(event["topic"], topic.as_str(), "{event}");
-        assert_eq!(
-            (&event["severity"], &event["source"]),
-            (&Value::from("warn"), &Value::from("observed"))
-        );
-        assert_eq!(
-            (&event["before"], &event["after"]),
-            (&Value::from("moving"), &Value::from("stuck"))
-        );
-        assert!(
-            event["end"].as_i64() > event["committed"].as_i64(),
-            "{event}"
-        );
-    }
+    assert_stuck_table(&env, &group, &topic, client);
+    assert_stuck_said(&mut watch, &group, &topic);
 
     reading.resume();
     support::wait_until(Duration::from_mins(1), "STUCK gone", || {
