@@ -81,6 +81,12 @@ pub enum Command {
         /// principals whose ACLs allow or deny writing and reading it.
         #[arg(long)]
         clients: bool,
+        /// With `group`: read the offsets 3 times over this span (`15s`;
+        /// longer than the consumers' commit interval) and mark the
+        /// partitions whose commit stood still while records arrived
+        /// (STUCK), with the member owning each.
+        #[arg(long, value_name = "SPAN")]
+        stuck_over: Option<String>,
     },
     /// Print a topic's records (never joins a group, never commits).
     Consume {
@@ -147,6 +153,15 @@ pub enum Command {
         /// `isr_shrank,partition_offline`); every kind when absent.
         #[arg(long, value_delimiter = ',')]
         kinds: Vec<String>,
+        /// `watch events` only: read only the groups whose id matches this
+        /// regex for the group events (every group when absent).
+        #[arg(long, value_name = "RE")]
+        groups: Option<String>,
+        /// `watch events` only: seconds between reads of the group list
+        /// with lag (at least four times as long as a read takes; 0: no
+        /// group events).
+        #[arg(long, default_value_t = 10.0)]
+        group_interval: f64,
         /// Print the events of a recording (`kscope record`) and exit.
         #[arg(long, value_name = "FILE")]
         from_file: Option<std::path::PathBuf>,

@@ -124,6 +124,11 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
         K::BrokerAnswering { .. } => word("not_answering", "answering"),
         K::MetadataFrozen { .. } => word("live", "frozen"),
         K::MetadataLive { .. } => word("frozen", "live"),
+        K::GroupStuck { .. } => word("moving", "stuck"),
+        K::UnderMinIsr { isr, .. } | K::MinIsrRestored { isr, .. } => {
+            (Value::Null, Value::from(isr.clone()))
+        }
+        K::GroupMoving { .. } => word("stuck", "moving"),
         K::EventsSuppressed { .. } => (Value::Null, Value::Null),
         K::GroupStateChanged { from, to, .. } => {
             (Value::from(from.as_str()), Value::from(to.as_str()))

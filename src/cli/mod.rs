@@ -23,6 +23,8 @@ pub mod rows;
 mod schemas;
 pub mod table;
 mod watch;
+mod watch_groups;
+mod watch_min_isr;
 
 use crate::untrusted::escape;
 use std::process::ExitCode;
@@ -122,10 +124,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 .to_owned(),
         ));
     }
-    let watching = match &command {
-        Command::Watch { what, kinds, .. } => Some(watch::Filter::new(*what, kinds)?),
-        _ => None,
-    };
+    let watching = watch_filter(&command)?;
     // consume decodes fetches on their own tasks while this thread prints:
     // a worker thread of their own lets the two overlap.
     let runtime = if matches!(command, Command::Consume { .. }) {
@@ -170,7 +169,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
             let done = dispatch(&cluster, command, None, output, extras, &mut out).await;
             done.and(out.flush().map_err(Error::from))
         } else if let Command::Record { .. } = command {
-            record::run(&cluster, record_args(command, context)?).await
+            record::run(&cluster, record::args(command, context)?).await
         } else {
             let mut out = std::io::stdout().lock();
             dispatch(&cluster, command, watching, output, extras, &mut out).await
@@ -182,6 +181,23 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         }
         done
     })
+}
+
+/// A `watch`'s filter, its `--kinds` and `--groups` checked before any
+/// connection; `None` for other commands.
+fn watch_filter(command: &Command) -> Result<Option<watch::Filter>, Error> {
+    match command {
+        Command::Watch {
+            what,
+            kinds,
+            groups,
+            ..
+        } => {
+            watch_groups::regex(groups.as_deref())?;
+            Ok(Some(watch::Filter::new(*what, kinds)?))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Whether `command` prints rows that `-o csv` can write: `consume`, and
@@ -226,37 +242,6 @@ fn from_file(command: &Command, output: OutputFormat) -> Option<Result<(), Error
         })),
         _ => None,
     }
-}
-
-/// `record`'s arguments, checked.
-fn record_args(command: Command, context: Option<String>) -> Result<record::RecordArgs, Error> {
-    let Command::Record {
-        to,
-        duration,
-        topics,
-        groups,
-        group_interval,
-        ..
-    } = command
-    else {
-        return Err(Error::Usage("not a record command".to_owned()));
-    };
-    let duration = duration
-        .map(|text| {
-            crate::recording::cursor::offset_ms(&text)
-                .map(|ms| std::time::Duration::from_millis(ms.unsigned_abs()))
-                .map_err(|e| Error::Usage(format!("--duration {e}")))
-        })
-        .transpose()?;
-    let group_interval = (group_interval > 0.0).then(|| args::interval(group_interval));
-    Ok(record::RecordArgs {
-        to,
-        duration,
-        topics,
-        groups,
-        group_interval,
-        context,
-    })
 }
 
 /// How long a headless command's connect waits for `DescribeQuorum` (the
@@ -308,27 +293,22 @@ async fn dispatch(
             Ok(())
         }
         Command::Describe {
-            what: DescribeWhat::Group,
-            clients: true,
-            ..
-        } => Err(Error::Usage(
-            "--clients goes with `describe topic`, not `describe group`".to_owned(),
-        )),
-        Command::Describe {
-            what: DescribeWhat::Group,
+            what,
             name,
-            clients: false,
-        } => Ok(groups::describe_group(cluster, &name, output, out).await?),
-        Command::Describe {
-            what: DescribeWhat::Topic,
-            name,
-            clients: true,
-        } => inspect::topic_clients::run(cluster, &name, output, out).await,
-        Command::Describe {
-            what: DescribeWhat::Topic,
-            name,
-            clients: false,
-        } => inspect::describe_topic::run(cluster, &name, output, out).await,
+            clients,
+            stuck_over,
+        } => {
+            describe(
+                cluster,
+                what,
+                &name,
+                clients,
+                stuck_over.as_deref(),
+                output,
+                out,
+            )
+            .await
+        }
         Command::Get { what, .. } => match what.listing() {
             Some((listing, topic)) => get::run(cluster, listing, topic, output, out).await,
             None => inspect::run(cluster, &what, output, out).await,
@@ -382,12 +362,49 @@ async fn dispatch(
                 .transpose()?;
             consume::run(cluster, args, decoder.as_ref(), output, out).await
         }
-        Command::Watch { topic, .. } => {
+        Command::Watch {
+            topic,
+            what,
+            groups,
+            group_interval,
+            ..
+        } => {
             let filter = watching.unwrap_or_else(watch::Filter::leaders);
-            watch::run(cluster, topic.as_deref(), &filter, output, out).await
+            let groups = watch_groups::GroupWatch::of(what, groups.as_deref(), group_interval)?;
+            watch::run(cluster, topic.as_deref(), &filter, groups, output, out).await
         }
         // Run by `run` before it gets here.
         Command::Record { .. } => Err(Error::Usage("record is run on its own".to_owned())),
+    }
+}
+
+/// `describe WHAT NAME [--clients] [--stuck-over SPAN]`.
+async fn describe(
+    cluster: &Cluster,
+    what: DescribeWhat,
+    name: &str,
+    clients: bool,
+    stuck_over: Option<&str>,
+    output: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    match (what, clients, stuck_over) {
+        (DescribeWhat::Group, true, _) => Err(Error::Usage(
+            "--clients goes with `describe topic`, not `describe group`".to_owned(),
+        )),
+        (DescribeWhat::Group, false, span) => {
+            let span = span.map(groups::stuck::span).transpose()?;
+            Ok(groups::describe_group_over(cluster, name, span, output, out).await?)
+        }
+        (DescribeWhat::Topic, _, Some(_)) => Err(Error::Usage(
+            "--stuck-over goes with `describe group`, not `describe topic`".to_owned(),
+        )),
+        (DescribeWhat::Topic, true, None) => {
+            inspect::topic_clients::run(cluster, name, output, out).await
+        }
+        (DescribeWhat::Topic, false, None) => {
+            inspect::describe_topic::run(cluster, name, output, out).await
+        }
     }
 }
 

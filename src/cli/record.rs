@@ -17,6 +17,7 @@ use crate::meta::{Cluster, MetadataSnapshot, MovementEvent};
 use crate::recording::frame::{self, Event, Health, Metadata};
 use crate::recording::{Body, Frame, Header, Stats, Writer};
 
+use super::args::Command;
 use super::error::Error;
 
 /// A chunk is written at least this often, so a killed recorder loses
@@ -155,6 +156,37 @@ impl Recorder {
         self.overview = Some(overview);
         Ok(())
     }
+}
+
+/// `record`'s arguments, checked.
+pub fn args(command: Command, context: Option<String>) -> Result<RecordArgs, Error> {
+    let Command::Record {
+        to,
+        duration,
+        topics,
+        groups,
+        group_interval,
+        ..
+    } = command
+    else {
+        return Err(Error::Usage("not a record command".to_owned()));
+    };
+    let duration = duration
+        .map(|text| {
+            crate::recording::cursor::offset_ms(&text)
+                .map(|ms| std::time::Duration::from_millis(ms.unsigned_abs()))
+                .map_err(|e| Error::Usage(format!("--duration {e}")))
+        })
+        .transpose()?;
+    let group_interval = (group_interval > 0.0).then(|| super::args::interval(group_interval));
+    Ok(RecordArgs {
+        to,
+        duration,
+        topics,
+        groups,
+        group_interval,
+        context,
+    })
 }
 
 /// Record until the duration passes or Ctrl-C; say on stderr what was

@@ -181,6 +181,6 @@ pub fn watch(
         .map_err(Error::Runtime)?;
     let mut err = std::io::stderr();
     runtime.block_on(watch::print(
-        &mut feed, topic, filter, format, out, &mut err,
+        &mut feed, None, topic, filter, format, out, &mut err,
     ))
 }

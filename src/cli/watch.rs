@@ -8,6 +8,12 @@
 //! `events_suppressed` records, printed like any event).
 //! If stdout is so slow that the feed had to skip events, the stream says so
 //! in-band (a `events_missed` record with the exact count) and on stderr.
+//!
+//! `events` also prints what two readers beside the metadata feed derive:
+//! the group events ([`super::watch_groups`]) and the min-ISR events
+//! ([`super::watch_min_isr`]). They come over a small bounded channel the
+//! readers wait on (nothing is dropped), not through the movement log, so
+//! they are printed whole, unfolded.
 
 use std::io::Write;
 
@@ -16,9 +22,12 @@ use serde_json::json;
 use crate::meta::movement_log::MovementFeed;
 use crate::meta::{Cluster, KIND_NAMES, MovementEvent, MovementKind};
 
+use tokio::sync::mpsc;
+
 use super::args::{OutputFormat, WatchWhat};
 use super::error::Error;
 use super::event;
+use super::watch_groups::{GroupWatch, News};
 
 /// Which events a watch prints, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,15 +94,25 @@ impl Filter {
     }
 }
 
-/// Print events until interrupted (Ctrl-C) or stdout closes.
+/// Print events until interrupted (Ctrl-C) or stdout closes; with
+/// `groups`, the group events too (see [`super::watch_groups`]).
 pub async fn run(
     cluster: &Cluster,
     topic: Option<&str>,
     filter: &Filter,
+    groups: Option<GroupWatch>,
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), Error> {
     let mut feed = cluster.subscribe_movements();
+    let (tx, mut news) = mpsc::channel(8);
+    if let Some(watch) = groups {
+        super::watch_groups::spawn(cluster, watch, tx.clone());
+    }
+    if filter.events {
+        super::watch_min_isr::spawn(cluster, tx.clone());
+    }
+    drop(tx);
     if let Some(name) = topic {
         if cluster.refresh_topics(&[name]).await?.topic(name).is_none() {
             return Err(Error::UnknownTopic(name.to_owned()));
@@ -105,53 +124,80 @@ pub async fn run(
     let mut err = std::io::stderr();
     tokio::select! {
         _ = &mut interrupted => Ok(()),
-        printed = print(&mut feed, topic, filter, format, out, &mut err) => printed,
+        printed = print(&mut feed, Some(&mut news), topic, filter, format, out, &mut err) => printed,
     }
 }
 
-/// Print what `feed` brings (only `topic`'s events when given) until the feed
-/// ends. Skipped events are reported on `out` and on `err`.
+/// Print what `feed` and `groups` bring (only `topic`'s events when given)
+/// until the feed ends. Skipped events are reported on `out` and on `err`.
 pub async fn print(
     feed: &mut MovementFeed,
+    mut groups: Option<&mut mpsc::Receiver<News>>,
     topic: Option<&str>,
     filter: &Filter,
     format: OutputFormat,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<(), Error> {
-    while let Some(received) = feed.recv().await {
-        if received.missed > 0 {
-            missed(received.missed, format, out, err)?;
-        }
-        for event in received.events.iter() {
-            if topic.is_some_and(|name| event.topic.as_deref().is_some_and(|t| t != name))
-                || !filter.wants(event)
-            {
-                continue;
+    loop {
+        let group_events = async {
+            match groups.as_mut() {
+                Some(rx) => rx.recv().await,
+                None => std::future::pending().await,
             }
-            match (format, filter.events) {
-                (OutputFormat::Json, false) => {
-                    serde_json::to_writer(&mut *out, &event::json(event))?;
-                    writeln!(out)?;
+        };
+        tokio::select! {
+            received = feed.recv() => {
+                let Some(received) = received else { return Ok(()) };
+                if received.missed > 0 {
+                    missed(received.missed, format, out, err)?;
                 }
-                (OutputFormat::Json, true) => {
-                    serde_json::to_writer(&mut *out, &event::record(event))?;
-                    writeln!(out)?;
-                }
-                (OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv, false) => {
-                    writeln!(out, "{}", crate::untrusted::escape(&event::line(event)))?;
-                }
-                (OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv, true) => {
-                    writeln!(
-                        out,
-                        "{}",
-                        crate::untrusted::escape(&event::table_line(event))
-                    )?;
-                }
+                write(received.events.iter(), topic, filter, format, out)?;
             }
+            Some(news) = group_events => match news {
+                News::Events(events) => write(events.iter(), topic, filter, format, out)?,
+                News::Note(note) => writeln!(err, "kscope: {note}")?,
+            },
         }
-        out.flush()?;
     }
+}
+
+/// Print `events` as `filter` and `topic` keep them.
+fn write<'a>(
+    events: impl Iterator<Item = &'a MovementEvent>,
+    topic: Option<&str>,
+    filter: &Filter,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    for event in events {
+        if topic.is_some_and(|name| event.topic.as_deref().is_some_and(|t| t != name))
+            || !filter.wants(event)
+        {
+            continue;
+        }
+        match (format, filter.events) {
+            (OutputFormat::Json, false) => {
+                serde_json::to_writer(&mut *out, &event::json(event))?;
+                writeln!(out)?;
+            }
+            (OutputFormat::Json, true) => {
+                serde_json::to_writer(&mut *out, &event::record(event))?;
+                writeln!(out)?;
+            }
+            (OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv, false) => {
+                writeln!(out, "{}", crate::untrusted::escape(&event::line(event)))?;
+            }
+            (OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv, true) => {
+                writeln!(
+                    out,
+                    "{}",
+                    crate::untrusted::escape(&event::table_line(event))
+                )?;
+            }
+        }
+    }
+    out.flush()?;
     Ok(())
 }
 
@@ -215,6 +261,7 @@ mod tests {
         let filter = Filter::leaders();
         print(
             &mut feed,
+            None,
             None,
             &filter,
             OutputFormat::Json,

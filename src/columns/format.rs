@@ -168,6 +168,28 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             "group {group} lost {} unread records: committed {committed}, log start {start}",
             start - committed
         ),
+        MovementKind::GroupStuck {
+            group,
+            committed,
+            end,
+        } => write!(
+            out,
+            "group {group} stuck at {committed} (end {end}, lag {})",
+            end - committed
+        ),
+        MovementKind::UnderMinIsr { isr, min_isr } => {
+            write!(out, "isr {} under min.insync.replicas {min_isr}", ids(isr))
+        }
+        MovementKind::MinIsrRestored { isr, min_isr } => {
+            write!(
+                out,
+                "isr {} back at min.insync.replicas {min_isr}",
+                ids(isr)
+            )
+        }
+        MovementKind::GroupMoving { group, committed } => {
+            write!(out, "group {group} moving again (committed {committed})")
+        }
     };
     out
 }

@@ -132,6 +132,15 @@ pub fn headless<'a>() -> Vec<Column<Row<'a>>> {
         .collect()
 }
 
+/// The columns `describe group --stuck-over` prints: the one-shot ones
+/// plus STUCK and the member owning each partition (its client id).
+pub fn judged<'a>() -> Vec<Column<Row<'a>>> {
+    table()
+        .into_iter()
+        .filter(|c| c.header != "LAG OVER TIME")
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Instant;

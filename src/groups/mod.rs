@@ -32,6 +32,7 @@ mod refresh;
 mod relist;
 mod share;
 mod streams;
+pub mod stuck_events;
 mod topic_names;
 mod topology;
 

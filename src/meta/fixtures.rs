@@ -37,3 +37,22 @@ pub(crate) fn broker(id: i32) -> BrokerInfo {
         rack: None,
     }
 }
+
+/// A snapshot of brokers 1-3 and one topic whose partition `i` has the ISR
+/// `isrs[i]` (replicas 1, 2, 3; the ISR's first broker leads).
+pub(crate) fn snapshot_with_isr(name: &str, isrs: &[&[i32]]) -> super::MetadataSnapshot {
+    let partitions = isrs
+        .iter()
+        .zip(0..)
+        .map(|(isr, index)| PartitionInfo {
+            isr: (*isr).into(),
+            ..partition(index, isr.first().copied().unwrap_or(-1), 1, &[1, 2, 3])
+        })
+        .collect();
+    super::MetadataSnapshot::new(
+        (1..=3).map(broker).collect(),
+        vec![topic(name, 1, partitions)],
+        Some(1),
+        None,
+    )
+}

@@ -26,6 +26,7 @@ mod liveness_check;
 pub mod liveness_probe;
 pub mod metadata_answer;
 mod metadata_request;
+pub mod min_isr;
 pub mod movement;
 pub mod movement_log;
 mod movement_meaning;

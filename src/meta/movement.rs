@@ -169,6 +169,39 @@ pub enum MovementKind {
         /// The log start offset now (records below it are gone).
         start: i64,
     },
+    /// A group's partition is STUCK (kscope's judgement over its reads of
+    /// the group list): its committed offset stood still over the last
+    /// reads while the end offset moved, lag is left, and the group has
+    /// members.
+    GroupStuck {
+        group: String,
+        /// The committed offset it stands at.
+        committed: i64,
+        /// The partition's end offset now.
+        end: i64,
+    },
+    /// A STUCK partition's committed offset moves again (or it has no lag
+    /// or no member left to wait for).
+    GroupMoving {
+        group: String,
+        /// Its committed offset now.
+        committed: i64,
+    },
+    /// A partition's ISR fell below its topic's `min.insync.replicas`:
+    /// `acks=all` writes to it fail (`NOT_ENOUGH_REPLICAS`).
+    UnderMinIsr {
+        /// The in-sync set now.
+        isr: Vec<i32>,
+        /// The topic's `min.insync.replicas`.
+        min_isr: usize,
+    },
+    /// A partition's ISR is back at its topic's `min.insync.replicas`.
+    MinIsrRestored {
+        /// The in-sync set now.
+        isr: Vec<i32>,
+        /// The topic's `min.insync.replicas`.
+        min_isr: usize,
+    },
     /// More events of one kind came within its rate-limit window than the
     /// log keeps: they are folded into this one record, never dropped
     /// unseen (see [`super::movement_log::Limits`]).
@@ -209,6 +242,10 @@ impl MovementKind {
             MovementKind::GroupStateChanged { .. } => "group_state_changed",
             MovementKind::GroupMembersChanged { .. } => "group_members_changed",
             MovementKind::GroupRecordsLost { .. } => "group_records_lost",
+            MovementKind::GroupStuck { .. } => "group_stuck",
+            MovementKind::GroupMoving { .. } => "group_moving",
+            MovementKind::UnderMinIsr { .. } => "under_min_isr",
+            MovementKind::MinIsrRestored { .. } => "min_isr_restored",
         }
     }
 }

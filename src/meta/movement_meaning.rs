@@ -14,14 +14,19 @@ impl MovementKind {
             K::PartitionOffline { .. }
             | K::BrokerNotAnswering { .. }
             | K::MetadataFrozen { .. }
-            | K::GroupRecordsLost { .. } => Severity::Critical,
+            | K::GroupRecordsLost { .. }
+            | K::UnderMinIsr { .. } => Severity::Critical,
             K::GroupStateChanged { to, .. } if matches!(to.as_str(), "Empty" | "Dead") => {
                 Severity::Warn
             }
-            K::IsrShrank { .. } | K::BrokerLeft { .. } | K::TopicDeleted => Severity::Warn,
+            K::IsrShrank { .. } | K::BrokerLeft { .. } | K::TopicDeleted | K::GroupStuck { .. } => {
+                Severity::Warn
+            }
             K::EventsSuppressed { severity, .. } => *severity,
             K::GroupStateChanged { .. }
             | K::GroupMembersChanged { .. }
+            | K::GroupMoving { .. }
+            | K::MinIsrRestored { .. }
             | K::LeaderChanged { .. }
             | K::PartitionOnline { .. }
             | K::IsrExpanded { .. }
@@ -44,6 +49,8 @@ impl MovementKind {
             | K::BrokerAnswering { .. }
             | K::MetadataFrozen { .. }
             | K::MetadataLive { .. }
+            | K::GroupStuck { .. }
+            | K::GroupMoving { .. }
             | K::EventsSuppressed { .. } => Source::Observed,
             _ => Source::Reported,
         }
@@ -70,7 +77,11 @@ impl MovementKind {
             | MovementKind::QuorumLeaderChanged { .. }
             | MovementKind::GroupStateChanged { .. }
             | MovementKind::GroupMembersChanged { .. }
-            | MovementKind::GroupRecordsLost { .. } => false,
+            | MovementKind::GroupRecordsLost { .. }
+            | MovementKind::GroupStuck { .. }
+            | MovementKind::GroupMoving { .. }
+            | MovementKind::UnderMinIsr { .. }
+            | MovementKind::MinIsrRestored { .. } => false,
             MovementKind::EventsSuppressed { suppressed, .. } => !matches!(
                 *suppressed,
                 "partitions_added"
@@ -78,6 +89,10 @@ impl MovementKind {
                     | "group_state_changed"
                     | "group_members_changed"
                     | "group_records_lost"
+                    | "group_stuck"
+                    | "group_moving"
+                    | "under_min_isr"
+                    | "min_isr_restored"
             ),
             _ => true,
         }
@@ -95,7 +110,9 @@ impl MovementEvent {
         match &self.kind {
             MovementKind::GroupStateChanged { group, .. }
             | MovementKind::GroupMembersChanged { group, .. }
-            | MovementKind::GroupRecordsLost { group, .. } => Some(group),
+            | MovementKind::GroupRecordsLost { group, .. }
+            | MovementKind::GroupStuck { group, .. }
+            | MovementKind::GroupMoving { group, .. } => Some(group),
             _ => None,
         }
     }

@@ -79,6 +79,10 @@ pub const KIND_NAMES: &[&str] = &[
     "group_state_changed",
     "group_members_changed",
     "group_records_lost",
+    "group_stuck",
+    "group_moving",
+    "under_min_isr",
+    "min_isr_restored",
     "events_suppressed",
 ];
 

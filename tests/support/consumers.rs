@@ -20,6 +20,23 @@ impl Reading {
         client_id: &str,
         kip848: bool,
     ) -> Self {
+        let props: &[&str] = if kip848 {
+            &["group.protocol=consumer"]
+        } else {
+            &[]
+        };
+        Self::start_with(env, topic, group, client_id, props)
+    }
+
+    /// [`Reading::start`] with consumer properties of its own
+    /// (`session.timeout.ms=180000`, `auto.commit.interval.ms=1000`).
+    pub fn start_with(
+        env: &ClusterEnv,
+        topic: &str,
+        group: &str,
+        client_id: &str,
+        props: &[&str],
+    ) -> Self {
         let mut command = Command::new(super::repo().join("scripts/kafka-cluster"));
         command
             .args(["tool", "--name", env.name()])
@@ -27,8 +44,8 @@ impl Reading {
             .args(["--bootstrap-server", env.bootstrap(), "--topic", topic])
             .args(["--group", group, "--from-beginning"])
             .args(["--consumer-property", &format!("client.id={client_id}")]);
-        if kip848 {
-            command.args(["--consumer-property", "group.protocol=consumer"]);
+        for prop in props {
+            command.args(["--consumer-property", prop]);
         }
         let child = command
             .stdout(Stdio::null())
@@ -37,6 +54,30 @@ impl Reading {
             .spawn()
             .expect("start ConsoleConsumer");
         Reading(child)
+    }
+}
+
+impl Reading {
+    /// `SIGSTOP` (`pause`) or `SIGCONT` to its process group: a member that
+    /// stops reading and committing yet stays in the group until its
+    /// session times out.
+    fn signal(&self, signal: &str) {
+        let group = format!("-{}", self.0.id());
+        let status = Command::new("kill")
+            .args([signal, "--", &group])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill {signal} {group} failed");
+    }
+
+    /// Freeze it (`SIGSTOP`): it neither reads, commits nor heartbeats.
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Let it go on (`SIGCONT`).
+    pub fn resume(&self) {
+        self.signal("-CONT");
     }
 }
 

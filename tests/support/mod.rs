@@ -13,6 +13,7 @@
 pub mod consumers;
 pub mod producers;
 pub mod tmux;
+pub mod watch;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

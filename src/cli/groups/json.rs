@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::Verdicts;
+
 use crate::groups::{
     Assignment, GroupDetail, Lag, Member, PartitionLag, StreamsTasks, TaskMap, Topology,
 };
@@ -144,6 +146,15 @@ pub struct OffsetJson {
     /// unlimited or unread retention.
     #[serde(skip_serializing_if = "Option::is_none")]
     data_loss_in_ms: Option<i64>,
+    /// True when the partition is STUCK (`--stuck-over`: its commit stood
+    /// still over every read while records arrived, lag left, the group
+    /// has members); null when not judged (no `--stuck-over`).
+    stuck: Option<bool>,
+    /// The client id of the member whose assignment holds the partition;
+    /// null when no member holds it.
+    owner: Option<String>,
+    /// That member's id.
+    owner_member_id: Option<String>,
 }
 
 impl OffsetJson {
@@ -169,6 +180,9 @@ impl OffsetJson {
             deleted_by_retention: p.deleted(),
             oldest_unconsumed_age_ms: age_ms,
             data_loss_in_ms: loss_in,
+            stuck: None,
+            owner: None,
+            owner_member_id: None,
         }
     }
 }
@@ -212,8 +226,9 @@ pub struct GroupDetailJson {
 }
 
 impl GroupDetailJson {
-    /// `detail`, with the `retention.ms` of its topics where read.
-    pub fn new(detail: &GroupDetail, retention: &BTreeMap<String, i64>) -> Self {
+    /// `detail`, with what `verdicts` says of its partitions (LOSS IN where
+    /// the topic's `retention.ms` was read, STUCK where judged).
+    pub fn new(detail: &GroupDetail, verdicts: &Verdicts) -> Self {
         let d = &detail.description;
         GroupDetailJson {
             group: d.group.clone(),
@@ -239,7 +254,14 @@ impl GroupDetailJson {
                     .iter()
                     .map(|p| {
                         let age = detail.oldest_unconsumed_age_ms(&p.topic, p.partition, now);
-                        OffsetJson::new(p, age, retention.get(p.topic.as_ref()).copied())
+                        let retention = verdicts.retention.get(p.topic.as_ref()).copied();
+                        let owner = super::stuck::owner(d, &p.topic, p.partition);
+                        OffsetJson {
+                            stuck: verdicts.stuck(&p.topic, p.partition),
+                            owner: owner.map(|m| m.client_id.clone()),
+                            owner_member_id: owner.map(|m| m.member_id.clone()),
+                            ..OffsetJson::new(p, age, retention)
+                        }
                     })
                     .collect()
             },

@@ -1,6 +1,7 @@
 //! `kscope get groups` and `kscope describe group NAME`, as table or JSON.
 
 mod json;
+pub mod stuck;
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -15,6 +16,7 @@ use crate::untrusted::escape;
 pub use crate::cli::args::OutputFormat;
 pub use crate::recording::GroupRowJson;
 pub use json::{GroupDetailJson, now_ms};
+pub use stuck::Verdicts;
 
 /// What a headless groups command can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -66,11 +68,32 @@ pub async fn describe_group(
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let detail = GroupsClient::new(cluster.clone())
-        .group_detail(name)
-        .await?;
-    let retention = retention_of(cluster, &detail).await;
-    render_group(&detail, &retention, format, out)
+    describe_group_over(cluster, name, None, format, out).await
+}
+
+/// [`describe_group`], and with `stuck_over` the offsets read over that
+/// span (see [`stuck`]) to say which partitions are STUCK and who owns
+/// them.
+pub async fn describe_group_over(
+    cluster: &Cluster,
+    name: &str,
+    stuck_over: Option<Duration>,
+    format: OutputFormat,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let client = GroupsClient::new(cluster.clone());
+    let (detail, stuck) = match stuck_over {
+        Some(span) => {
+            let (detail, stuck) = stuck::read_over(&client, name, span).await?;
+            (detail, Some(stuck))
+        }
+        None => (client.group_detail(name).await?, None),
+    };
+    let verdicts = Verdicts {
+        retention: retention_of(cluster, &detail).await,
+        stuck,
+    };
+    render_group(&detail, &verdicts, format, out)
 }
 
 /// The `retention.ms` of the topics `detail` has lagging partitions on, for
@@ -172,15 +195,15 @@ pub fn render_groups(
     Ok(())
 }
 
-/// Render one group.
+/// Render one group, with what `verdicts` says of its partitions.
 pub fn render_group(
     detail: &GroupDetail,
-    retention: &BTreeMap<String, i64>,
+    verdicts: &Verdicts,
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     if format == OutputFormat::Json {
-        serde_json::to_writer_pretty(&mut *out, &GroupDetailJson::new(detail, retention))?;
+        serde_json::to_writer_pretty(&mut *out, &GroupDetailJson::new(detail, verdicts))?;
         writeln!(out)?;
         return Ok(());
     }
@@ -226,20 +249,29 @@ pub fn render_group(
             oldest_age: detail
                 .oldest_unconsumed_age_ms(&p.topic, p.partition, now)
                 .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0))),
-            owner: None,
+            owner: verdicts
+                .stuck
+                .as_ref()
+                .and_then(|_| stuck::owner(d, &p.topic, p.partition))
+                .map(|m| m.client_id.as_str()),
             history: None,
-            stuck: false,
+            stuck: verdicts.stuck(&p.topic, p.partition) == Some(true),
             loss_in: None,
         })
         .map(|row| group_offsets::Row {
             loss_in: group_offsets::data_loss_in(
-                retention.get(row.lag.topic.as_ref()).copied(),
+                verdicts.retention.get(row.lag.topic.as_ref()).copied(),
                 row.oldest_age,
             ),
             ..row
         })
         .collect();
-    write_columns(out, &group_offsets::headless(), &offsets)?;
+    let table = if verdicts.stuck.is_some() {
+        group_offsets::judged()
+    } else {
+        group_offsets::headless()
+    };
+    write_columns(out, &table, &offsets)?;
     Ok(())
 }
 
@@ -300,7 +332,13 @@ mod tests {
     #[test]
     fn describe_json_has_offsets_with_null_for_no_commit() {
         let mut out = Vec::new();
-        render_group(&detail(), &BTreeMap::new(), OutputFormat::Json, &mut out).expect("renders");
+        render_group(
+            &detail(),
+            &Verdicts::default(),
+            OutputFormat::Json,
+            &mut out,
+        )
+        .expect("renders");
         let value: serde_json::Value = serde_json::from_slice(&out).expect("json");
         assert_eq!(value["type"], "consumer");
         assert_eq!(value["lag"], 6);
@@ -325,8 +363,11 @@ mod tests {
     fn describe_table_says_no_commit() {
         let mut out = Vec::new();
         // An hour of retention and a 5-minute-old unread record: 55 minutes.
-        let retention = BTreeMap::from([("orders".to_owned(), 3_600_000)]);
-        render_group(&detail(), &retention, OutputFormat::Table, &mut out).expect("renders");
+        let verdicts = Verdicts {
+            retention: BTreeMap::from([("orders".to_owned(), 3_600_000)]),
+            stuck: None,
+        };
+        render_group(&detail(), &verdicts, OutputFormat::Table, &mut out).expect("renders");
         let text = String::from_utf8_lossy(&out);
         assert!(text.contains("LOSS IN"), "{text}");
         // The fixture's record is 5 minutes old when built; a loaded machine

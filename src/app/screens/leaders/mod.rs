@@ -71,7 +71,10 @@ pub fn movement_key(event: &MovementEvent) -> String {
         | K::EventsSuppressed { .. }
         | K::GroupStateChanged { .. }
         | K::GroupMembersChanged { .. }
-        | K::GroupRecordsLost { .. } => Vec::new(),
+        | K::GroupRecordsLost { .. }
+        | K::GroupStuck { .. }
+        | K::GroupMoving { .. } => Vec::new(),
+        K::UnderMinIsr { isr, .. } | K::MinIsrRestored { isr, .. } => isr.clone(),
     };
     let mut key = format!(
         "{} {} {}",
