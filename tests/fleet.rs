@@ -15,10 +15,10 @@ mod fleet_poller;
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
+use support::fleet::{get_fleet, row};
 
 /// This file's throwaway clusters (ports 27092-27999 are the fleet's).
 const THREE_NODES: u16 = 27792;
@@ -123,36 +123,6 @@ password_command = "read -r pw </dev/tty && echo $pw"
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
     }
     path
-}
-
-fn get_fleet(home: &Path, config: &Path, extra: &[&str]) -> (Output, Vec<Value>, Duration) {
-    let started = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_kscope"))
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env_remove("KSCOPE_BOOTSTRAP")
-        .env_remove("KSCOPE_CONTEXT")
-        .arg("--config")
-        .arg(config)
-        .args(extra)
-        .args(["get", "fleet", "-o", "json"])
-        .output()
-        .expect("run kscope");
-    let took = started.elapsed();
-    let rows: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "get fleet printed no JSON ({e}); stderr:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
-    (output, rows, took)
-}
-
-fn row<'a>(rows: &'a [Value], context: &str) -> &'a Value {
-    rows.iter()
-        .find(|r| r["context"] == context)
-        .unwrap_or_else(|| panic!("no row for '{context}' in {rows:#?}"))
 }
 
 fn assert_healthy(rows: &[Value], context: &str, brokers: u64) {

@@ -9,10 +9,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
+use support::fleet::row;
 
 fn write_config(dir: &Path, acl: &support::ClusterEnv) -> std::path::PathBuf {
     let sasl = acl.get("KSCOPE_BOOTSTRAP_SASL_PLAINTEXT");
@@ -44,30 +44,14 @@ fn write_config(dir: &Path, acl: &support::ClusterEnv) -> std::path::PathBuf {
 }
 
 fn get_fleet(home: &Path, config: &Path) -> Vec<Value> {
-    let output = Command::new(env!("CARGO_BIN_EXE_kscope"))
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env_remove("KSCOPE_BOOTSTRAP")
-        .env_remove("KSCOPE_CONTEXT")
-        .arg("--config")
-        .arg(config)
-        .args(["get", "fleet", "-o", "json"])
-        .output()
-        .expect("run kscope");
+    let (output, rows, _) = support::fleet::get_fleet(home, config, &[]);
     assert_eq!(
         output.status.code(),
         Some(0),
         "every context answers; stderr:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_slice(&output.stdout).expect("JSON rows")
-}
-
-fn row<'a>(rows: &'a [Value], context: &str) -> &'a Value {
-    rows.iter()
-        .find(|r| r["context"] == context)
-        .unwrap_or_else(|| panic!("no row for '{context}' in {rows:#?}"))
+    rows
 }
 
 #[test]

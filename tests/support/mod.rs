@@ -11,6 +11,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
 pub mod consumers;
+pub mod fleet;
 pub mod producers;
 pub mod tmux;
 pub mod watch;
