@@ -411,3 +411,6 @@ pub fn control_is_abort(records: &[Record]) -> bool {
 #[cfg(test)]
 #[path = "batch_tests.rs"]
 mod tests;
+
+#[path = "batch_end.rs"]
+mod end;

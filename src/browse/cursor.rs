@@ -77,7 +77,8 @@ pub struct Cursor {
     /// Rounds in a row that failed.
     pub failures: u32,
     /// The batches of the last answer not decoded yet (only while active:
-    /// the partition is not asked again before they are all decoded).
+    /// the partition is asked again before they are all decoded only from
+    /// where they end, [`Cursor::read_ahead_from`]).
     pub rest: Option<Remainder>,
     /// Not asked again before this instant (a follow fetch came back empty
     /// at once, as if the broker ignored its wait).
@@ -128,6 +129,20 @@ impl Cursor {
         }
     }
 
+    /// Where a fetch reading ahead of the kept answer starts, while that
+    /// answer has at most `within` bytes left undecoded: the offset after its
+    /// last whole batch (see [`batch::Items::end_offset`]). `None` when there
+    /// is nothing kept, more than `within` is left, the framing is not plain,
+    /// or the stop is reached first.
+    pub fn read_ahead_from(&self, within: usize) -> Option<i64> {
+        let rest = self.rest.as_ref()?;
+        if self.state != State::Active || rest.items.left() > within {
+            return None;
+        }
+        let from = rest.items.end_offset()?.max(self.next);
+        (from < self.stop.unwrap_or(i64::MAX)).then_some(from)
+    }
+
     /// Whether records may still be missing before the next one buffered
     /// elsewhere (merging by time waits for it).
     pub fn blocks_merge(&self, follow: bool) -> bool {
@@ -137,7 +152,9 @@ impl Cursor {
     /// Apply a fetch answer: its bounds and error at once, then its batches
     /// in order until the records decoded weigh `room` bytes or more (see
     /// [`Cursor::fill`]); the batches not decoded yet stay with the cursor
-    /// as its [`Remainder`]. Records go to `out`, notices to `notices`.
+    /// as its [`Remainder`]. Records go to `out`, notices to `notices`. A
+    /// `room` of 0 decodes nothing: the whole answer is kept (an answer read
+    /// ahead waits, compressed, for the one before it to be decoded).
     pub fn apply(
         &mut self,
         answer: &Answer,
@@ -169,7 +186,9 @@ impl Cursor {
             progressed: false,
             empty: answer.records.is_empty(),
         });
-        self.fill(limits, room, out, notices);
+        if room > 0 {
+            self.fill(limits, room, out, notices);
+        }
         Outcome::Read
     }
 

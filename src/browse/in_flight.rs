@@ -38,6 +38,9 @@ pub struct Decoded {
     pub empty: bool,
     /// The bytes of record batches the answer carried for the partition.
     pub fetched: usize,
+    /// Asked ahead of the answer the partition still holds undecoded
+    /// ([`Sent::ahead`]): nothing of it is decoded yet.
+    pub ahead: bool,
 }
 
 /// A fetch that came back: what it asked, and each partition decoded or
@@ -60,8 +63,12 @@ pub struct Landed {
 pub struct Sent {
     /// The cursor the answer moves.
     pub cursor: Cursor,
-    /// Bytes of records to decode at most (a batch is decoded whole).
+    /// Bytes of records to decode at most (a batch is decoded whole; 0:
+    /// none, the whole answer is kept).
     pub room: usize,
+    /// Asked from where the partition's kept answer ends, before it is
+    /// decoded: the answer waits, whole, behind that one.
+    pub ahead: bool,
 }
 
 /// Fetches in flight, and the partitions they ask for.
@@ -142,7 +149,11 @@ fn decode(
         else {
             continue;
         };
-        let Sent { mut cursor, room } = cursors.swap_remove(at);
+        let Sent {
+            mut cursor,
+            room,
+            ahead,
+        } = cursors.swap_remove(at);
         let (mut records, mut notices) = (Vec::new(), Vec::new());
         let outcome = cursor.apply(&answer, limits, room, &mut records, &mut notices);
         decoded.push(Decoded {
@@ -152,6 +163,7 @@ fn decode(
             notices,
             empty: answer.records.is_empty(),
             fetched: answer.records.len(),
+            ahead,
         });
     }
     decoded

@@ -12,10 +12,12 @@
 //!
 //! Memory is bounded per answer, not only per batch: an answer is decoded
 //! batch by batch as records are needed ([`BUDGET`]), its other batches kept
-//! compressed with the partition's cursor, and a partition holding records
-//! or an undecoded rest is not asked again. A follow fetch that comes back
-//! empty at once (a broker or proxy ignoring `max_wait`) is not sent again
-//! before `follow_wait` has passed since it was sent (`pace.rs`).
+//! compressed with the partition's cursor; a partition with an undecoded
+//! rest is asked again only once that rest is nearly decoded, from where it
+//! ends (one answer read ahead, kept compressed: `ahead.rs`). A follow
+//! fetch that comes back empty at once (a broker or proxy ignoring
+//! `max_wait`) is not sent again before `follow_wait` has passed since it
+//! was sent (`pace.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -34,6 +36,7 @@ use super::notice::Notice;
 use super::start::Start;
 use super::{Event, Isolation};
 
+mod ahead;
 mod failures;
 mod merge;
 mod pace;
@@ -114,6 +117,9 @@ pub struct Browser {
     single: BTreeSet<i32>,
     /// The fetches out.
     in_flight: InFlight,
+    /// Answers read ahead, waiting for the partition's kept answer to be
+    /// decoded (`ahead.rs`).
+    ahead: BTreeMap<i32, ahead::Ahead>,
     /// A failure met after records were already handed to the caller's
     /// batch: those go out first, the failure with the next call.
     deferred: Option<Error>,
@@ -161,6 +167,7 @@ impl Browser {
             notices: Vec::new(),
             single: BTreeSet::new(),
             in_flight: InFlight::default(),
+            ahead: BTreeMap::new(),
             deferred: None,
             fetched: 0,
         };
@@ -175,6 +182,7 @@ impl Browser {
             && self.queues.values().all(Queue::is_empty)
             && self.cursors.values().all(|c| c.state != State::Active)
             && self.in_flight.is_empty()
+            && self.ahead.is_empty()
             && self.deferred.is_none()
     }
 
@@ -254,8 +262,10 @@ impl Browser {
     }
 
     /// One `Fetch` per leader (or per partition asked alone) for the active
-    /// partitions with fewer than `below` records buffered, weighing less
-    /// than [`BUDGET`], no undecoded rest, no fetch out and not held back;
+    /// partitions weighing less than [`BUDGET`], with no fetch out or answer
+    /// read ahead, not held back, and either fewer than `below` records
+    /// buffered and nothing kept undecoded, or a kept answer nearly decoded
+    /// (read ahead of it, `ahead.rs`);
     /// `RefreshMetadata` when one has no leader in the snapshot (refresh and
     /// ask again).
     async fn send(&mut self, below: usize) -> Result<Option<Disposition>> {
@@ -273,14 +283,23 @@ impl Browser {
         for (p, cursor) in &self.cursors {
             let (buffered, weight) = self.queues.get(p).map_or((0, 0), |q| (q.len(), q.weight()));
             if cursor.state != State::Active
-                || cursor.rest.is_some()
-                || buffered >= below
                 || weight >= BUDGET
                 || self.in_flight.asks(*p)
+                || self.ahead.contains_key(p)
                 || cursor.not_before.is_some_and(|at| at > now)
             {
                 continue;
             }
+            let (offset, ahead) = if cursor.rest.is_some() {
+                match cursor.read_ahead_from(ahead::READ_AHEAD_WITHIN) {
+                    Some(from) => (from, true),
+                    None => continue,
+                }
+            } else if buffered < below {
+                (cursor.next, false)
+            } else {
+                continue;
+            };
             let Some((leader, info)) = snapshot
                 .partition(&self.topic, *p)
                 .and_then(|i| Some((i.leader?, i)))
@@ -294,13 +313,22 @@ impl Browser {
                 groups.entry((leader, alone)).or_default();
             asks.push(Ask {
                 partition: *p,
-                offset: cursor.next,
+                offset,
                 leader_epoch: info.leader_epoch,
                 max_bytes: wide.unwrap_or(self.options.partition_max_bytes),
             });
-            cursors.push(Sent {
-                cursor: cursor.clone(),
-                room: DECODE_STEP.min(BUDGET - weight),
+            cursors.push(if ahead {
+                Sent {
+                    cursor: ahead::cursor_at(cursor, offset),
+                    room: 0,
+                    ahead,
+                }
+            } else {
+                Sent {
+                    cursor: cursor.clone(),
+                    room: DECODE_STEP.min(BUDGET - weight),
+                    ahead,
+                }
             });
         }
         let wait = if self.options.follow {
@@ -343,6 +371,10 @@ impl Browser {
         let mut retry = None;
         for mut answer in decoded {
             self.fetched += u64::try_from(answer.fetched).unwrap_or(u64::MAX);
+            if answer.ahead {
+                self.stash(answer);
+                continue;
+            }
             let partition = answer.cursor.partition;
             match answer.outcome {
                 Outcome::Read => {}

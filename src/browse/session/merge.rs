@@ -57,15 +57,19 @@ impl Browser {
     }
 
     /// Decode more of the answer kept for partition `p` if its queue ran out
-    /// (a [`DECODE_STEP`]); false when it has to wait for the next call,
+    /// (a [`DECODE_STEP`]), taking up the answer read ahead first when the
+    /// kept one is done; false when it has to wait for the next call,
     /// because this one already handed out `handed` >= [`DECODE_STEP`] bytes.
     fn refill(&mut self, p: i32, handed: usize, events: &mut Vec<Event>) -> bool {
+        if !self.queues.get(&p).is_some_and(Queue::is_empty) {
+            return true;
+        }
+        self.adopt(p, events);
         let limits = self.limits();
-        let (Some(cursor), Some(queue)) = (self.cursors.get_mut(&p), self.queues.get_mut(&p))
-        else {
+        let Some(cursor) = self.cursors.get_mut(&p) else {
             return true;
         };
-        if cursor.rest.is_none() || !queue.is_empty() {
+        if cursor.rest.is_none() {
             return true;
         }
         if handed >= DECODE_STEP {
@@ -73,7 +77,9 @@ impl Browser {
         }
         let (mut records, mut notices) = (Vec::new(), Vec::new());
         cursor.fill(limits, DECODE_STEP, &mut records, &mut notices);
-        queue.extend(records);
+        if let Some(queue) = self.queues.get_mut(&p) {
+            queue.extend(records);
+        }
         events.extend(notices.into_iter().map(Event::Notice));
         true
     }
