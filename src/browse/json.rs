@@ -236,12 +236,10 @@ pub(crate) fn string(out: &mut Vec<u8>, text: &[u8]) {
         out.extend_from_slice(&text[start..i]);
         let escape = ESCAPE[usize::from(b)];
         if escape == b'u' {
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(b >> 4)]);
-            out.push(HEX[usize::from(b & 0xf)]);
+            let hex = [HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]];
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]]);
         } else {
-            out.push(b'\\');
-            out.push(escape);
+            out.extend_from_slice(&[b'\\', escape]);
         }
         i += 1;
         start = i;
@@ -253,24 +251,28 @@ pub(crate) fn string(out: &mut Vec<u8>, text: &[u8]) {
 /// How many bytes at the start of `text` need no escaping (no control
 /// character, quote or backslash), tested a word of eight bytes at a time:
 /// JSON escaping a byte at a time was a quarter of `consume -o json`'s CPU.
+/// The first word holding such a byte says where it is (the lowest byte its
+/// mask flags), so a run ended by a quote costs no byte-by-byte search.
 fn plain_run(text: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    /// Whether some byte of `word` is zero (exact as a yes/no).
-    const fn has_zero(word: u64) -> bool {
-        word.wrapping_sub(ONES) & !word & HIGH != 0
+    /// The high bit of each byte of `word` that is zero. Exact for the
+    /// lowest such byte; a byte above a zero byte may be flagged falsely
+    /// (the borrow), which the lowest set bit never is.
+    const fn zeros(word: u64) -> u64 {
+        word.wrapping_sub(ONES) & !word & HIGH
     }
     let mut at = 0;
     while let Some(chunk) = text.get(at..at + 8) {
         let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
         // A byte below 0x20: subtracting 0x20 borrows into its high bit,
-        // which the byte itself did not have.
-        let control = word.wrapping_sub(0x20 * ONES) & !word & HIGH != 0;
-        if control
-            || has_zero(word ^ (u64::from(b'"') * ONES))
-            || has_zero(word ^ (u64::from(b'\\') * ONES))
-        {
-            break;
+        // which the byte itself did not have (exact for the lowest, too).
+        let flagged = word.wrapping_sub(0x20 * ONES) & !word & HIGH
+            | zeros(word ^ (u64::from(b'"') * ONES))
+            | zeros(word ^ (u64::from(b'\\') * ONES));
+        if flagged != 0 {
+            // Little-endian: the lowest set bit is the first byte flagged.
+            return at + (flagged.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
@@ -283,6 +285,34 @@ fn plain_run(text: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_run_ends_exactly_at_the_first_byte_to_escape() {
+        let naive = |text: &[u8]| {
+            text.iter()
+                .take_while(|b| ESCAPE[usize::from(**b)] == 0)
+                .count()
+        };
+        // Fillers next to the edges of the tests: just above a control byte,
+        // around the quote and the backslash, and with the high bit set.
+        let fillers = [0x20_u8, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa0, 0xff];
+        for filler in fillers {
+            for stop in [0x00_u8, 0x01, 0x1f, b'"', b'\\'] {
+                for at in 0..20 {
+                    let mut text = vec![filler; 24];
+                    text[at] = stop;
+                    // A second byte to escape later must not move the first.
+                    text[(at + 3).min(23)] = 0x00;
+                    assert_eq!(
+                        plain_run(&text),
+                        naive(&text),
+                        "{filler:#x} {stop:#x} at {at}"
+                    );
+                }
+            }
+            assert_eq!(plain_run(&[filler; 19]), 19);
+        }
+    }
 
     #[test]
     fn random_texts_are_escaped_exactly_as_serde_json_escapes_them() {
