@@ -90,3 +90,73 @@ fn the_fleet_shows_every_context_and_enter_switches_and_esc_comes_back() {
     tmux.keys(&["q"]);
     tmux.wait_for_exit(Duration::from_secs(10));
 }
+
+/// A context whose `password_command` needs a terminal (it opens
+/// `/dev/tty`, which the fleet's unattended run has not) is "needs login"
+/// and not polled; Enter on it resolves it the session's way, where the
+/// command has kscope's terminal, and from then on the fleet polls it with
+/// those settings: its row turns `ok`.
+#[test]
+fn a_needs_login_row_is_polled_once_the_context_is_opened() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let bootstrap = format!("{:?}", env.bootstrap_list());
+    let sasl: Vec<&str> = env
+        .get("KSCOPE_BOOTSTRAP_SASL_PLAINTEXT")
+        .split(',')
+        .collect();
+    let config = home.path().join("fleet.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[fleet]\ninterval_secs = 5\n\n\
+             [contexts.alpha]\nbootstrap_servers = {bootstrap}\n\n\
+             [contexts.vault]\nbootstrap_servers = {sasl:?}\n\
+             [contexts.vault.sasl]\nmechanism = \"SCRAM-SHA-512\"\nusername = \"{user}\"\n\
+             password_command = \": </dev/tty && echo '{password}'\"\n",
+            user = env.get("KSCOPE_SCRAM_USER"),
+            password = env.get("KSCOPE_SCRAM_PASSWORD"),
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let command = kscope_command(
+        home.path(),
+        "",
+        &format!("--config {} --context alpha --fleet", config.display()),
+    );
+    let tmux = Tmux::start(&tmux::unique_name("kscope-fleet-login"), &command);
+    tmux.wait_for_within(Duration::from_secs(30), "vault needs login", |s| {
+        s.contains("NEEDS LOGIN")
+            && s.contains("needs login — open it once (Enter)")
+            && s.contains(" ok ")
+    });
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "vault"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("only vault", |s| {
+        s.contains("[1/1]") && s.contains("NEEDS LOGIN")
+    });
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_within(Duration::from_secs(30), "vault's Topics screen", |s| {
+        s.contains("context: vault") && s.contains("topics [")
+    });
+    tmux.keys(&["Escape"]);
+    let screen = tmux.wait_for_within(Duration::from_secs(20), "vault polled: ok", |s| {
+        s.contains("fleet: every context [1/1] filter: vault")
+            && !s.contains("NEEDS LOGIN")
+            && s.contains(" ok ")
+    });
+    assert!(
+        !screen.contains(env.get("KSCOPE_SCRAM_PASSWORD")),
+        "a password on screen:\n{screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
+}
