@@ -159,4 +159,24 @@ fn a_needs_login_row_is_polled_once_the_context_is_opened() {
     );
     tmux.keys(&["q"]);
     tmux.wait_for_exit(Duration::from_secs(10));
+
+    // Started on that context, kscope hands its settings to the fleet as
+    // the fleet starts: the row is polled without asking again.
+    let command = kscope_command(
+        home.path(),
+        "",
+        &format!("--config {} --context vault --fleet", config.display()),
+    );
+    let tmux = Tmux::start(&tmux::unique_name("kscope-fleet-started"), &command);
+    tmux.wait_for_within(
+        Duration::from_secs(30),
+        "vault polled from the start",
+        |s| {
+            s.contains("context: vault")
+                && s.matches(" ok ").count() >= 2
+                && !s.contains("NEEDS LOGIN")
+        },
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
 }
