@@ -46,5 +46,5 @@ pub use error::{Error, Reason};
 pub use poller::{Fleet, FleetRows, poll_all};
 pub use row::{FleetRow, Health, by_severity};
 pub use settings::FleetSettings;
-pub use target::{FleetTarget, targets};
+pub use target::{FleetTarget, RESOLVE_DEADLINE, targets};
 pub use version::Release;
