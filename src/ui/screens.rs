@@ -109,9 +109,7 @@ fn fleet(state: &AppState, theme: &Theme, window: impl Iterator<Item = usize>) -
             columns::NEEDS_LOGIN.clone_into(error);
         }
     }
-    if let Some(last) = grid.rows.first().map(|(cells, _)| cells.len() - 1)
-        && let Some(crate::columns::Width::Fill { min, .. }) = grid.widths.get_mut(last)
-    {
+    if let Some(crate::columns::Width::Fill { min, .. }) = grid.widths.last_mut() {
         *min = (*min).max(need);
     }
     grid.spans = spanned
