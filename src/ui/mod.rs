@@ -17,6 +17,7 @@ pub use status::{ClockFace, clock_face};
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
@@ -347,6 +348,57 @@ fn draw_table(
         .block(block)
         .column_spacing(1);
     frame.render_widget(table, area);
+    draw_spans(frame, area, &grid, &widths, |i| {
+        if Some(i) == selected {
+            theme.selected
+        } else {
+            grid.rows
+                .get(i)
+                .map_or_else(Style::new, |(_, style)| *style)
+        }
+    });
+}
+
+/// Draw each spanned row's last cell across its columns, from the first
+/// one of the span to the right edge, over what the table drew there. The
+/// table sits under a top border and its header line, one line a row, its
+/// drawn columns (width > 0) one space apart.
+fn draw_spans(
+    frame: &mut Frame,
+    area: Rect,
+    grid: &screens::Grid,
+    widths: &[usize],
+    style: impl Fn(usize) -> Style,
+) {
+    let body = area.height.saturating_sub(3);
+    for &(i, from) in &grid.spans {
+        let (Some((cells, _)), Ok(line)) = (grid.rows.get(i), u16::try_from(i)) else {
+            continue;
+        };
+        if line >= body {
+            continue;
+        }
+        let start: usize = widths
+            .iter()
+            .take(from)
+            .filter(|&&w| w > 0)
+            .map(|w| w + 1)
+            .sum();
+        let Ok(start) = u16::try_from(start) else {
+            continue;
+        };
+        let span = area.width.saturating_sub(start);
+        if span == 0 {
+            continue;
+        }
+        let text = columns::cell(
+            cells.last().map_or("", String::as_str),
+            usize::from(span),
+            columns::Align::Left,
+        );
+        let at = Rect::new(area.x + start, area.y + 2 + line, span, 1);
+        frame.render_widget(Paragraph::new(Line::styled(text, style(i))), at);
+    }
 }
 
 fn draw_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
