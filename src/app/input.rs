@@ -135,7 +135,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Save { path, all, force } => {
             super::record_export::save(state, path, all, force, fx);
         }
-        Parsed::Cluster => push(state, Screen::Cluster, None, fx),
+        Parsed::Cluster => push(state, Screen::cluster(), None, fx),
         Parsed::Schemas => open_schemas(state, fx),
         Parsed::Security(of) => {
             let screen = Screen::Module(super::screens::Screen::Security(of));

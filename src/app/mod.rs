@@ -3,7 +3,6 @@
 //! Nothing here does I/O or awaits.
 
 pub mod action;
-pub mod cluster;
 pub mod command;
 pub mod configs;
 pub mod decoded_cells;

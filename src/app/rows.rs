@@ -51,7 +51,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         internal: state.show_internal,
         groups: state.groups.answers,
         sizes: state.sizes.answers,
-        cluster: state.cluster.answers,
         screens: state.screens.answers(),
         inactive: state.groups.hide_inactive,
         group_type: state.groups.only_type.clone(),
@@ -154,7 +153,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         }
         Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
-        Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
@@ -210,9 +208,6 @@ fn sort_rows(
         }),
         // Records keep the order they arrived in.
         Screen::Messages { .. } | Screen::Record { .. } => {}
-        Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
-            table_rows::quorum_replica(state, i)
-        }),
         Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),
     }
 }

@@ -32,8 +32,6 @@ pub enum Screen {
         /// The group's name.
         group: String,
     },
-    /// The cluster itself: quorum, features, reassignments.
-    Cluster,
     /// A screen that is its own module (`app/screens/`).
     Module(super::screens::Screen),
     /// A topic's records (one partition, or all merged by timestamp),
@@ -70,6 +68,13 @@ impl Screen {
         ))
     }
 
+    /// The Cluster screen: quorum, features, reassignments (a module).
+    pub fn cluster() -> Screen {
+        Screen::Module(super::screens::Screen::Cluster(
+            super::screens::cluster::Quorum,
+        ))
+    }
+
     /// The title shown above the table (names from the cluster escaped).
     pub fn title(&self) -> String {
         crate::untrusted::escaped(match self {
@@ -81,7 +86,6 @@ impl Screen {
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
-            Screen::Cluster => "cluster: KRaft quorum".to_owned(),
             Screen::Module(s) => s.title(),
             Screen::Messages {
                 topic,
@@ -102,7 +106,7 @@ impl Screen {
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            events, group_offsets, groups, headers, members, messages, partitions, quorum, topics,
+            events, group_offsets, groups, headers, members, messages, partitions, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
@@ -112,7 +116,6 @@ impl Screen {
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
-            Screen::Cluster => headers(&quorum::table()),
             Screen::Module(s) => s.headers(),
             Screen::Messages { .. } => headers(&messages::table()),
             Screen::Record { .. } => vec![""],
@@ -183,8 +186,6 @@ pub struct RowsKey {
     pub groups: u64,
     /// Size answers received.
     pub sizes: u64,
-    /// Cluster answers received.
-    pub cluster: u64,
     /// Answers the screen modules' stores took.
     pub screens: u64,
     /// Whether Empty and Dead groups are shown.

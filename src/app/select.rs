@@ -149,6 +149,6 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 None => {}
             }
         }
-        Screen::Cluster | Screen::Members { .. } | Screen::Record { .. } => {}
+        Screen::Members { .. } | Screen::Record { .. } => {}
     }
 }

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::meta::{TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
-use super::cluster::ClusterStore;
 use super::filter::Scratch;
 use super::groups::GroupsStore;
 use super::keymap::Keymap;
@@ -138,8 +137,6 @@ pub struct AppState {
     pub sizes: SizeStore,
     /// The browse session of the Messages screen and its records.
     pub messages: super::messages::MessagesStore,
-    /// The Cluster screen's data.
-    pub cluster: ClusterStore,
     /// The screen modules' cluster-scoped data.
     pub screens: super::screens::Stores,
     /// The source of the stores' request ids (kept across `:ctx`, so an
@@ -209,7 +206,6 @@ impl AppState {
             groups: GroupsStore::default(),
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
-            cluster: ClusterStore::default(),
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
@@ -267,7 +263,6 @@ impl AppState {
             utc_offset: self.messages.utc_offset,
             ..super::messages::MessagesStore::default()
         };
-        self.cluster.reset();
         self.topic_lag.reset();
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();

@@ -68,7 +68,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             let latest = state.sizes.latest.clone();
             forward(state, screens::Msg::Brokers(brokers::Msg::Sizes(latest)));
         }
-        Action::Cluster { request, info } => super::cluster::receive(state, request, info),
         Action::PartitionExtras { request, answer } => {
             super::partition_extras::receive(state, request, answer);
         }
@@ -141,7 +140,6 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     groups::plan(state, effects);
     configs::plan(state, snap, effects);
     super::sizes::plan(state, effects);
-    super::cluster::plan(state, effects);
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
@@ -200,7 +198,6 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
             state.refreshing = true;
             state.groups.expire();
-            state.cluster.expire();
             state.screens.expire();
             fx.push(Effect::Refresh);
         }

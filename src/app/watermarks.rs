@@ -61,7 +61,6 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
         | Screen::Members { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::Cluster
         | Screen::Module(_) => {}
     }
     out

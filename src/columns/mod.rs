@@ -16,7 +16,6 @@ pub mod groups;
 pub mod members;
 pub mod messages;
 pub mod partitions;
-pub mod quorum;
 pub mod streams_tasks;
 pub mod topics;
 

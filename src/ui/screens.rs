@@ -65,7 +65,6 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             super::group_screens::visible(state, theme, page)
         }
-        Screen::Cluster => super::cluster_screen::visible(state, theme, page),
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
         Screen::Messages { .. } => super::messages::visible(state, theme, page),
         Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),

@@ -93,4 +93,5 @@ screens! {
     Schemas => schemas::Shown,
     Leaders => leaders::Log,
     Brokers => brokers::List,
+    Cluster => cluster::Quorum,
 }
