@@ -7,7 +7,6 @@ pub mod command;
 pub mod configs;
 pub mod decoded_cells;
 pub mod event_strip;
-pub mod events;
 pub mod filter;
 pub mod fleet;
 pub mod group_poll;

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::meta::{MetadataSnapshot, MovementEvent};
+use crate::meta::MetadataSnapshot;
 
 use super::screen::{RowsKey, Screen, View};
 use super::state::AppState;
@@ -38,7 +38,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
     }
     let key = RowsKey {
         generation: state.generation,
-        events: state.events.seen,
         fleet: state.fleet.answers,
         watermarks: state.watermarks.answers,
         filter: state
@@ -140,14 +139,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
                 .map(|(i, _)| i)
                 .collect()
         }),
-        Screen::Events => state
-            .events
-            .ring
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| keep(&event_key(e)))
-            .map(|(i, _)| i)
-            .collect(),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             group_rows::build(&state.groups, &screen, &mut keep)
         }
@@ -160,19 +151,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         rows.reverse();
     }
     rows
-}
-
-/// What `/` matches on the events timeline: the leader-movement key (topic,
-/// partition, kind, `bN` for each broker named), the subject, the
-/// severity and the source.
-fn event_key(event: &MovementEvent) -> String {
-    format!(
-        "{} {} {} {}",
-        super::screens::leaders::movement_key(event),
-        crate::columns::events::subject(event),
-        event.kind.severity().name(),
-        event.kind.source().name()
-    )
 }
 
 /// Sort `rows` by column `column` of the screen's table (ascending).
@@ -190,9 +168,6 @@ fn sort_rows(
         }),
         Screen::Partitions { topic } => sort_indices(rows, partitions::table().get(column), |i| {
             table_rows::partition(state, snap, topic, i)
-        }),
-        Screen::Events => sort_indices(rows, crate::columns::events::table().get(column), |i| {
-            state.events.ring.get(i)
         }),
         Screen::Fleet => sort_indices(rows, crate::columns::fleet::table().get(column), |i| {
             state.fleet.row(i).cloned()

@@ -13,8 +13,6 @@ pub enum Screen {
         /// Its name.
         topic: String,
     },
-    /// The events timeline: every kind of event, with severity and source.
-    Events,
     /// Every context of the config at a glance (`crate::fleet`).
     Fleet,
     /// Consumer groups: every one, or those consuming `topic`.
@@ -75,12 +73,18 @@ impl Screen {
         ))
     }
 
+    /// The Events screen, the events timeline (a module).
+    pub fn events() -> Screen {
+        Screen::Module(super::screens::Screen::Events(
+            super::screens::events::Timeline,
+        ))
+    }
+
     /// The title shown above the table (names from the cluster escaped).
     pub fn title(&self) -> String {
         crate::untrusted::escaped(match self {
             Screen::Topics => "topics".to_owned(),
             Screen::Partitions { topic } => format!("partitions of '{topic}'"),
-            Screen::Events => "events".to_owned(),
             Screen::Fleet => "fleet: every context".to_owned(),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
@@ -106,12 +110,11 @@ impl Screen {
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            events, group_offsets, groups, headers, members, messages, partitions, topics,
+            group_offsets, groups, headers, members, messages, partitions, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
             Screen::Partitions { .. } => headers(&partitions::table()),
-            Screen::Events => headers(&events::table()),
             Screen::Fleet => headers(&crate::columns::fleet::table()),
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
@@ -170,8 +173,6 @@ pub struct View {
 pub struct RowsKey {
     /// The snapshot generation.
     pub generation: u64,
-    /// How many events of the timeline had arrived.
-    pub events: u64,
     /// How many fleet publications had arrived.
     pub fleet: u64,
     /// Watermark answers received (the messages column sorts by them).
@@ -201,7 +202,6 @@ impl View {
             // The fleet: by health, worst first (its second column).
             column: usize::from(screen == Screen::Fleet),
             descending: match &screen {
-                Screen::Events => true,
                 Screen::Module(s) => s.descending(),
                 _ => false,
             },

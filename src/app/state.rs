@@ -117,10 +117,8 @@ pub struct AppState {
     pub width: u16,
     /// Terminal size.
     pub height: u16,
-    /// The events timeline (every kind) and its recent counts.
-    pub events: super::events::EventsStore,
     /// The recent events of the subject on screen (Partitions, Brokers, a
-    /// group), picked from `events`.
+    /// group), picked from the timeline (`screens.events`).
     pub strip: super::event_strip::Strip,
     /// The fleet's rows (every context; not reset by `:ctx`).
     pub fleet: super::fleet::FleetStore,
@@ -197,7 +195,6 @@ impl AppState {
             wall: SystemTime::now(),
             width: 80,
             height: 24,
-            events: super::events::EventsStore::default(),
             strip: super::event_strip::Strip::default(),
             fleet: super::fleet::FleetStore::default(),
             moved_at: HashMap::new(),
@@ -252,7 +249,6 @@ impl AppState {
         self.generation = 0;
         self.degraded = None;
         self.health = None;
-        self.events.reset();
         self.strip = super::event_strip::Strip::default();
         self.moved_at.clear();
         self.last_moved = None;

@@ -54,8 +54,7 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
                 }
             }
         }
-        Screen::Events
-        | Screen::Fleet
+        Screen::Fleet
         | Screen::Groups { .. }
         | Screen::Group { .. }
         | Screen::Members { .. }

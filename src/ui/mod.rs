@@ -151,8 +151,8 @@ fn draw_header(
     }
     // Critical or warning events beside the problems; only info ones after
     // the counts, where a narrow terminal cuts them first.
-    let [critical, warn, _] = state.events.recent;
-    let recent = recent_events(state.events.recent);
+    let [critical, warn, _] = state.screens.events.recent;
+    let recent = recent_events(state.screens.events.recent);
     if critical + warn > 0
         && let Some(recent) = &recent
     {

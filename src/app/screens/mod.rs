@@ -94,4 +94,5 @@ screens! {
     Leaders => leaders::Log,
     Brokers => brokers::List,
     Cluster => cluster::Quorum,
+    Events => events::Timeline,
 }
