@@ -145,3 +145,64 @@ impl Module for Timeline {
         match query {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meta::MovementKind;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    fn event(topic: Option<&str>, partition: Option<i32>, kind: MovementKind) -> MovementEvent {
+        MovementEvent {
+            time: UNIX_EPOCH + Duration::from_secs(1_000),
+            topic: topic.map(str::to_owned),
+            partition,
+            kind,
+        }
+    }
+
+    fn clock(secs: u64) -> Clock {
+        Clock {
+            now: Instant::now(),
+            now_ms: 0,
+            wall: UNIX_EPOCH + Duration::from_secs(secs),
+        }
+    }
+
+    #[test]
+    fn takes_every_kind_counts_the_recent_and_opens_the_subject() {
+        let mut store = EventsStore::default();
+        let batch = vec![
+            event(Some("orders"), Some(3), MovementKind::PartitionOffline { from: 2, epoch: 7 }),
+            event(None, None, MovementKind::BrokerLeft { broker: 2 }),
+            event(
+                None,
+                None,
+                MovementKind::QuorumLeaderChanged {
+                    from: Some(1),
+                    to: 2,
+                    epoch: 5,
+                },
+            ),
+        ];
+        Timeline::receive(&mut store, Msg::Arrived(batch), clock(1_010));
+        assert_eq!(Timeline::answers(&store), 3);
+        assert_eq!(store.recent.iter().sum::<usize>(), 3, "all in the last 5 minutes");
+        Timeline::receive(&mut store, Msg::Aged, clock(1_000 + 301));
+        assert_eq!(store.recent, [0; 3], "aged out");
+        assert_eq!(Timeline::answers(&store), 3, "a tick rebuilds no rows");
+
+        let rows = Timeline.rows(&store, &mut |key| key.contains("broker 2"));
+        assert_eq!(rows, [1], "matched on the subject");
+        let rows = Timeline.rows(&store, &mut |key| key.contains("critical"));
+        assert_eq!(rows, [0], "and on the severity");
+
+        let partition = Goto::Partition {
+            topic: "orders".to_owned(),
+            partition: Some(3),
+        };
+        assert_eq!(Timeline.enter(&mut store, 0), Some(partition));
+        assert_eq!(Timeline.enter(&mut store, 1), Some(Goto::Broker(2)));
+        assert_eq!(Timeline.enter(&mut store, 2), None, "the whole cluster");
+    }
+}
