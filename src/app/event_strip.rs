@@ -1,8 +1,9 @@
 //! The recent-events strip under a subject's table: the Partitions screen
 //! shows its topic's latest events, the Brokers screen the brokers' and the
 //! cluster's (controller, quorum, metadata liveness), a group's screens the
-//! group's. Picked from the timeline ([`super::screens::events`]) in `update`, only
-//! when the timeline or the screen changed; the view draws the picked rows.
+//! group's. Picked from the timeline ([`super::screens::events`]) in
+//! `update`, only when the timeline or the screen changed; the view draws
+//! the picked rows.
 
 use crate::meta::MovementEvent;
 

@@ -45,7 +45,8 @@ pub enum Goto {
         /// The partition whose row is selected.
         partition: Option<i32>,
     },
-    /// The Brokers screen on broker `0`'s row.
+    /// The Brokers screen on the row of the broker with this id (an event
+    /// about it).
     Broker(i32),
     /// Another screen of a module (a config's detail from the list).
     Screen(super::Screen),
