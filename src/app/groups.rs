@@ -294,8 +294,8 @@ pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overv
     if let Some(held) = &store.overview {
         let events = crate::groups::events::diff(held, &overview, state.wall);
         if !events.is_empty() {
-            state.events.push(&events);
-            state.events.count_recent(state.wall);
+            let arrived = super::screens::events::Msg::Arrived(events);
+            super::update::forward(state, super::screens::Msg::Events(arrived));
         }
     }
     let store = &mut state.groups;

@@ -144,12 +144,3 @@ pub fn member<'a>(state: &'a AppState, group: &str, index: usize) -> Option<&'a 
         .members
         .get(index)
 }
-
-/// Replica `index` of the quorum on the Cluster screen.
-pub fn quorum_replica(state: &AppState, index: usize) -> Option<crate::columns::quorum::Row<'_>> {
-    let quorum = state.cluster.info.as_ref()?.quorum.as_ref().ok()?;
-    Some(crate::columns::quorum::Row {
-        replica: quorum.replicas.get(index)?,
-        now_ms: now_ms(state),
-    })
-}

@@ -387,9 +387,9 @@ impl Session {
                 }
             }
             Effect::Query(query) => self.query(query),
-            effect @ (Effect::FetchCluster { .. }
-            | Effect::FetchPartitionExtras { .. }
-            | Effect::FetchSizes { .. }) => self.inspect(effect),
+            effect @ (Effect::FetchPartitionExtras { .. } | Effect::FetchSizes { .. }) => {
+                self.inspect(effect);
+            }
             effect @ (Effect::Browse { .. }
             | Effect::StopBrowse
             | Effect::Save { .. }
@@ -411,9 +411,6 @@ impl Session {
         };
         let tx = self.tx.clone();
         let (kind, task) = match effect {
-            Effect::FetchCluster { request } => {
-                (Fetch::Cluster, worker::cluster(cluster, request, tx))
-            }
             Effect::FetchPartitionExtras { request, asked } => (
                 Fetch::PartitionExtras,
                 worker::partition_extras(cluster, request, asked, tx),

@@ -1,7 +1,6 @@
 //! Pure drawing: `view(frame, state, snapshot, theme)`. Reads, never
 //! mutates; formats only the visible rows.
 
-mod cluster_screen;
 mod event_strip;
 pub mod grid;
 mod group_screens;
@@ -79,11 +78,6 @@ fn draw_body(
     theme: &Theme,
 ) {
     match &state.view().screen {
-        Screen::Cluster => {
-            let [panel, table] = split(body, layout::CLUSTER_PANEL);
-            cluster_screen::draw_panel(frame, panel, state, theme);
-            draw_table(frame, table, state, snap, theme);
-        }
         Screen::Module(s) if s.is_text() => {
             let view = (state.view().offset, state.view().screen.title());
             state
@@ -158,8 +152,8 @@ fn draw_header(
     }
     // Critical or warning events beside the problems; only info ones after
     // the counts, where a narrow terminal cuts them first.
-    let [critical, warn, _] = state.events.recent;
-    let recent = recent_events(state.events.recent);
+    let [critical, warn, _] = state.screens.events.recent;
+    let recent = recent_events(state.screens.events.recent);
     if critical + warn > 0
         && let Some(recent) = &recent
     {

@@ -51,21 +51,9 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                 }),
         ),
         Screen::Fleet => fleet(state, theme, window),
-        Screen::Events => grid(
-            &crate::columns::events::table(),
-            window.filter_map(|i| state.events.ring.get(i)).map(|e| {
-                let style = match e.kind.severity() {
-                    crate::meta::Severity::Critical => theme.problem,
-                    crate::meta::Severity::Warn => theme.moved,
-                    crate::meta::Severity::Info => Style::new(),
-                };
-                (e, style)
-            }),
-        ),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             super::group_screens::visible(state, theme, page)
         }
-        Screen::Cluster => super::cluster_screen::visible(state, theme, page),
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
         Screen::Messages { .. } => super::messages::visible(state, theme, page),
         Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
