@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod command;
 pub mod configs;
 pub mod decoded_cells;
+pub mod event_sources;
 pub mod event_strip;
 pub mod events;
 pub mod filter;

@@ -120,6 +120,8 @@ pub struct AppState {
     pub height: u16,
     /// The events timeline (every kind) and its recent counts.
     pub events: super::events::EventsStore,
+    /// What the TUI derives events from itself (groups, min ISR).
+    pub sources: super::event_sources::EventSources,
     /// The recent events of the subject on screen (Partitions, Brokers, a
     /// group), picked from `events`.
     pub strip: super::event_strip::Strip,
@@ -201,6 +203,7 @@ impl AppState {
             width: 80,
             height: 24,
             events: super::events::EventsStore::default(),
+            sources: super::event_sources::EventSources::default(),
             strip: super::event_strip::Strip::default(),
             fleet: super::fleet::FleetStore::default(),
             moved_at: HashMap::new(),
@@ -257,6 +260,7 @@ impl AppState {
         self.degraded = None;
         self.health = None;
         self.events.reset();
+        self.sources = super::event_sources::EventSources::default();
         self.strip = super::event_strip::Strip::default();
         self.moved_at.clear();
         self.last_moved = None;

@@ -6,14 +6,18 @@
 //! members. An event is said when a partition becomes STUCK and when it
 //! stops being so, not on every read. Memory: `reads` samples for each
 //! partition of each group read, dropped with the group.
+//!
+//! [`GroupEvents`] is what a reader of groups holds: these and the list's
+//! changes, rate limited per kind as the movement log is.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Instant, SystemTime};
 
-use crate::meta::{MovementEvent, MovementKind};
+use crate::meta::{EventGate, Limits, MovementEvent, MovementKind};
 
 use super::history::PartitionHistories;
-use super::refresh::Overview;
+use super::lag::GroupLag;
+use super::refresh::{GroupSummary, Overview};
 
 /// What one group's partitions were.
 #[derive(Debug, Default)]
@@ -38,9 +42,10 @@ impl StuckWatch {
         }
     }
 
-    /// Take one read (`at` on the monotonic clock, `wall` for the events)
-    /// and say which partitions became STUCK or moved again since the
-    /// last. Groups not in `overview` are forgotten without an event.
+    /// Take one read of the group list (`at` on the monotonic clock,
+    /// `wall` for the events) and say which partitions became STUCK or
+    /// moved again since the last. Groups not in `overview` are forgotten
+    /// without an event.
     pub fn observe(
         &mut self,
         overview: &Overview,
@@ -51,55 +56,160 @@ impl StuckWatch {
         let mut kept = BTreeMap::new();
         for summary in &overview.groups {
             let name = &summary.listing.group;
-            let mut held = self.groups.remove(name).unwrap_or_else(|| Held {
-                histories: PartitionHistories::new(self.reads),
-                stuck: BTreeSet::new(),
-            });
-            let Some(lag) = &summary.lag else {
-                // Offsets unread this time: keep what was held as it was.
-                kept.insert(name.clone(), held);
-                continue;
-            };
-            held.histories.record(at, lag);
-            let members = summary.members.is_some_and(|n| n > 0);
-            let mut stuck = BTreeSet::new();
-            for p in &lag.partitions {
-                let key = (p.topic.to_string(), p.partition);
-                let now = members
-                    && held
-                        .histories
-                        .get(&p.topic, p.partition)
-                        .is_some_and(|h| h.stuck(self.reads));
-                let was = held.stuck.contains(&key);
-                let kind = match (was, now, p.committed) {
-                    (false, true, Some(committed)) => Some(MovementKind::GroupStuck {
-                        group: name.clone(),
-                        committed,
-                        end: p.end.unwrap_or(committed),
-                    }),
-                    (true, false, Some(committed)) => Some(MovementKind::GroupMoving {
-                        group: name.clone(),
-                        committed,
-                    }),
-                    _ => None,
-                };
-                if let Some(kind) = kind {
-                    out.push(MovementEvent {
-                        time: wall,
-                        topic: Some(key.0.clone()),
-                        partition: Some(key.1),
-                        kind,
-                    });
-                }
-                if now {
-                    stuck.insert(key);
-                }
+            let mut held = self.take(name);
+            // Offsets unread this time: what was held stays as it was.
+            if let Some(lag) = &summary.lag {
+                let members = summary.members.is_some_and(|n| n > 0);
+                self.judge(name, &mut held, members, lag, (at, wall), &mut out);
             }
-            held.stuck = stuck;
             kept.insert(name.clone(), held);
         }
         self.groups = kept;
         out
+    }
+
+    /// Take one read of one group alone (a visible row of a list, the
+    /// group on screen): the other groups are kept as they were.
+    pub fn observe_group(
+        &mut self,
+        group: &str,
+        members: bool,
+        lag: &GroupLag,
+        at: Instant,
+        wall: SystemTime,
+    ) -> Vec<MovementEvent> {
+        let mut out = Vec::new();
+        let mut held = self.take(group);
+        self.judge(group, &mut held, members, lag, (at, wall), &mut out);
+        self.groups.insert(group.to_owned(), held);
+        out
+    }
+
+    fn take(&mut self, group: &str) -> Held {
+        self.groups.remove(group).unwrap_or_else(|| Held {
+            histories: PartitionHistories::new(self.reads),
+            stuck: BTreeSet::new(),
+        })
+    }
+
+    /// Record `lag` into `held` and push the partitions' changes to `out`.
+    fn judge(
+        &self,
+        name: &str,
+        held: &mut Held,
+        members: bool,
+        lag: &GroupLag,
+        (at, wall): (Instant, SystemTime),
+        out: &mut Vec<MovementEvent>,
+    ) {
+        held.histories.record(at, lag);
+        let mut stuck = BTreeSet::new();
+        for p in &lag.partitions {
+            let key = (p.topic.to_string(), p.partition);
+            let now = members
+                && held
+                    .histories
+                    .get(&p.topic, p.partition)
+                    .is_some_and(|h| h.stuck(self.reads));
+            let was = held.stuck.contains(&key);
+            let kind = match (was, now, p.committed) {
+                (false, true, Some(committed)) => Some(MovementKind::GroupStuck {
+                    group: name.to_owned(),
+                    committed,
+                    end: p.end.unwrap_or(committed),
+                }),
+                (true, false, Some(committed)) => Some(MovementKind::GroupMoving {
+                    group: name.to_owned(),
+                    committed,
+                }),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                out.push(MovementEvent {
+                    time: wall,
+                    topic: Some(key.0.clone()),
+                    partition: Some(key.1),
+                    kind,
+                });
+            }
+            if now {
+                stuck.insert(key);
+            }
+        }
+        held.stuck = stuck;
+    }
+}
+
+/// Every group event of one reader of groups, rate limited: the changes
+/// between two reads of the list ([`super::events::diff`]) and the STUCK
+/// partitions ([`StuckWatch`]), through one [`EventGate`] (the movement
+/// log's per-kind limit: a storm is folded into counted `events_suppressed`
+/// records, never dropped unseen). `watch events`, `record` and the TUI
+/// each hold one.
+#[derive(Debug)]
+pub struct GroupEvents {
+    stuck: StuckWatch,
+    gate: EventGate,
+}
+
+impl GroupEvents {
+    /// STUCK over `reads` reads; the movement log's default rate limits.
+    pub fn new(reads: usize) -> GroupEvents {
+        GroupEvents::with_limits(reads, Limits::default())
+    }
+
+    /// STUCK over `reads` reads; `limits`' rate limit.
+    pub fn with_limits(reads: usize, limits: Limits) -> GroupEvents {
+        GroupEvents {
+            stuck: StuckWatch::new(reads),
+            gate: EventGate::new(limits),
+        }
+    }
+
+    /// A read of the list, `after`, following `before` (`None`: the first
+    /// read, a baseline for the changes).
+    pub fn list(
+        &mut self,
+        before: Option<&Overview>,
+        after: &Overview,
+        at: Instant,
+        wall: SystemTime,
+    ) -> Vec<MovementEvent> {
+        let mut events = before.map_or_else(Vec::new, |b| super::events::diff(b, after, wall));
+        events.extend(self.stuck.observe(after, at, wall));
+        self.gate.admit(events)
+    }
+
+    /// A read of some groups alone (the visible rows of a list): STUCK
+    /// only (state and member changes come from reads of the whole list).
+    pub fn rows(
+        &mut self,
+        rows: &[GroupSummary],
+        at: Instant,
+        wall: SystemTime,
+    ) -> Vec<MovementEvent> {
+        let mut events = Vec::new();
+        for row in rows {
+            if let Some(lag) = &row.lag {
+                let members = row.members.is_some_and(|n| n > 0);
+                let name = &row.listing.group;
+                events.extend(self.stuck.observe_group(name, members, lag, at, wall));
+            }
+        }
+        self.gate.admit(events)
+    }
+
+    /// A read of one group (the group on screen): STUCK only.
+    pub fn group(
+        &mut self,
+        group: &str,
+        members: bool,
+        lag: &GroupLag,
+        at: Instant,
+        wall: SystemTime,
+    ) -> Vec<MovementEvent> {
+        let events = self.stuck.observe_group(group, members, lag, at, wall);
+        self.gate.admit(events)
     }
 }
 
@@ -113,14 +223,25 @@ mod tests {
     };
 
     fn read(members: usize, committed: i64, end: i64) -> Overview {
-        let lag = GroupLag::new(vec![PartitionLag {
-            topic: "orders".into(),
-            partition: 2,
-            committed: Some(committed),
-            end: Some(end),
-            start: Some(0),
-            reported: None,
-        }]);
+        read_of(members, &[2], committed, end)
+    }
+
+    /// A read of `billing` with `partitions` of `orders`, each at the same
+    /// offsets.
+    fn read_of(members: usize, partitions: &[i32], committed: i64, end: i64) -> Overview {
+        let lag = GroupLag::new(
+            partitions
+                .iter()
+                .map(|&partition| PartitionLag {
+                    topic: "orders".into(),
+                    partition,
+                    committed: Some(committed),
+                    end: Some(end),
+                    start: Some(0),
+                    reported: None,
+                })
+                .collect(),
+        );
         Overview {
             groups: vec![GroupSummary {
                 listing: GroupListing {
@@ -188,6 +309,76 @@ mod tests {
             let at = start + Duration::from_secs(u64::try_from(i).unwrap_or(0));
             let events = watch.observe(&read(0, 10, end), at, SystemTime::UNIX_EPOCH);
             assert!(events.is_empty(), "{events:?}");
+        }
+    }
+
+    fn folds(events: &[MovementEvent]) -> Vec<(&'static str, u64)> {
+        events
+            .iter()
+            .filter_map(|e| match e.kind {
+                MovementKind::EventsSuppressed {
+                    suppressed, count, ..
+                } => Some((suppressed, count)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_stuck_storm_over_the_kind_limit_is_folded_and_counted() {
+        let limits = Limits {
+            per_kind: 2,
+            ..Limits::default()
+        };
+        let mut source = GroupEvents::with_limits(3, limits);
+        let partitions: Vec<i32> = (0..5).collect();
+        let start = Instant::now();
+        let wall = SystemTime::UNIX_EPOCH;
+        let mut before: Option<Overview> = None;
+        let mut seen = Vec::new();
+        for (i, end) in [20, 30, 40].into_iter().enumerate() {
+            let at = start + Duration::from_secs(u64::try_from(i).unwrap_or(0));
+            let now = read_of(1, &partitions, 10, end);
+            seen.extend(source.list(before.as_ref(), &now, at, wall));
+            before = Some(now);
+        }
+        let stuck = seen.iter().filter(|e| e.kind.name() == "group_stuck");
+        assert_eq!(stuck.count(), 2, "{seen:?}");
+        assert_eq!(folds(&seen), [("group_stuck", 3)], "2 said + 3 folded = 5");
+        // Moving again is another kind, with its own window.
+        let at = start + Duration::from_secs(3);
+        let moving = source.list(before.as_ref(), &read_of(1, &partitions, 40, 50), at, wall);
+        assert_eq!(folds(&moving), [("group_moving", 3)]);
+        assert_eq!(moving.len(), 3);
+    }
+
+    #[test]
+    fn one_group_read_alone_keeps_the_others_and_judges_it_over_its_own_reads() {
+        let mut source = GroupEvents::new(3);
+        let start = Instant::now();
+        let wall = SystemTime::UNIX_EPOCH;
+        let mut seen = Vec::new();
+        for (i, end) in [20, 30, 40].into_iter().enumerate() {
+            let at = start + Duration::from_secs(u64::try_from(i).unwrap_or(0));
+            let overview = read(1, 10, end);
+            let lag = overview.groups[0].lag.as_ref().expect("lag");
+            // The detail of the group and a visible row of it, in turn.
+            if i % 2 == 0 {
+                seen.extend(source.group("billing", true, lag, at, wall));
+            } else {
+                seen.extend(source.rows(&overview.groups, at, wall));
+            }
+        }
+        let names: Vec<&str> = seen.iter().map(|e| e.kind.name()).collect();
+        assert_eq!(names, ["group_stuck"]);
+        assert_eq!(seen[0].group(), Some("billing"));
+        // Without members the same reads are not STUCK.
+        let mut idle = GroupEvents::new(3);
+        for (i, end) in [20, 30, 40].into_iter().enumerate() {
+            let at = start + Duration::from_secs(u64::try_from(i).unwrap_or(0));
+            let overview = read(0, 10, end);
+            let lag = overview.groups[0].lag.as_ref().expect("lag");
+            assert!(idle.group("billing", false, lag, at, wall).is_empty());
         }
     }
 }
