@@ -121,19 +121,56 @@ pub fn offset<'a>(
         .map(|m| m.client_id.as_str());
     let history = view.partitions.get(&p.topic, p.partition);
     let has_members = !detail.description.members.is_empty();
-    let retention_ms = state
+    let summary = state
         .screens
         .configs
         .topics
         .get(p.topic.as_ref())
-        .and_then(|(summary, _)| summary.retention_ms);
+        .map(|(summary, _)| summary);
+    let by_time = group_offsets::data_loss_in(summary.and_then(|s| s.retention_ms), oldest_age);
+    let by_size = summary
+        .and_then(|s| s.retention_bytes)
+        .and_then(|limit| size_trend(state, p, history, limit))
+        .and_then(|trend| group_offsets::bytes_loss_in(&trend));
     Some(group_offsets::Row {
         lag: p,
         oldest_age,
         owner,
         history,
         stuck: has_members && history.is_some_and(|h| h.stuck(group_offsets::STUCK_READS)),
-        loss_in: group_offsets::data_loss_in(retention_ms, oldest_age),
+        loss_in: group_offsets::earliest(by_time, by_size),
+    })
+}
+
+/// What the size-based LOSS IN needs of `p`: its topic's
+/// `retention.bytes` (`limit`), its size on disk (the largest replica in
+/// the latest log dirs answer) and its records a second over the group's
+/// reads. `None` while one of them is unknown.
+fn size_trend(
+    state: &AppState,
+    p: &crate::groups::PartitionLag,
+    history: Option<&crate::groups::LagHistory>,
+    limit: i64,
+) -> Option<group_offsets::SizeTrend> {
+    if limit < 0 {
+        return None;
+    }
+    let size = state
+        .sizes
+        .latest
+        .as_ref()?
+        .replicas(&p.topic, p.partition)
+        .iter()
+        .filter(|r| !r.future)
+        .map(|r| r.size)
+        .max()?;
+    let end = p.end?;
+    Some(group_offsets::SizeTrend {
+        retention_bytes: limit,
+        size,
+        records: end - p.start?,
+        unread: end - p.committed?,
+        records_per_sec: history?.production_rate()?,
     })
 }
 
