@@ -5,7 +5,8 @@
 //! last `reads` reads while the end moved, lag left) while the group has
 //! members. An event is said when a partition becomes STUCK and when it
 //! stops being so, not on every read. Memory: `reads` samples for each
-//! partition of each group read, dropped with the group.
+//! partition of each group read that has members, dropped with the group
+//! or its members (an Empty group holds nothing).
 //!
 //! [`GroupEvents`] is what a reader of groups holds: these and the list's
 //! changes, rate limited per kind as the movement log is.
@@ -58,11 +59,16 @@ impl StuckWatch {
             let name = &summary.listing.group;
             let mut held = self.take(name);
             // Offsets unread this time: what was held stays as it was.
-            if let Some(lag) = &summary.lag {
-                let members = summary.members.is_some_and(|n| n > 0);
-                self.judge(name, &mut held, members, lag, (at, wall), &mut out);
+            let keep = match &summary.lag {
+                Some(lag) => {
+                    let members = summary.members.is_some_and(|n| n > 0);
+                    self.judge(name, &mut held, members, lag, (at, wall), &mut out)
+                }
+                None => true,
+            };
+            if keep {
+                kept.insert(name.clone(), held);
             }
-            kept.insert(name.clone(), held);
         }
         self.groups = kept;
         out
@@ -80,8 +86,9 @@ impl StuckWatch {
     ) -> Vec<MovementEvent> {
         let mut out = Vec::new();
         let mut held = self.take(group);
-        self.judge(group, &mut held, members, lag, (at, wall), &mut out);
-        self.groups.insert(group.to_owned(), held);
+        if self.judge(group, &mut held, members, lag, (at, wall), &mut out) {
+            self.groups.insert(group.to_owned(), held);
+        }
         out
     }
 
@@ -92,7 +99,12 @@ impl StuckWatch {
         })
     }
 
-    /// Record `lag` into `held` and push the partitions' changes to `out`.
+    /// Record `lag` into `held` and push the partitions' changes to `out`;
+    /// whether `held` is worth keeping. A group without members is never
+    /// STUCK: once it has said its partitions move again (none is left
+    /// STUCK) nothing of it is kept, so the many Empty groups of a large
+    /// cluster cost nothing, and a group whose members come back is judged
+    /// over reads with members only.
     fn judge(
         &self,
         name: &str,
@@ -101,7 +113,10 @@ impl StuckWatch {
         lag: &GroupLag,
         (at, wall): (Instant, SystemTime),
         out: &mut Vec<MovementEvent>,
-    ) {
+    ) -> bool {
+        if !members && held.stuck.is_empty() {
+            return false;
+        }
         held.histories.record(at, lag);
         let mut stuck = BTreeSet::new();
         for p in &lag.partitions {
@@ -137,6 +152,7 @@ impl StuckWatch {
             }
         }
         held.stuck = stuck;
+        members
     }
 }
 
@@ -309,6 +325,7 @@ mod tests {
             let at = start + Duration::from_secs(u64::try_from(i).unwrap_or(0));
             let events = watch.observe(&read(0, 10, end), at, SystemTime::UNIX_EPOCH);
             assert!(events.is_empty(), "{events:?}");
+            assert!(watch.groups.is_empty(), "nothing held for an Empty group");
         }
     }
 
@@ -380,5 +397,21 @@ mod tests {
             let lag = overview.groups[0].lag.as_ref().expect("lag");
             assert!(idle.group("billing", false, lag, at, wall).is_empty());
         }
+    }
+
+    #[test]
+    fn a_stuck_group_whose_members_leave_moves_again_and_is_forgotten() {
+        let mut watch = StuckWatch::new(3);
+        let start = Instant::now();
+        let wall = SystemTime::UNIX_EPOCH;
+        let mut names = Vec::new();
+        let reads = [(1, 20), (1, 30), (1, 40), (0, 50), (0, 60)];
+        for (i, (members, end)) in reads.into_iter().enumerate() {
+            let at = start + Duration::from_secs(u64::try_from(i).unwrap_or(0));
+            let events = watch.observe(&read(members, 10, end), at, wall);
+            names.extend(events.iter().map(|e| e.kind.name()));
+        }
+        assert_eq!(names, ["group_stuck", "group_moving"]);
+        assert!(watch.groups.is_empty());
     }
 }
