@@ -1,30 +1,94 @@
 //! `group_stuck` and `group_moving` events from reads of the group list:
-//! each group's partitions keep their last few samples
-//! ([`PartitionHistories`], `reads` samples each), and a partition is
-//! STUCK as [`super::LagHistory::stuck`] says (its commit still over the
-//! last `reads` reads while the end moved, lag left) while the group has
+//! each group's partitions keep their last few reads (`reads`, at most
+//! [`MAX_READS`]), and a partition is STUCK as
+//! [`super::LagHistory::stuck`] says (its commit still over the last
+//! `reads` reads while the end moved, lag left) while the group has
 //! members. An event is said when a partition becomes STUCK and when it
-//! stops being so, not on every read. Memory: `reads` samples for each
-//! partition of each group read that has members, dropped with the group
-//! or its members (an Empty group holds nothing).
+//! stops being so, not on every read.
+//!
+//! Memory: about 100 bytes for each partition of each group read that has
+//! members (its reads inline, its topic name shared with the answer it
+//! came in), dropped with the group or its members: an Empty group holds
+//! nothing. A read allocates one list per group with members, nothing per
+//! partition.
 //!
 //! [`GroupEvents`] is what a reader of groups holds: these and the list's
 //! changes, rate limited per kind as the movement log is.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use crate::meta::{EventGate, Limits, MovementEvent, MovementKind};
 
-use super::history::PartitionHistories;
 use super::lag::GroupLag;
 use super::refresh::{GroupSummary, Overview};
 
-/// What one group's partitions were.
+/// The most reads a partition is judged over.
+pub const MAX_READS: usize = 4;
+
+/// One partition of a group: its last reads with a lag number.
+#[derive(Debug, Clone)]
+struct Track {
+    topic: Arc<str>,
+    partition: i32,
+    /// `(committed, end)` of the last `len` reads, oldest first.
+    reads: [(i64, i64); MAX_READS],
+    len: usize,
+    /// The last read's lag.
+    lag: i64,
+    /// Whether it was said STUCK.
+    stuck: bool,
+}
+
+impl Track {
+    fn new(topic: &Arc<str>, partition: i32) -> Track {
+        Track {
+            topic: Arc::clone(topic),
+            partition,
+            reads: [(0, 0); MAX_READS],
+            len: 0,
+            lag: 0,
+            stuck: false,
+        }
+    }
+
+    /// Add a read, keeping the last `keep`. A commit or end gone back (a
+    /// reset, a recreated topic) starts over, as a lag history does.
+    fn push(&mut self, committed: i64, end: i64, lag: i64, keep: usize) {
+        if let Some(&(was_committed, was_end)) = self.reads[..self.len].last()
+            && (committed < was_committed || end < was_end)
+        {
+            self.len = 0;
+        }
+        if self.len == keep {
+            self.reads.copy_within(1..keep, 0);
+            self.len -= 1;
+        }
+        self.reads[self.len] = (committed, end);
+        self.len += 1;
+        self.lag = lag;
+    }
+
+    /// STUCK over the last `reads` reads, as [`super::LagHistory::stuck`]
+    /// judges it: lag left, the end moved, the commit still.
+    fn stuck_over(&self, reads: usize) -> bool {
+        let window = &self.reads[..self.len];
+        let (Some(first), Some(last)) = (window.first(), window.last()) else {
+            return false;
+        };
+        self.len == reads
+            && self.lag > 0
+            && last.1 > first.1
+            && window.iter().all(|r| r.0 == first.0)
+    }
+}
+
+/// What one group's partitions were, in the order of its lag (by topic,
+/// then partition).
 #[derive(Debug, Default)]
 struct Held {
-    histories: PartitionHistories,
-    stuck: BTreeSet<(String, i32)>,
+    tracks: Vec<Track>,
 }
 
 /// The STUCK state of every group read, across reads.
@@ -35,10 +99,11 @@ pub struct StuckWatch {
 }
 
 impl StuckWatch {
-    /// Judging over the last `reads` reads (at least 2).
+    /// Judging over the last `reads` reads (at least 2, at most
+    /// [`MAX_READS`]).
     pub fn new(reads: usize) -> StuckWatch {
         StuckWatch {
-            reads: reads.max(2),
+            reads: reads.clamp(2, MAX_READS),
             groups: BTreeMap::new(),
         }
     }
@@ -93,10 +158,7 @@ impl StuckWatch {
     }
 
     fn take(&mut self, group: &str) -> Held {
-        self.groups.remove(group).unwrap_or_else(|| Held {
-            histories: PartitionHistories::new(self.reads),
-            stuck: BTreeSet::new(),
-        })
+        self.groups.remove(group).unwrap_or_default()
     }
 
     /// Record `lag` into `held` and push the partitions' changes to `out`;
@@ -111,22 +173,35 @@ impl StuckWatch {
         held: &mut Held,
         members: bool,
         lag: &GroupLag,
-        (at, wall): (Instant, SystemTime),
+        (_at, wall): (Instant, SystemTime),
         out: &mut Vec<MovementEvent>,
     ) -> bool {
-        if !members && held.stuck.is_empty() {
+        if !members && !held.tracks.iter().any(|t| t.stuck) {
             return false;
         }
-        held.histories.record(at, lag);
-        let mut stuck = BTreeSet::new();
+        let mut old = std::mem::take(&mut held.tracks).into_iter().peekable();
+        let mut tracks = Vec::with_capacity(lag.partitions.len());
         for p in &lag.partitions {
-            let key = (p.topic.to_string(), p.partition);
-            let now = members
-                && held
-                    .histories
-                    .get(&p.topic, p.partition)
-                    .is_some_and(|h| h.stuck(self.reads));
-            let was = held.stuck.contains(&key);
+            // Both lists are sorted: the old tracks before this partition
+            // went from the answer; then this one's, if it was held.
+            let key = (p.topic.as_ref(), p.partition);
+            while old
+                .next_if(|t| (t.topic.as_ref(), t.partition) < key)
+                .is_some()
+            {}
+            let held = old.next_if(|t| (t.topic.as_ref(), t.partition) == key);
+            let was = held.as_ref().is_some_and(|t| t.stuck);
+            // A partition without a lag number this time starts over, as
+            // a lag history drops it.
+            let track = match (p.committed, p.end, p.records()) {
+                (Some(committed), Some(end), Some(records)) => {
+                    let mut track = held.unwrap_or_else(|| Track::new(&p.topic, p.partition));
+                    track.push(committed, end, records, self.reads);
+                    Some(track)
+                }
+                _ => None,
+            };
+            let now = members && track.as_ref().is_some_and(|t| t.stuck_over(self.reads));
             let kind = match (was, now, p.committed) {
                 (false, true, Some(committed)) => Some(MovementKind::GroupStuck {
                     group: name.to_owned(),
@@ -142,16 +217,17 @@ impl StuckWatch {
             if let Some(kind) = kind {
                 out.push(MovementEvent {
                     time: wall,
-                    topic: Some(key.0.clone()),
-                    partition: Some(key.1),
+                    topic: Some(p.topic.to_string()),
+                    partition: Some(p.partition),
                     kind,
                 });
             }
-            if now {
-                stuck.insert(key);
+            if let Some(mut track) = track {
+                track.stuck = now;
+                tracks.push(track);
             }
         }
-        held.stuck = stuck;
+        held.tracks = tracks;
         members
     }
 }
@@ -414,4 +490,37 @@ mod tests {
         assert_eq!(names, ["group_stuck", "group_moving"]);
         assert!(watch.groups.is_empty());
     }
+
+    #[test]
+    fn a_track_judges_as_a_lag_history_does_over_every_short_sequence() {
+        use crate::groups::{LagHistory, LagSample};
+        // Every sequence of 5 reads over commits {10, 11, 30} and ends
+        // {20, 21, 30}: after each read both say the same.
+        let values = [(10, 20), (10, 21), (10, 30), (11, 20), (11, 21), (30, 30)];
+        let start = Instant::now();
+        let topic: Arc<str> = "orders".into();
+        for code in 0..values.len().pow(5) {
+            let mut track = Track::new(&topic, 0);
+            let mut history = LagHistory::new(STUCK);
+            let mut rest = code;
+            for i in 0..5 {
+                let (committed, end) = values[rest % values.len()];
+                rest /= values.len();
+                track.push(committed, end, end - committed, STUCK);
+                history.push(LagSample {
+                    at: start + std::time::Duration::from_secs(i),
+                    lag: end - committed,
+                    committed,
+                    end,
+                });
+                assert_eq!(
+                    track.stuck_over(STUCK),
+                    history.stuck(STUCK),
+                    "sequence {code}, read {i}"
+                );
+            }
+        }
+    }
+
+    const STUCK: usize = 3;
 }
