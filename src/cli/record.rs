@@ -291,6 +291,12 @@ pub async fn run(cluster: &Cluster, args: RecordArgs) -> Result<(), Error> {
     while let Some(received) = feed.try_recv() {
         recorder.events(&received.events)?;
     }
+    // What the min-ISR reader said and is still waiting in the channel.
+    while let Ok(news) = news.try_recv() {
+        if let News::Events(events) = news {
+            recorder.events(&events)?;
+        }
+    }
     let events = recorder.events;
     let stats = recorder.writer.finish()?;
     report(&args.to, stats, events, started.elapsed());
