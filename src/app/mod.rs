@@ -6,6 +6,7 @@ pub mod action;
 pub mod command;
 pub mod configs;
 pub mod decoded_cells;
+pub mod event_sources;
 pub mod event_strip;
 pub mod filter;
 pub mod fleet;

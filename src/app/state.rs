@@ -117,6 +117,8 @@ pub struct AppState {
     pub width: u16,
     /// Terminal size.
     pub height: u16,
+    /// What the TUI derives events from itself (groups, min ISR).
+    pub sources: super::event_sources::EventSources,
     /// The recent events of the subject on screen (Partitions, Brokers, a
     /// group), picked from the timeline (`screens.events`).
     pub strip: super::event_strip::Strip,
@@ -195,6 +197,7 @@ impl AppState {
             wall: SystemTime::now(),
             width: 80,
             height: 24,
+            sources: super::event_sources::EventSources::default(),
             strip: super::event_strip::Strip::default(),
             fleet: super::fleet::FleetStore::default(),
             moved_at: HashMap::new(),
@@ -249,6 +252,7 @@ impl AppState {
         self.generation = 0;
         self.degraded = None;
         self.health = None;
+        self.sources = super::event_sources::EventSources::default();
         self.strip = super::event_strip::Strip::default();
         self.moved_at.clear();
         self.last_moved = None;

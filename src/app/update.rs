@@ -130,6 +130,7 @@ fn switch_context(state: &mut AppState, context: &crate::config::ResolvedContext
 /// What follows every action: the rows rebuilt, the cells decoded, and each
 /// store's requests planned for what is now on screen.
 fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
+    super::event_sources::min_isr(state, snap);
     // Before the rows: the strip's height is part of the page.
     super::event_strip::refresh(state);
     rows::refresh(state, snap);
