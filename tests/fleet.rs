@@ -7,7 +7,9 @@
 //! poll_timeout_secs`); the running poller publishes the healthy rows long
 //! before the frozen one gives up; and killing a broker of the 3-node
 //! cluster turns its row under-min-ISR (a topic asks for 3 in-sync
-//! replicas) while the other rows stay as they were.
+//! replicas) while the other rows stay as they were. A context whose
+//! `password_command` reads the terminal is "needs login" at once, even
+//! when kscope has a terminal.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
 #[path = "fleet_poller/mod.rs"]
@@ -329,4 +331,68 @@ fn every_context_says_the_right_thing_and_a_killed_broker_turns_its_row_under_re
     );
     assert_eq!(others(&after), before);
     frozen.env().script(&["thaw", "1"]);
+}
+
+/// A context whose `password_command` reads the terminal is `needs_login`
+/// at once, even when kscope itself has a terminal (run under `script`, a
+/// pseudo-terminal of its own): the fleet runs the command without one, so
+/// it can neither prompt over the output nor wait for an answer.
+#[test]
+fn a_password_command_that_reads_the_terminal_is_needs_login_without_waiting() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("a home directory");
+    let config = home.path().join("login.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[contexts.login]\nbootstrap_servers = [\"{}\"]\n\
+             [contexts.login.sasl]\nmechanism = \"PLAIN\"\nusername = \"alice\"\n\
+             password_command = \"read -r pw </dev/tty && echo $pw\"\n",
+            env.bootstrap_list()[0]
+        ),
+    )
+    .expect("write the config");
+    let out = home.path().join("rows.json");
+    let command = format!(
+        "HOME='{home}' XDG_CONFIG_HOME='{home}/config' XDG_STATE_HOME='{home}/state' \
+         '{kscope}' --config '{config}' get fleet -o json >'{out}' 2>/dev/null",
+        home = home.path().display(),
+        kscope = env!("CARGO_BIN_EXE_kscope"),
+        config = config.display(),
+        out = out.display(),
+    );
+    let started = std::time::Instant::now();
+    let ran = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("KSCOPE_BOOTSTRAP")
+        .env_remove("KSCOPE_CONTEXT")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .status();
+    let Ok(_) = ran else {
+        eprintln!("SKIPPED: no `script` to give kscope a terminal");
+        return;
+    };
+    let took = started.elapsed();
+    let rows: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(&out).expect("the rows")).expect("JSON rows");
+    let login = row(&rows, "login");
+    assert_eq!(login["health"], "needs_login", "{login:#}");
+    assert_eq!(login["error_kind"], "needs_login", "{login:#}");
+    assert!(
+        login["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("needs login: ")),
+        "{login:#}"
+    );
+    assert_eq!(login["partitions"], Value::Null, "{login:#}");
+    // Not the 3 s a command that waits is given: without a terminal (setsid)
+    // it failed at once. (Where setsid is missing, the read stops it until
+    // that timeout: needs login too, only later.)
+    let setsid = std::process::Command::new("setsid").arg("true").status();
+    if setsid.is_ok_and(|s| s.success()) {
+        assert!(took < Duration::from_millis(2500), "took {took:?}");
+    }
 }

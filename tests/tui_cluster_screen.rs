@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use kscope::app::screens::{self, cluster};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::inspect::quorum::{Quorum, QuorumReplica};
 use kscope::inspect::{ClusterInfo, Feature, Reassignment};
@@ -71,9 +72,17 @@ fn open(s: &mut AppState, snap: &MetadataSnapshot) -> Vec<Effect> {
 
 fn request_of(effects: &[Effect]) -> Option<u64> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchCluster { request } => Some(*request),
+        Effect::Query(screens::Query::Cluster(cluster::Query { request })) => Some(*request),
         _ => None,
     })
+}
+
+/// The worker's answer to request `request`.
+fn answer(request: u64, info: Arc<ClusterInfo>) -> Action {
+    Action::Screen(screens::Msg::Cluster(cluster::Msg::Answer {
+        request,
+        info,
+    }))
 }
 
 #[test]
@@ -83,7 +92,7 @@ fn cluster_screen() {
         let mut s = state(&snap, width, height);
         let request = request_of(&open(&mut s, &snap)).expect("asked for");
         let info = Arc::new(info());
-        update(&mut s, Action::Cluster { request, info }, &snap);
+        update(&mut s, answer(request, info), &snap);
         insta::assert_snapshot!(format!("cluster_{label}"), render(&s, &snap));
     }
 }
@@ -102,28 +111,14 @@ fn asked_only_while_shown_and_stale_answers_dropped() {
     );
     assert_eq!(request_of(&effects), None, "not on the Topics screen");
     let request = request_of(&open(&mut s, &snap)).expect("asked for");
-    assert_eq!(s.view().screen, Screen::Cluster);
+    assert_eq!(s.view().screen, Screen::cluster());
     let stale = Arc::new(info());
-    update(
-        &mut s,
-        Action::Cluster {
-            request: request + 7,
-            info: stale,
-        },
-        &snap,
-    );
+    update(&mut s, answer(request + 7, stale), &snap);
     assert!(s.view().rows.is_empty(), "a stale answer is dropped");
-    update(
-        &mut s,
-        Action::Cluster {
-            request,
-            info: Arc::new(info()),
-        },
-        &snap,
-    );
+    update(&mut s, answer(request, Arc::new(info())), &snap);
     assert_eq!(s.view().rows.len(), 3);
     press(&mut s, &snap, Code::Esc);
-    let (now, wall) = (s.now + kscope::app::cluster::INTERVAL, s.wall);
+    let (now, wall) = (s.now + cluster::INTERVAL, s.wall);
     let effects = update(&mut s, Action::Tick { now, wall }, &snap);
     assert_eq!(
         request_of(&effects),

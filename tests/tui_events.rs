@@ -69,7 +69,7 @@ fn with_events(snap: &MetadataSnapshot, width: u16) -> AppState {
 fn open_events(s: &mut AppState, snap: &MetadataSnapshot) {
     keys(s, snap, ":events");
     press(s, snap, Code::Enter);
-    assert_eq!(s.view().screen, Screen::Events);
+    assert_eq!(s.view().screen, Screen::events());
 }
 
 #[test]

@@ -93,13 +93,6 @@ pub enum Action {
         /// The topic's ELR and local log starts, or why not.
         answer: super::partition_extras::Answer,
     },
-    /// The answer to [`Effect::FetchCluster`].
-    Cluster {
-        /// The request id it answers.
-        request: u64,
-        /// Quorum, features and reassignments (each may have failed).
-        info: Arc<crate::inspect::ClusterInfo>,
-    },
     /// Whether metadata refreshes are failing.
     Degraded(Option<DegradedInfo>),
     /// What the latest liveness check found (brokers not answering, the
@@ -254,12 +247,6 @@ pub enum Effect {
         request: u64,
         /// The topic and what to ask of it.
         asked: super::partition_extras::Asked,
-    },
-    /// Describe the quorum, features and reassignments; answer with
-    /// [`Action::Cluster`].
-    FetchCluster {
-        /// Request id.
-        request: u64,
     },
     /// Resolve the named context and reconnect.
     SwitchContext(String),

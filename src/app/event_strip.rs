@@ -1,8 +1,9 @@
 //! The recent-events strip under a subject's table: the Partitions screen
 //! shows its topic's latest events, the Brokers screen the brokers' and the
 //! cluster's (controller, quorum, metadata liveness), a group's screens the
-//! group's. Picked from the timeline ([`super::events`]) in `update`, only
-//! when the timeline or the screen changed; the view draws the picked rows.
+//! group's. Picked from the timeline ([`super::screens::events`]) in
+//! `update`, only when the timeline or the screen changed; the view draws
+//! the picked rows.
 
 use crate::meta::MovementEvent;
 
@@ -63,7 +64,7 @@ fn belongs(screen: &Screen, event: &MovementEvent) -> bool {
 /// screen changed since the last pick.
 pub fn refresh(state: &mut AppState) {
     let screen = &state.view().screen;
-    let seen = state.events.seen;
+    let seen = state.screens.events.seen;
     if state
         .strip
         .built_for
@@ -75,6 +76,7 @@ pub fn refresh(state: &mut AppState) {
     let key = (screen.clone(), seen);
     let rows = if has_strip(screen) {
         state
+            .screens
             .events
             .ring
             .iter()
@@ -126,7 +128,7 @@ mod tests {
             .collect();
         events.push(event(Some("other"), Some(0), moved(9)));
         events.push(event(None, None, MovementKind::BrokerLeft { broker: 3 }));
-        state.events.push(&events);
+        state.screens.events.push(&events);
 
         state.stack.push(View::new(Screen::Partitions {
             topic: "orders".to_owned(),

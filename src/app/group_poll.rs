@@ -131,6 +131,7 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, Stri
                 .record(now, lag);
         }
     }
+    let events = state.sources.groups.rows(&relisted.rows, now, state.wall);
     if let Some(notice) = super::groups::unlisted(&relisted.list.failed) {
         state.notice = Some(notice);
     }
@@ -138,6 +139,7 @@ pub fn receive(state: &mut AppState, request: u64, result: Result<Relisted, Stri
     for gone in Arc::make_mut(overview).merge(relisted) {
         store.histories.remove(&gone);
     }
+    super::event_sources::publish(state, &events);
 }
 
 /// No groups screen is on the stack (and `L` is off): drop the list and

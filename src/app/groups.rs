@@ -290,14 +290,13 @@ pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overv
     if let Some(notice) = unlisted(&overview.failed_brokers) {
         state.notice = Some(notice);
     }
-    // What changed since the last read goes on the events timeline.
-    if let Some(held) = &store.overview {
-        let events = crate::groups::events::diff(held, &overview, state.wall);
-        if !events.is_empty() {
-            state.events.push(&events);
-            state.events.count_recent(state.wall);
-        }
-    }
+    // What changed since the last read, and the partitions STUCK or moving
+    // again, go on the events timeline.
+    let events = state
+        .sources
+        .groups
+        .list(store.overview.as_deref(), &overview, now, state.wall);
+    super::event_sources::publish(state, &events);
     let store = &mut state.groups;
     // Absorbed into the list held (its unchanged parts stay where they
     // are: see `groups::absorb`), the fresh read freed whole.
@@ -341,6 +340,11 @@ pub fn receive_detail(
         }
     };
     view.partitions.record(now, &detail.lag);
+    let members = !detail.description.members.is_empty();
+    let events = state
+        .sources
+        .groups
+        .group(&view.group, members, &detail.lag, now, state.wall);
     view.owners.clear();
     for (index, member) in detail.description.members.iter().enumerate() {
         for (topic, partition) in member.assignment.partitions() {
@@ -355,6 +359,7 @@ pub fn receive_detail(
     view.detail = Some(detail);
     view.at = Some(now);
     view.error = None;
+    super::event_sources::publish(state, &events);
 }
 
 /// The notice for brokers whose groups could not be listed (the first one

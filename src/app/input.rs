@@ -104,7 +104,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Topics => push(state, Screen::Topics, None, fx),
         Parsed::Brokers => push(state, Screen::brokers(), None, fx),
         Parsed::Leaders => push(state, Screen::leaders(), None, fx),
-        Parsed::Events => push(state, Screen::Events, None, fx),
+        Parsed::Events => push(state, Screen::events(), None, fx),
         Parsed::Fleet => super::fleet::open(state, fx),
         Parsed::Clients(Some(topic)) => {
             let shown = super::screens::topic_clients::Topic { topic };
@@ -135,7 +135,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Save { path, all, force } => {
             super::record_export::save(state, path, all, force, fx);
         }
-        Parsed::Cluster => push(state, Screen::Cluster, None, fx),
+        Parsed::Cluster => push(state, Screen::cluster(), None, fx),
         Parsed::Schemas => open_schemas(state, fx),
         Parsed::Security(of) => {
             let screen = Screen::Module(super::screens::Screen::Security(of));

@@ -87,7 +87,6 @@ impl Scope {
                         | Screen::Groups { .. }
                         | Screen::Group { .. }
                         | Screen::Messages { .. }
-                        | Screen::Events
                         | Screen::Fleet
                 ) || matches!(screen, Screen::Module(s) if s.drillable())
             }

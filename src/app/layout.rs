@@ -12,10 +12,6 @@ pub const BELOW_TABLE: u16 = 3;
 /// lag chart.
 pub const GROUP_PANEL: u16 = 8;
 
-/// Rows of the panel above the Cluster screen's quorum table: ids, features
-/// and reassignments.
-pub const CLUSTER_PANEL: u16 = 6;
-
 /// Rows above the table of `screen` (the group screens and a config's
 /// detail have a panel).
 pub fn table_first_row(screen: &Screen) -> u16 {
@@ -24,7 +20,6 @@ pub fn table_first_row(screen: &Screen) -> u16 {
         // The record detail has no column header.
         Screen::Record { .. } => TABLE_FIRST_ROW - 1,
         Screen::Module(s) if s.is_text() => TABLE_FIRST_ROW - 1,
-        Screen::Cluster => TABLE_FIRST_ROW + CLUSTER_PANEL,
         Screen::Module(s) => TABLE_FIRST_ROW + s.panel_rows(),
         _ => TABLE_FIRST_ROW,
     }

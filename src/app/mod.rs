@@ -3,12 +3,11 @@
 //! Nothing here does I/O or awaits.
 
 pub mod action;
-pub mod cluster;
 pub mod command;
 pub mod configs;
 pub mod decoded_cells;
+pub mod event_sources;
 pub mod event_strip;
-pub mod events;
 pub mod filter;
 pub mod fleet;
 pub mod group_poll;

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::meta::{MetadataSnapshot, MovementEvent};
+use crate::meta::MetadataSnapshot;
 
 use super::screen::{RowsKey, Screen, View};
 use super::state::AppState;
@@ -38,7 +38,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
     }
     let key = RowsKey {
         generation: state.generation,
-        events: state.events.seen,
         fleet: state.fleet.answers,
         watermarks: state.watermarks.answers,
         filter: state
@@ -51,7 +50,6 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
         internal: state.show_internal,
         groups: state.groups.answers,
         sizes: state.sizes.answers,
-        cluster: state.cluster.answers,
         screens: state.screens.answers(),
         inactive: state.groups.hide_inactive,
         group_type: state.groups.only_type.clone(),
@@ -141,20 +139,11 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
                 .map(|(i, _)| i)
                 .collect()
         }),
-        Screen::Events => state
-            .events
-            .ring
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| keep(&event_key(e)))
-            .map(|(i, _)| i)
-            .collect(),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             group_rows::build(&state.groups, &screen, &mut keep)
         }
         Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
-        Screen::Cluster => super::cluster::build(&state.cluster, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
     sort_rows(state, snap, &screen, sort.column, &mut rows);
@@ -162,19 +151,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         rows.reverse();
     }
     rows
-}
-
-/// What `/` matches on the events timeline: the leader-movement key (topic,
-/// partition, kind, `bN` for each broker named), the subject, the
-/// severity and the source.
-fn event_key(event: &MovementEvent) -> String {
-    format!(
-        "{} {} {} {}",
-        super::screens::leaders::movement_key(event),
-        crate::columns::events::subject(event),
-        event.kind.severity().name(),
-        event.kind.source().name()
-    )
 }
 
 /// Sort `rows` by column `column` of the screen's table (ascending).
@@ -193,9 +169,6 @@ fn sort_rows(
         Screen::Partitions { topic } => sort_indices(rows, partitions::table().get(column), |i| {
             table_rows::partition(state, snap, topic, i)
         }),
-        Screen::Events => sort_indices(rows, crate::columns::events::table().get(column), |i| {
-            state.events.ring.get(i)
-        }),
         Screen::Fleet => sort_indices(rows, crate::columns::fleet::table().get(column), |i| {
             state.fleet.row(i).cloned()
         }),
@@ -210,9 +183,6 @@ fn sort_rows(
         }),
         // Records keep the order they arrived in.
         Screen::Messages { .. } | Screen::Record { .. } => {}
-        Screen::Cluster => sort_indices(rows, crate::columns::quorum::table().get(column), |i| {
-            table_rows::quorum_replica(state, i)
-        }),
         Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),
     }
 }

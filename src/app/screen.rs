@@ -13,8 +13,6 @@ pub enum Screen {
         /// Its name.
         topic: String,
     },
-    /// The events timeline: every kind of event, with severity and source.
-    Events,
     /// Every context of the config at a glance (`crate::fleet`).
     Fleet,
     /// Consumer groups: every one, or those consuming `topic`.
@@ -32,8 +30,6 @@ pub enum Screen {
         /// The group's name.
         group: String,
     },
-    /// The cluster itself: quorum, features, reassignments.
-    Cluster,
     /// A screen that is its own module (`app/screens/`).
     Module(super::screens::Screen),
     /// A topic's records (one partition, or all merged by timestamp),
@@ -70,18 +66,30 @@ impl Screen {
         ))
     }
 
+    /// The Cluster screen: quorum, features, reassignments (a module).
+    pub fn cluster() -> Screen {
+        Screen::Module(super::screens::Screen::Cluster(
+            super::screens::cluster::Quorum,
+        ))
+    }
+
+    /// The Events screen, the events timeline (a module).
+    pub fn events() -> Screen {
+        Screen::Module(super::screens::Screen::Events(
+            super::screens::events::Timeline,
+        ))
+    }
+
     /// The title shown above the table (names from the cluster escaped).
     pub fn title(&self) -> String {
         crate::untrusted::escaped(match self {
             Screen::Topics => "topics".to_owned(),
             Screen::Partitions { topic } => format!("partitions of '{topic}'"),
-            Screen::Events => "events".to_owned(),
             Screen::Fleet => "fleet: every context".to_owned(),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
             Screen::Group { group } => format!("offsets of group '{group}'"),
             Screen::Members { group } => format!("members of group '{group}'"),
-            Screen::Cluster => "cluster: KRaft quorum".to_owned(),
             Screen::Module(s) => s.title(),
             Screen::Messages {
                 topic,
@@ -102,17 +110,15 @@ impl Screen {
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{
-            events, group_offsets, groups, headers, members, messages, partitions, quorum, topics,
+            group_offsets, groups, headers, members, messages, partitions, topics,
         };
         match self {
             Screen::Topics => headers(&topics::table()),
             Screen::Partitions { .. } => headers(&partitions::table()),
-            Screen::Events => headers(&events::table()),
             Screen::Fleet => headers(&crate::columns::fleet::table()),
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),
             Screen::Members { .. } => headers(&members::table()),
-            Screen::Cluster => headers(&quorum::table()),
             Screen::Module(s) => s.headers(),
             Screen::Messages { .. } => headers(&messages::table()),
             Screen::Record { .. } => vec![""],
@@ -167,8 +173,6 @@ pub struct View {
 pub struct RowsKey {
     /// The snapshot generation.
     pub generation: u64,
-    /// How many events of the timeline had arrived.
-    pub events: u64,
     /// How many fleet publications had arrived.
     pub fleet: u64,
     /// Watermark answers received (the messages column sorts by them).
@@ -183,8 +187,6 @@ pub struct RowsKey {
     pub groups: u64,
     /// Size answers received.
     pub sizes: u64,
-    /// Cluster answers received.
-    pub cluster: u64,
     /// Answers the screen modules' stores took.
     pub screens: u64,
     /// Whether Empty and Dead groups are shown.
@@ -200,7 +202,6 @@ impl View {
             // The fleet: by health, worst first (its second column).
             column: usize::from(screen == Screen::Fleet),
             descending: match &screen {
-                Screen::Events => true,
                 Screen::Module(s) => s.descending(),
                 _ => false,
             },

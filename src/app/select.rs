@@ -126,7 +126,6 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 super::update::push(state, Screen::Partitions { topic }, None, fx);
             }
         }
-        Screen::Events => super::events::select(state, snap, fx),
         Screen::Fleet => super::fleet::select(state, fx),
         Screen::Module(screen) => {
             let view = state.view();
@@ -140,6 +139,15 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 Some(Goto::Group(group)) => {
                     super::update::push(state, Screen::Group { group }, None, fx);
                 }
+                Some(Goto::Partition { topic, partition }) => {
+                    open_partition(state, snap, topic, partition, fx);
+                }
+                Some(Goto::Broker(broker)) => {
+                    super::update::push(state, Screen::brokers(), None, fx);
+                    super::rows::refresh(state, snap);
+                    let index = state.screens.brokers.position(broker);
+                    select_source_row(state, index);
+                }
                 Some(Goto::Screen(screen)) => {
                     super::update::push(state, Screen::Module(screen), None, fx);
                 }
@@ -149,6 +157,35 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 None => {}
             }
         }
-        Screen::Cluster | Screen::Members { .. } | Screen::Record { .. } => {}
+        Screen::Members { .. } | Screen::Record { .. } => {}
+    }
+}
+
+/// Open `topic`'s Partitions screen on `partition`'s row (Enter on an
+/// event about it), or say that the topic is gone.
+fn open_partition(
+    state: &mut AppState,
+    snap: &MetadataSnapshot,
+    topic: String,
+    partition: Option<i32>,
+    fx: &mut Vec<Effect>,
+) {
+    let Some(info) = snap.topic(&topic) else {
+        state.notice = Some(format!("topic '{topic}' is not in the cluster now"));
+        return;
+    };
+    let index = partition.and_then(|p| info.partitions.iter().position(|q| q.partition == p));
+    super::update::push(state, Screen::Partitions { topic }, None, fx);
+    if partition.is_some() {
+        super::rows::refresh(state, snap);
+        select_source_row(state, index);
+    }
+}
+
+/// Select the row showing source index `index` on the view on top.
+fn select_source_row(state: &mut AppState, index: Option<usize>) {
+    let view = state.view_mut();
+    if let Some(row) = index.and_then(|i| view.rows.iter().position(|&r| r == i)) {
+        view.selected = row;
     }
 }

@@ -72,9 +72,37 @@ fn shows_sizes(screen: &Screen) -> bool {
     )
 }
 
-/// Ask for sizes if the screen shows them and they are due.
+/// Whether the group on screen reads from a topic limited by size
+/// (`retention.bytes` set, as far as its configs were read): its LOSS IN
+/// needs the partitions' sizes.
+fn group_limited_by_size(state: &AppState) -> bool {
+    let Screen::Group { group } = &state.view().screen else {
+        return false;
+    };
+    let Some(detail) = super::group_rows::detail(&state.groups, group) else {
+        return false;
+    };
+    let topics = &state.screens.configs.topics;
+    // The partitions come sorted by topic: each topic looked up once.
+    let mut last: Option<&str> = None;
+    detail.lag.partitions.iter().any(|p| {
+        if last == Some(p.topic.as_ref()) {
+            return false;
+        }
+        last = Some(p.topic.as_ref());
+        topics
+            .get(p.topic.as_ref())
+            .and_then(|(summary, _)| summary.retention_bytes)
+            .is_some_and(|limit| limit >= 0)
+    })
+}
+
+/// Ask for sizes if the screen shows them (or a group's LOSS IN needs
+/// them) and they are due.
 pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
-    if state.link != Link::Connected || !shows_sizes(&state.view().screen) {
+    if state.link != Link::Connected
+        || !(shows_sizes(&state.view().screen) || group_limited_by_size(state))
+    {
         return;
     }
     let now = state.now;

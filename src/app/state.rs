@@ -6,7 +6,6 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::meta::{TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
-use super::cluster::ClusterStore;
 use super::filter::Scratch;
 use super::groups::GroupsStore;
 use super::keymap::Keymap;
@@ -118,10 +117,10 @@ pub struct AppState {
     pub width: u16,
     /// Terminal size.
     pub height: u16,
-    /// The events timeline (every kind) and its recent counts.
-    pub events: super::events::EventsStore,
+    /// What the TUI derives events from itself (groups, min ISR).
+    pub sources: super::event_sources::EventSources,
     /// The recent events of the subject on screen (Partitions, Brokers, a
-    /// group), picked from `events`.
+    /// group), picked from the timeline (`screens.events`).
     pub strip: super::event_strip::Strip,
     /// The fleet's rows (every context; not reset by `:ctx`).
     pub fleet: super::fleet::FleetStore,
@@ -138,8 +137,6 @@ pub struct AppState {
     pub sizes: SizeStore,
     /// The browse session of the Messages screen and its records.
     pub messages: super::messages::MessagesStore,
-    /// The Cluster screen's data.
-    pub cluster: ClusterStore,
     /// The screen modules' cluster-scoped data.
     pub screens: super::screens::Stores,
     /// The source of the stores' request ids (kept across `:ctx`, so an
@@ -200,7 +197,7 @@ impl AppState {
             wall: SystemTime::now(),
             width: 80,
             height: 24,
-            events: super::events::EventsStore::default(),
+            sources: super::event_sources::EventSources::default(),
             strip: super::event_strip::Strip::default(),
             fleet: super::fleet::FleetStore::default(),
             moved_at: HashMap::new(),
@@ -209,7 +206,6 @@ impl AppState {
             groups: GroupsStore::default(),
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
-            cluster: ClusterStore::default(),
             topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
@@ -256,7 +252,7 @@ impl AppState {
         self.generation = 0;
         self.degraded = None;
         self.health = None;
-        self.events.reset();
+        self.sources = super::event_sources::EventSources::default();
         self.strip = super::event_strip::Strip::default();
         self.moved_at.clear();
         self.last_moved = None;
@@ -267,7 +263,6 @@ impl AppState {
             utc_offset: self.messages.utc_offset,
             ..super::messages::MessagesStore::default()
         };
-        self.cluster.reset();
         self.topic_lag.reset();
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();

@@ -121,19 +121,56 @@ pub fn offset<'a>(
         .map(|m| m.client_id.as_str());
     let history = view.partitions.get(&p.topic, p.partition);
     let has_members = !detail.description.members.is_empty();
-    let retention_ms = state
+    let summary = state
         .screens
         .configs
         .topics
         .get(p.topic.as_ref())
-        .and_then(|(summary, _)| summary.retention_ms);
+        .map(|(summary, _)| summary);
+    let by_time = group_offsets::data_loss_in(summary.and_then(|s| s.retention_ms), oldest_age);
+    let by_size = summary
+        .and_then(|s| s.retention_bytes)
+        .and_then(|limit| size_trend(state, p, history, limit))
+        .and_then(|trend| group_offsets::bytes_loss_in(&trend));
     Some(group_offsets::Row {
         lag: p,
         oldest_age,
         owner,
         history,
         stuck: has_members && history.is_some_and(|h| h.stuck(group_offsets::STUCK_READS)),
-        loss_in: group_offsets::data_loss_in(retention_ms, oldest_age),
+        loss_in: group_offsets::earliest(by_time, by_size),
+    })
+}
+
+/// What the size-based LOSS IN needs of `p`: its topic's
+/// `retention.bytes` (`limit`), its size on disk (the largest replica in
+/// the latest log dirs answer) and its records a second over the group's
+/// reads. `None` while one of them is unknown.
+fn size_trend(
+    state: &AppState,
+    p: &crate::groups::PartitionLag,
+    history: Option<&crate::groups::LagHistory>,
+    limit: i64,
+) -> Option<group_offsets::SizeTrend> {
+    if limit < 0 {
+        return None;
+    }
+    let size = state
+        .sizes
+        .latest
+        .as_ref()?
+        .replicas(&p.topic, p.partition)
+        .iter()
+        .filter(|r| !r.future)
+        .map(|r| r.size)
+        .max()?;
+    let end = p.end?;
+    Some(group_offsets::SizeTrend {
+        retention_bytes: limit,
+        size,
+        records: end - p.start?,
+        unread: end - p.committed?,
+        records_per_sec: history?.production_rate()?,
     })
 }
 
@@ -145,11 +182,124 @@ pub fn member<'a>(state: &'a AppState, group: &str, index: usize) -> Option<&'a 
         .get(index)
 }
 
-/// Replica `index` of the quorum on the Cluster screen.
-pub fn quorum_replica(state: &AppState, index: usize) -> Option<crate::columns::quorum::Row<'_>> {
-    let quorum = state.cluster.info.as_ref()?.quorum.as_ref().ok()?;
-    Some(crate::columns::quorum::Row {
-        replica: quorum.replicas.get(index)?,
-        now_ms: now_ms(state),
-    })
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashMap};
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use super::*;
+    use crate::app::groups::{DetailView, Poll};
+    use crate::app::keymap::Keymap;
+    use crate::groups::{
+        GroupDescription, GroupLag, GroupState, GroupType, PartitionHistories, PartitionLag,
+    };
+    use crate::inspect::{ClusterSizes, LogDir, ReplicaSize, TopicReplicas, TopicSummary};
+
+    fn lag(end: i64) -> GroupLag {
+        GroupLag::new(vec![PartitionLag {
+            topic: "orders".into(),
+            partition: 0,
+            committed: Some(800),
+            end: Some(end),
+            start: Some(end - 1_000),
+            reported: None,
+        }])
+    }
+
+    /// `orders` 0: 1000 records of 1 KB on disk, 200 of them unread, 10
+    /// records a second over the group's reads.
+    fn state(retention_bytes: i64) -> AppState {
+        let mut state = AppState::new("t", Vec::new(), Keymap::default());
+        let start = Instant::now();
+        let mut partitions = PartitionHistories::new(10);
+        partitions.record(start, &lag(900));
+        partitions.record(start + Duration::from_secs(10), &lag(1_000));
+        let description = GroupDescription {
+            group: "billing".to_owned(),
+            group_type: GroupType::Consumer,
+            state: GroupState::Stable,
+            coordinator: 1,
+            protocol_type: "consumer".to_owned(),
+            assignor: "uniform".to_owned(),
+            group_epoch: None,
+            assignment_epoch: None,
+            topology: None,
+            members: Vec::new(),
+        };
+        state.groups.detail = Some(DetailView {
+            group: "billing".to_owned(),
+            detail: Some(Arc::new(GroupDetail {
+                description,
+                lag: lag(1_000),
+                oldest_unconsumed: BTreeMap::new(),
+                oldest_unconsumed_left_out: 0,
+            })),
+            at: Some(start),
+            error: None,
+            partitions,
+            owners: HashMap::new(),
+            poll: Poll::default(),
+        });
+        let summary = TopicSummary {
+            retention_bytes: Some(retention_bytes),
+            ..TopicSummary::default()
+        };
+        state
+            .screens
+            .configs
+            .topics
+            .insert("orders".to_owned(), (summary, None));
+        let dir = LogDir {
+            path: "/data".to_owned(),
+            error: None,
+            total_bytes: None,
+            usable_bytes: None,
+            topics: vec![TopicReplicas {
+                name: "orders".to_owned(),
+                partitions: vec![ReplicaSize {
+                    partition: 0,
+                    size: 1_000_000,
+                    offset_lag: 0,
+                    future: false,
+                }],
+            }],
+        };
+        state.sizes.latest = Some(Arc::new(ClusterSizes {
+            brokers: BTreeMap::new(),
+            topics: HashMap::new(),
+            dirs: vec![(1, vec![dir])],
+        }));
+        state
+    }
+
+    #[test]
+    fn a_group_partition_limited_by_size_shows_the_size_estimate() {
+        // 500 KB allowed, 200 KB unread: 300 KB of growth at 10 KB/s.
+        let limited = state(500_000);
+        let row = offset(&limited, "billing", 0).expect("a row");
+        assert_eq!(row.loss_in, Some(Duration::from_secs(30)));
+        let unlimited = state(-1);
+        let row = offset(&unlimited, "billing", 0).expect("a row");
+        assert_eq!(row.loss_in, None, "no size limit, no retention.ms read");
+    }
+
+    #[test]
+    fn the_group_screen_asks_for_sizes_only_when_a_topic_is_limited_by_size() {
+        use crate::app::Effect;
+        use crate::app::screen::{Screen, View};
+        for (limit, asks) in [(500_000, true), (-1, false)] {
+            let mut state = state(limit);
+            state.link = crate::app::state::Link::Connected;
+            state.stack.push(View::new(Screen::Group {
+                group: "billing".to_owned(),
+            }));
+            let mut effects = Vec::new();
+            crate::app::sizes::plan(&mut state, &mut effects);
+            let asked = effects
+                .iter()
+                .any(|e| matches!(e, Effect::FetchSizes { .. }));
+            assert_eq!(asked, asks, "retention.bytes {limit}");
+        }
+    }
 }

@@ -41,11 +41,8 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Tick { now, wall } => {
             state.now = now;
             state.wall = wall;
-            // Events age out of the header's count: looked at only while
-            // some are counted.
-            if state.events.recent != [0; 3] {
-                state.events.count_recent(wall);
-            }
+            // Events age out of the header's count.
+            forward(state, screens::Msg::Events(screens::events::Msg::Aged));
         }
         Action::Snapshot { generation } => snapshot(state, generation, snap),
         Action::Movements(events) => movements(state, events),
@@ -68,7 +65,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             let latest = state.sizes.latest.clone();
             forward(state, screens::Msg::Brokers(brokers::Msg::Sizes(latest)));
         }
-        Action::Cluster { request, info } => super::cluster::receive(state, request, info),
         Action::PartitionExtras { request, answer } => {
             super::partition_extras::receive(state, request, answer);
         }
@@ -134,6 +130,7 @@ fn switch_context(state: &mut AppState, context: &crate::config::ResolvedContext
 /// What follows every action: the rows rebuilt, the cells decoded, and each
 /// store's requests planned for what is now on screen.
 fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
+    super::event_sources::min_isr(state, snap);
     // Before the rows: the strip's height is part of the page.
     super::event_strip::refresh(state);
     rows::refresh(state, snap);
@@ -141,7 +138,6 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     groups::plan(state, effects);
     configs::plan(state, snap, effects);
     super::sizes::plan(state, effects);
-    super::cluster::plan(state, effects);
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
@@ -200,7 +196,6 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
             state.refreshing = true;
             state.groups.expire();
-            state.cluster.expire();
             state.screens.expire();
             fx.push(Effect::Refresh);
         }
@@ -349,8 +344,8 @@ fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
 }
 
 fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
-    state.events.push(&events);
-    state.events.count_recent(state.wall);
+    let arrived = screens::events::Msg::Arrived(events.clone());
+    forward(state, screens::Msg::Events(arrived));
     for event in events.iter().filter(|e| e.kind.is_leader_movement()) {
         if let (Some(topic), Some(partition)) = (&event.topic, event.partition)
             && matches!(
@@ -372,7 +367,7 @@ fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
 /// Hand `msg` to its screen module's store: an answer to its own query, or
 /// shared data it shows (a snapshot's brokers, the movement feed); a
 /// failure it reports goes to the status line.
-fn forward(state: &mut AppState, msg: screens::Msg) {
+pub(super) fn forward(state: &mut AppState, msg: screens::Msg) {
     let clock = state.clock();
     if let Some(notice) = state.screens.receive(msg, clock) {
         state.notice = Some(notice);

@@ -54,14 +54,12 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
                 }
             }
         }
-        Screen::Events
-        | Screen::Fleet
+        Screen::Fleet
         | Screen::Groups { .. }
         | Screen::Group { .. }
         | Screen::Members { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
-        | Screen::Cluster
         | Screen::Module(_) => {}
     }
     out

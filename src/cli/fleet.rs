@@ -26,11 +26,14 @@ use super::partial;
 const OVERALL_SLACK: Duration = Duration::from_secs(2);
 
 /// The deadline of the whole command: one poll deadline per wave of
-/// `concurrency` contexts, plus slack.
+/// `concurrency` contexts (each poll may first resolve its context, within
+/// [`fleet::RESOLVE_DEADLINE`]), plus slack. Only a cap: every poll ends at
+/// its own deadlines, so the command ends when the slowest does.
 fn overall(settings: &FleetSettings, contexts: usize) -> Duration {
     let waves = contexts.div_ceil(settings.concurrency.max(1)).max(1);
     settings
         .poll_deadline
+        .saturating_add(fleet::RESOLVE_DEADLINE)
         .saturating_mul(u32::try_from(waves).unwrap_or(u32::MAX))
         .saturating_add(OVERALL_SLACK)
 }
@@ -102,8 +105,9 @@ mod tests {
     #[test]
     fn the_overall_deadline_grows_by_waves_of_polls() {
         let s = FleetSettings::default();
-        assert_eq!(overall(&s, 1), s.poll_deadline + OVERALL_SLACK);
-        assert_eq!(overall(&s, 8), s.poll_deadline + OVERALL_SLACK);
-        assert_eq!(overall(&s, 9), s.poll_deadline * 2 + OVERALL_SLACK);
+        let wave = s.poll_deadline + fleet::RESOLVE_DEADLINE;
+        assert_eq!(overall(&s, 1), wave + OVERALL_SLACK);
+        assert_eq!(overall(&s, 8), wave + OVERALL_SLACK);
+        assert_eq!(overall(&s, 9), wave * 2 + OVERALL_SLACK);
     }
 }

@@ -1,9 +1,14 @@
 //! `kscope record --to FILE`: what the TUI would read — metadata as a
 //! snapshot then deltas, the events `watch events` prints, kscope's
 //! liveness view, the group list with lag and the group events derived
-//! from it — written to a recording (`crate::recording`) until
-//! `--duration` passes or Ctrl-C. Only reads: nothing is written to the
-//! cluster, no group is joined, no offset committed.
+//! from it (state, members, records lost, STUCK and moving again) — written
+//! to a recording (`crate::recording`) until `--duration` passes or
+//! Ctrl-C. The min-ISR events come from the reader `watch events` uses
+//! ([`super::watch_min_isr`]: the topics' `min.insync.replicas`, read
+//! every 30 s or more). Every derived kind is rate limited per kind as the
+//! movement log is, so a recording holds the same folds a live watch
+//! prints. Only reads: nothing is written to the cluster, no group is
+//! joined, no offset committed.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,6 +17,8 @@ use std::time::{Duration, SystemTime};
 use regex::Regex;
 use tokio::time::{Instant, MissedTickBehavior};
 
+use crate::columns::group_offsets::STUCK_READS;
+use crate::groups::stuck_events::GroupEvents;
 use crate::groups::{GroupsClient, Overview};
 use crate::meta::{Cluster, MetadataSnapshot, MovementEvent};
 use crate::recording::frame::{self, Event, Health, Metadata};
@@ -19,6 +26,7 @@ use crate::recording::{Body, Frame, Header, Stats, Writer};
 
 use super::args::Command;
 use super::error::Error;
+use super::watch_groups::News;
 
 /// A chunk is written at least this often, so a killed recorder loses
 /// little.
@@ -59,6 +67,8 @@ struct Recorder {
     metadata: Metadata,
     health: Health,
     overview: Option<Overview>,
+    /// The group events of the group reads, rate limited.
+    derived: GroupEvents,
     events: u64,
 }
 
@@ -129,10 +139,13 @@ impl Recorder {
         if let Some(re) = &self.groups {
             overview.groups.retain(|g| re.is_match(&g.listing.group));
         }
-        if let Some(before) = &self.overview {
-            let events = crate::groups::events::diff(before, &overview, SystemTime::now());
-            self.events(&events)?;
-        }
+        let events = self.derived.list(
+            self.overview.as_ref(),
+            &overview,
+            std::time::Instant::now(),
+            SystemTime::now(),
+        );
+        self.events(&events)?;
         let rows: Vec<_> = overview
             .groups
             .iter()
@@ -213,6 +226,7 @@ pub async fn run(cluster: &Cluster, args: RecordArgs) -> Result<(), Error> {
         metadata: metadata.clone(),
         health: Health::default(),
         overview: None,
+        derived: GroupEvents::new(STUCK_READS),
         events: 0,
     };
     recorder.push(Body::Snapshot(metadata))?;
@@ -236,6 +250,8 @@ pub async fn run(cluster: &Cluster, args: RecordArgs) -> Result<(), Error> {
             }
         });
     }
+    let (tx, mut news) = tokio::sync::mpsc::channel(8);
+    super::watch_min_isr::spawn(cluster, recorder.topics.clone(), tx);
     let mut flush = tokio::time::interval(FLUSH_EVERY);
     let mut look = tokio::time::interval(LOOK_EVERY);
     flush.set_missed_tick_behavior(MissedTickBehavior::Delay);
@@ -263,6 +279,10 @@ pub async fn run(cluster: &Cluster, args: RecordArgs) -> Result<(), Error> {
                 None => break,
             },
             Some(overview) = arrived.recv() => recorder.groups(overview)?,
+            Some(news) = news.recv() => match news {
+                News::Events(events) => recorder.events(&events)?,
+                News::Note(note) => eprintln!("kscope: {note}"),
+            },
             _ = look.tick() => recorder.look(cluster)?,
             _ = flush.tick() => recorder.writer.flush()?,
         }
@@ -270,6 +290,12 @@ pub async fn run(cluster: &Cluster, args: RecordArgs) -> Result<(), Error> {
     recorder.look(cluster)?;
     while let Some(received) = feed.try_recv() {
         recorder.events(&received.events)?;
+    }
+    // What the min-ISR reader said and is still waiting in the channel.
+    while let Ok(news) = news.try_recv() {
+        if let News::Events(events) = news {
+            recorder.events(&events)?;
+        }
     }
     let events = recorder.events;
     let stats = recorder.writer.finish()?;

@@ -12,8 +12,11 @@
 //! `events` also prints what two readers beside the metadata feed derive:
 //! the group events ([`super::watch_groups`]) and the min-ISR events
 //! ([`super::watch_min_isr`]). They come over a small bounded channel the
-//! readers wait on (nothing is dropped), not through the movement log, so
-//! they are printed whole, unfolded.
+//! readers wait on (nothing is dropped), not through the movement log;
+//! each reader applies the log's per-kind rate limit itself
+//! ([`crate::meta::EventGate`]), so a storm of `group_stuck` or
+//! `under_min_isr` arrives folded into counted `events_suppressed` records
+//! as a storm of leader moves does.
 
 use std::io::Write;
 
@@ -110,7 +113,7 @@ pub async fn run(
         super::watch_groups::spawn(cluster, watch, tx.clone());
     }
     if filter.events {
-        super::watch_min_isr::spawn(cluster, tx.clone());
+        super::watch_min_isr::spawn(cluster, None, tx.clone());
     }
     drop(tx);
     if let Some(name) = topic {

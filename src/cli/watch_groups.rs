@@ -3,7 +3,9 @@
 //! group events derived from two reads in a row
 //! ([`crate::groups::events::diff`]): state changed, members changed (a
 //! rebalance), retention passed a commit; and a partition STUCK or moving
-//! again over the last reads ([`StuckWatch`]).
+//! again over the last reads ([`crate::groups::stuck_events::StuckWatch`]).
+//! Rate limited per kind as the movement log is ([`GroupEvents`]): over a
+//! kind's limit, one counted `events_suppressed` record per read.
 //!
 //! Paced by cost, not by group count: one read lists the groups on every
 //! broker, then describes and fetches the offsets of the matching ones in
@@ -22,7 +24,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::columns::group_offsets::STUCK_READS;
-use crate::groups::stuck_events::StuckWatch;
+use crate::groups::stuck_events::GroupEvents;
 use crate::groups::{self, GroupsClient, Overview};
 use crate::meta::{Cluster, MovementEvent};
 
@@ -105,18 +107,16 @@ pub fn spawn(cluster: &Cluster, watch: GroupWatch, tx: mpsc::Sender<News>) {
     let client = GroupsClient::new(cluster.clone());
     tokio::spawn(async move {
         let mut held: Option<Overview> = None;
-        let mut stuck = StuckWatch::new(STUCK_READS);
+        let mut derived = GroupEvents::new(STUCK_READS);
         loop {
             let started = Instant::now();
             match read(&client, watch.groups.as_ref()).await {
                 Ok(overview) => {
                     let now = SystemTime::now();
-                    let mut events = stuck.observe(&overview, std::time::Instant::now(), now);
+                    let events =
+                        derived.list(held.as_ref(), &overview, std::time::Instant::now(), now);
                     let news = match &held {
-                        Some(before) => {
-                            events.splice(0..0, groups::events::diff(before, &overview, now));
-                            (!events.is_empty()).then_some(News::Events(events))
-                        }
+                        Some(_) => (!events.is_empty()).then_some(News::Events(events)),
                         None => Some(News::Note(format!(
                             "watching {} group(s) for group events, read every {}s or more",
                             overview.groups.len(),

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use regex::Regex;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -29,11 +30,17 @@ const LOOK_EVERY: Duration = Duration::from_millis(500);
 /// Topics per `DescribeConfigs` request.
 const CHUNK: usize = 1000;
 
-/// `min.insync.replicas` of every topic of `snapshot` that answered.
-async fn min_isr(cluster: &Cluster, snapshot: &MetadataSnapshot) -> HashMap<String, usize> {
+/// `min.insync.replicas` of every topic of `snapshot` (those `only`
+/// matches, when given) that answered.
+async fn min_isr(
+    cluster: &Cluster,
+    snapshot: &MetadataSnapshot,
+    only: Option<&Regex>,
+) -> HashMap<String, usize> {
     let names: Vec<ConfigResource> = snapshot
         .topics()
         .iter()
+        .filter(|t| only.is_none_or(|re| re.is_match(&t.name)))
         .map(|t| ConfigResource::Topic(t.name.clone()))
         .collect();
     let mut out = HashMap::with_capacity(names.len());
@@ -54,8 +61,9 @@ async fn min_isr(cluster: &Cluster, snapshot: &MetadataSnapshot) -> HashMap<Stri
     out
 }
 
-/// Look for min-ISR changes until the receiver of `tx` goes.
-pub fn spawn(cluster: &Cluster, tx: mpsc::Sender<News>) {
+/// Look for min-ISR changes until the receiver of `tx` goes; only in the
+/// topics `only` matches, when given (`record --topics`).
+pub fn spawn(cluster: &Cluster, only: Option<Regex>, tx: mpsc::Sender<News>) {
     let cluster = cluster.clone();
     tokio::spawn(async move {
         let mut watch = MinIsrWatch::new();
@@ -67,7 +75,7 @@ pub fn spawn(cluster: &Cluster, tx: mpsc::Sender<News>) {
             if Instant::now() >= next_read {
                 let started = Instant::now();
                 let first = seen.is_none();
-                known = min_isr(&cluster, &cluster.snapshot()).await;
+                known = min_isr(&cluster, &cluster.snapshot(), only.as_ref()).await;
                 next_read = Instant::now() + pause(CONFIGS_EVERY, started.elapsed());
                 fresh = true;
                 let note = format!(
@@ -81,7 +89,7 @@ pub fn spawn(cluster: &Cluster, tx: mpsc::Sender<News>) {
             }
             let snapshot = cluster.snapshot();
             if fresh || seen.as_ref().is_none_or(|s| !Arc::ptr_eq(s, &snapshot)) {
-                let events = watch.observe(&snapshot, &known, SystemTime::now());
+                let events = watch.observe(&snapshot, |t| known.get(t).copied(), SystemTime::now());
                 seen = Some(snapshot);
                 if !events.is_empty() && tx.send(News::Events(events)).await.is_err() {
                     return;

@@ -86,6 +86,39 @@ fn error(row: &FleetRow) -> String {
     }
 }
 
+/// The column an unreachable row's reason starts at on the fleet screen
+/// when the row has no numbers to show (BROKERS, the first metric).
+pub const METRICS: usize = 2;
+
+/// What the fleet screen says of a context whose `password_command` needs
+/// a terminal: opening it (Enter) runs the command where it can prompt.
+pub const NEEDS_LOGIN: &str = "needs login — open it once (Enter)";
+
+/// Whether the fleet screen draws the row's error across its metric
+/// columns: it failed and has no numbers (it never answered).
+pub fn spans(row: &FleetRow) -> bool {
+    matches!(row.health, Health::Unreachable | Health::NeedsLogin)
+        && row.brokers_registered.is_none()
+        && row.topics.is_none()
+        && row.partitions.is_none()
+}
+
+/// How wide the reason's words of the row's error are, with the `…` that
+/// says more follows (`connection refused…` of `connection refused: …`;
+/// all of the fleet screen's needs-login text): the ERROR column is given
+/// that room first.
+pub fn reason_width(row: &FleetRow) -> usize {
+    if row.health == Health::NeedsLogin {
+        return crate::untrusted::width(NEEDS_LOGIN);
+    }
+    row.error
+        .as_deref()
+        .map_or(0, |error| match error.split_once(':') {
+            Some((words, _)) => crate::untrusted::width(words) + 1,
+            None => crate::untrusted::width(error),
+        })
+}
+
 /// The columns: context, health, brokers answering/registered, controller,
 /// mode, version, topics, partitions, under-replicated, under-min-ISR,
 /// offline, groups, worst lag (in time, and its group), events of the last

@@ -31,19 +31,85 @@ pub struct Row<'a> {
 /// offset moving, lag left.
 pub const STUCK_READS: usize = 3;
 
-/// How long until retention may delete records the group has not read:
-/// `retention.ms` minus the age of the oldest unconsumed record. `None`
-/// without lag, with unlimited (-1) or unknown retention.
+/// How long until retention may delete records the group has not read, by
+/// time: `retention.ms` minus the age of the oldest unconsumed record.
+/// `None` without lag, with unlimited (-1) or unknown retention. LOSS IN
+/// is the earlier of this and [`bytes_loss_in`] ([`earliest`]).
 ///
 /// A lower bound: the broker deletes a whole segment once its newest
 /// record is older than `retention.ms` (checked every
 /// `log.retention.check.interval.ms`, 5 minutes by default), so the record
 /// may live up to a segment's span (`segment.ms`, 7 days by default, or
-/// until `segment.bytes` fill) longer. `retention.bytes` is not counted:
-/// on a topic limited by size the loss can come sooner.
+/// until `segment.bytes` fill) longer.
 pub fn data_loss_in(retention_ms: Option<i64>, oldest_age: Option<Duration>) -> Option<Duration> {
     let retention = Duration::from_millis(u64::try_from(retention_ms?).ok()?);
     Some(retention.saturating_sub(oldest_age?))
+}
+
+/// What the size-based LOSS IN needs of one partition.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SizeTrend {
+    /// The topic's `retention.bytes` (-1: no size limit).
+    pub retention_bytes: i64,
+    /// The partition's bytes on disk (its largest replica: the leader's).
+    pub size: i64,
+    /// Records the log holds: end offset minus log start offset.
+    pub records: i64,
+    /// Records past the group's committed offset: end minus committed.
+    pub unread: i64,
+    /// Records appended per second (the end offset's trend over the reads).
+    pub records_per_sec: f64,
+}
+
+/// How long until `retention.bytes` may delete records the group has not
+/// read, from the partition's size and growth. `None` without a size limit
+/// (-1), lag, a known size or growth (a log that does not grow is never
+/// cut by size).
+///
+/// The broker deletes the oldest segment while the log without it stays at
+/// `retention.bytes` or more, so the group's next record goes once the log
+/// has grown by `retention.bytes` minus the bytes it has not read:
+///
+/// ```text
+/// per_record = size / (end - log_start)            bytes a record, on average
+/// unread     = (end - committed) * per_record      bytes the group has not read
+/// loss_in    = (retention.bytes - unread) / (records_per_sec * per_record)
+/// ```
+///
+/// `now` (zero) when the unread bytes already reach `retention.bytes`.
+/// Error bars: a lower bound by up to the rest of the committed record's
+/// segment (`segment.bytes`, 1 GiB by default, over the byte rate), plus
+/// the retention check interval (5 minutes); records of uneven size move
+/// it either way (the average is over the whole log, the rate over the
+/// reads of lag, 40 at most); a rate that changes moves it in proportion.
+#[allow(clippy::cast_precision_loss)] // byte counts far below 2^52
+pub fn bytes_loss_in(trend: &SizeTrend) -> Option<Duration> {
+    let SizeTrend {
+        retention_bytes,
+        size,
+        records,
+        unread,
+        records_per_sec,
+    } = *trend;
+    if retention_bytes < 0 || size <= 0 || records <= 0 || unread <= 0 {
+        return None;
+    }
+    let per_record = size as f64 / records as f64;
+    let room = retention_bytes as f64 - unread.min(records) as f64 * per_record;
+    if room <= 0.0 {
+        return Some(Duration::ZERO);
+    }
+    let secs = room / (records_per_sec * per_record);
+    (records_per_sec > 0.0 && secs.is_finite()).then(|| Duration::from_secs_f64(secs))
+}
+
+/// LOSS IN: the earlier of the estimate by time and the one by size,
+/// either alone when only it is known.
+pub fn earliest(by_time: Option<Duration>, by_size: Option<Duration>) -> Option<Duration> {
+    match (by_time, by_size) {
+        (Some(t), Some(s)) => Some(t.min(s)),
+        (t, s) => t.or(s),
+    }
 }
 
 fn loss_in(row: &Row) -> String {
@@ -225,6 +291,42 @@ mod tests {
             "retention not read yet"
         );
         assert_eq!(data_loss_in(hour, None), None, "nothing unread");
+    }
+
+    #[test]
+    fn loss_in_by_size_is_the_room_left_over_the_byte_rate_and_the_earlier_wins() {
+        // 1000 records of 1 KB; the group has 200 unread (200 KB); the
+        // limit 500 KB leaves 300 KB of growth; 10 records (10 KB) a second.
+        let trend = SizeTrend {
+            retention_bytes: 500_000,
+            size: 1_000_000,
+            records: 1_000,
+            unread: 200,
+            records_per_sec: 10.0,
+        };
+        assert_eq!(bytes_loss_in(&trend), Some(Duration::from_secs(30)));
+        let deep = SizeTrend {
+            unread: 600,
+            ..trend
+        };
+        assert_eq!(bytes_loss_in(&deep), Some(Duration::ZERO), "due now");
+        let unlimited = SizeTrend {
+            retention_bytes: -1,
+            ..trend
+        };
+        assert_eq!(bytes_loss_in(&unlimited), None);
+        let idle = SizeTrend {
+            records_per_sec: 0.0,
+            ..trend
+        };
+        assert_eq!(bytes_loss_in(&idle), None, "a log that does not grow");
+        let read_all = SizeTrend { unread: 0, ..trend };
+        assert_eq!(bytes_loss_in(&read_all), None);
+        let (hour, half) = (Duration::from_hours(1), Duration::from_secs(30));
+        assert_eq!(earliest(Some(hour), Some(half)), Some(half));
+        assert_eq!(earliest(Some(hour), None), Some(hour));
+        assert_eq!(earliest(None, Some(half)), Some(half));
+        assert_eq!(earliest(None, None), None);
     }
 
     #[test]

@@ -7,7 +7,6 @@
 //! Every cell goes to the terminal through [`cell`], which escapes untrusted
 //! text and fits it by display width ([`crate::untrusted`]).
 
-pub mod events;
 pub mod fleet;
 pub mod format;
 pub mod group_format;
@@ -16,7 +15,6 @@ pub mod groups;
 pub mod members;
 pub mod messages;
 pub mod partitions;
-pub mod quorum;
 pub mod streams_tasks;
 pub mod topics;
 

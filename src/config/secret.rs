@@ -9,10 +9,19 @@
 //! quote a command: its text may carry a secret of its own (`--token=…`).
 //! A command that has not finished within [`COMMAND_TIMEOUT`] is killed with
 //! everything it started, and that is the error.
+//!
+//! The fleet resolves every context of the config in the background, where
+//! nobody may be asked for anything: under [`unattended`], a command runs in
+//! a session of its own without a controlling terminal (`setsid`, where it
+//! exists: opening `/dev/tty` then fails at once; otherwise in a background
+//! process group, whose read of the terminal stops it until it is killed),
+//! without `GPG_TTY` (no pinentry drawn over the screen), and is killed after
+//! a short timeout of its own.
 
+use std::cell::Cell;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -83,8 +92,88 @@ pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
 /// Run `command` with `sh -c` in `dir` (the config file's directory, when
 /// known) and return its standard output, trailing newline removed; killed
 /// (with its own children) after [`COMMAND_TIMEOUT`].
+/// Under [`unattended`], [`run_command`] runs a command without a terminal,
+/// killed after [`UNATTENDED_TIMEOUT`].
 pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<String, ConfigError> {
-    run_command_within(key, command, dir, COMMAND_TIMEOUT)
+    match UNATTENDED.get() {
+        Some(timeout) => run_command_within(key, command, dir, timeout, Terminal::None),
+        None => run_command_within(key, command, dir, COMMAND_TIMEOUT, Terminal::Inherited),
+    }
+}
+
+/// How long a `password_command` may take when nobody can answer a prompt
+/// (the fleet's polls): a secret manager that answers from a cache or an
+/// agent does within that; one that would ask is "needs login".
+pub const UNATTENDED_TIMEOUT: Duration = Duration::from_secs(3);
+
+thread_local! {
+    /// Set by [`unattended`] on this thread: the timeout of its commands.
+    static UNATTENDED: Cell<Option<Duration>> = const { Cell::new(None) };
+}
+
+/// Puts the thread's previous mode back, even when `f` panicked (blocking
+/// threads are reused).
+struct Restore(Option<Duration>);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        UNATTENDED.set(self.0);
+    }
+}
+
+/// Run `f` (resolving contexts) with every `password_command` it runs on
+/// this thread unattended: no controlling terminal, killed after `timeout`.
+/// A command that would prompt fails (or times out) instead.
+pub fn unattended<T>(timeout: Duration, f: impl FnOnce() -> T) -> T {
+    let _restore = Restore(UNATTENDED.replace(Some(timeout)));
+    f()
+}
+
+/// Which terminal a command may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Terminal {
+    /// kscope's own, from a process group of its own.
+    Inherited,
+    /// None: a session of its own (see [`unattended`]).
+    None,
+}
+
+/// `sh -c command`, in a process group of its own so a timeout kills what
+/// it started too; for [`Terminal::None`] under `setsid` (a new session,
+/// which is also a new process group) when `setsid` exists.
+fn spawn(command: &str, dir: Option<&Path>, terminal: Terminal) -> std::io::Result<Child> {
+    let shell = |program: &str| {
+        let mut shell = Command::new(program);
+        if program != "sh" {
+            shell.arg("sh");
+        }
+        if let Some(dir) = dir {
+            shell.current_dir(dir);
+        }
+        shell
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .stdout(Stdio::piped());
+        shell
+    };
+    if terminal == Terminal::None {
+        // Not a group leader when started (kscope's group), `setsid` makes
+        // its session in place and runs the shell as its leader: killing
+        // the group of its pid kills what the shell started.
+        let mut detached = shell("setsid");
+        detached.env_remove("GPG_TTY");
+        match detached.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            spawned => return spawned,
+        }
+    }
+    let mut shell = shell("sh");
+    if terminal == Terminal::None {
+        shell.env_remove("GPG_TTY");
+    }
+    shell.process_group(0).spawn()
 }
 
 fn run_command_within(
@@ -92,25 +181,14 @@ fn run_command_within(
     command: &str,
     dir: Option<&Path>,
     timeout: Duration,
+    terminal: Terminal,
 ) -> Result<String, ConfigError> {
     let error = |message: String| ConfigError::Secret {
         key: key.to_owned(),
         message,
     };
-    let mut shell = Command::new("sh");
-    if let Some(dir) = dir {
-        shell.current_dir(dir);
-    }
-    let child = shell
-        .arg("-c")
-        .arg(command)
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .stdout(Stdio::piped())
-        // Its own process group, so a timeout kills what it started too.
-        .process_group(0)
-        .spawn()
-        .map_err(|e| error(format!("cannot run the command: {e}")))?;
+    let child =
+        spawn(command, dir, terminal).map_err(|e| error(format!("cannot run the command: {e}")))?;
     let group = child.id();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -237,15 +315,59 @@ mod tests {
     }
 
     #[test]
+    fn unattended_a_command_that_reads_the_terminal_fails_and_one_that_hangs_is_cut_short() {
+        let key = "contexts.prod.sasl.password_command";
+        let started = std::time::Instant::now();
+        let prompt = unattended(Duration::from_secs(2), || {
+            run_command(key, "read -r pw </dev/tty && echo $pw", None)
+        });
+        assert!(prompt.is_err(), "no terminal to read: {prompt:?}");
+        // setsid: no controlling terminal, so opening /dev/tty fails at once
+        // (where setsid is missing, the read stops it until the timeout).
+        if Command::new("setsid").arg("true").status().is_ok() {
+            assert!(
+                started.elapsed() < Duration::from_millis(1500),
+                "{:?}",
+                started.elapsed()
+            );
+        }
+        let started = std::time::Instant::now();
+        let hung = unattended(Duration::from_millis(300), || {
+            run_command(key, "sleep 30; echo late", None)
+        })
+        .expect_err("killed");
+        assert!(hung.to_string().contains("did not finish"), "{hung}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        // A command that needs no terminal answers as ever, and the mode
+        // ends with `unattended`.
+        let answered = unattended(Duration::from_secs(2), || run_command(key, "echo pw", None));
+        assert_eq!(answered.expect("answers"), "pw");
+        assert_eq!(UNATTENDED.get(), None);
+        let caught = std::panic::catch_unwind(|| {
+            unattended(Duration::from_secs(1), || -> u8 {
+                panic!("inside unattended")
+            })
+        });
+        assert!(caught.is_err());
+        assert_eq!(UNATTENDED.get(), None, "restored after a panic too");
+    }
+
+    #[test]
     fn a_command_that_hangs_is_killed_with_what_it_started() {
         let dir = std::env::temp_dir().join(format!("kscope-secret-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let pid_file = dir.join("sleeper.pid");
         let key = "contexts.prod.sasl.password_command";
         let command = format!("sleep 300 & echo $! > '{}'; wait", pid_file.display());
-        let message = run_command_within(key, &command, None, Duration::from_millis(300))
-            .expect_err("times out")
-            .to_string();
+        let message = run_command_within(
+            key,
+            &command,
+            None,
+            Duration::from_millis(300),
+            Terminal::Inherited,
+        )
+        .expect_err("times out")
+        .to_string();
         assert!(message.contains(key), "{message}");
         assert!(message.contains("did not finish"), "{message}");
         let pid = std::fs::read_to_string(&pid_file).expect("the command started its sleeper");

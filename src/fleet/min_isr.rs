@@ -82,7 +82,8 @@ impl MinIsr {
 
     /// Partitions of `snapshot` with a leader and fewer in-sync replicas
     /// than their topic's known minimum, and how many topics' minimum is
-    /// known; `None` while no topic's is.
+    /// known; `None` while no topic's is, and `(0, 0)` for a cluster with
+    /// no topics (nothing there can be below its minimum).
     pub fn count(&self, snapshot: &MetadataSnapshot) -> Option<(usize, usize)> {
         let (mut under, mut known) = (0, 0);
         for topic in snapshot.topics() {
@@ -96,7 +97,7 @@ impl MinIsr {
                 .filter(|p| p.leader.is_some() && p.isr.len() < *min)
                 .count();
         }
-        (known > 0).then_some((under, known))
+        (known > 0 || snapshot.topics().is_empty()).then_some((under, known))
     }
 }
 
@@ -236,6 +237,11 @@ mod tests {
             now,
         );
         assert_eq!(min.count(&snap), Some((1, 1)));
+        assert_eq!(
+            MinIsr::default().count(&snapshot(&[])),
+            Some((0, 0)),
+            "no topics: none below"
+        );
     }
 
     #[test]

@@ -29,7 +29,9 @@
 //! Cost: between polls a kept cluster sends nothing (no background refresh
 //! or liveness task); above [`FleetSettings::keep_connections_up_to`]
 //! contexts nothing is kept at all. The fleet resolves contexts itself
-//! (`config::resolve`), always read-only.
+//! (`config::resolve`), always read-only and unattended (a
+//! `password_command` without a terminal, `config::secret::unattended`),
+//! before a poll's deadline starts.
 
 mod error;
 mod group_lag;
@@ -46,5 +48,5 @@ pub use error::{Error, Reason};
 pub use poller::{Fleet, FleetRows, poll_all};
 pub use row::{FleetRow, Health, by_severity};
 pub use settings::FleetSettings;
-pub use target::{FleetTarget, targets};
+pub use target::{FleetTarget, RESOLVE_DEADLINE, targets};
 pub use version::Release;

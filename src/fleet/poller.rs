@@ -307,6 +307,88 @@ mod tests {
         }
     }
 
+    /// Wait until the poller publishes rows `ready` accepts (15 s at most).
+    async fn wait_for(
+        rows: &mut watch::Receiver<FleetRows>,
+        what: &str,
+        ready: impl Fn(&FleetRow) -> bool,
+    ) -> FleetRow {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let latest = rows.borrow_and_update().clone();
+            if let Some(row) = latest.iter().find(|r| ready(r)) {
+                return row.clone();
+            }
+            assert!(Instant::now() < deadline, "no {what}: {latest:#?}");
+            let _ = tokio::time::timeout(Duration::from_millis(100), rows.changed()).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_context_whose_command_needs_a_terminal_waits_for_its_login_then_is_polled() {
+        let gone = refused().await;
+        let text = format!(
+            "[contexts.login]\nbootstrap_servers = [\"{gone}\"]\n\
+             [contexts.login.sasl]\nmechanism = \"PLAIN\"\nusername = \"u\"\n\
+             password_command = \"read -r pw </dev/tty && echo $pw\"\n\
+             [contexts.plain]\nbootstrap_servers = [\"{gone}\"]\n"
+        );
+        let file = parse(std::path::Path::new("fleet.toml"), &text).expect("parses");
+        let loaded = LoadedConfig {
+            text,
+            file,
+            ..LoadedConfig::default()
+        };
+        let selection = Selection {
+            context: Some("plain".to_owned()),
+            ..Selection::default()
+        };
+        let mut handed = crate::config::resolve::resolve(&loaded, &selection).expect("resolves");
+        "login".clone_into(&mut handed.name);
+        let settings = FleetSettings {
+            interval: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(200),
+            // Long enough for the metadata layer's retries of a refused
+            // bootstrap to give up first.
+            poll_deadline: Duration::from_secs(3),
+            ..FleetSettings::default()
+        };
+        let started = Instant::now();
+        let fleet = Fleet::start(targets(loaded, &Selection::default()), settings);
+        let mut rows = fleet.subscribe();
+        // Without a terminal the command cannot prompt: needs login, at once
+        // (no terminal to wait on), and no retry is announced.
+        let login = wait_for(&mut rows, "a needs-login row", |r| {
+            r.context == "login" && r.health == Health::NeedsLogin
+        })
+        .await;
+        assert!(started.elapsed() < Duration::from_secs(2), "{login:?}");
+        assert_eq!(login.error_kind, Some(Reason::NeedsLogin));
+        assert_eq!((login.failures, login.retry_in_ms), (1, None), "{login:?}");
+        // The refusing context is retried on its cadence meanwhile; the
+        // login row is not.
+        wait_for(&mut rows, "a retried plain row", |r| {
+            r.context == "plain" && r.failures >= 2
+        })
+        .await;
+        let latest = rows.borrow().clone();
+        let login = latest.iter().find(|r| r.context == "login").expect("row");
+        assert_eq!(login.failures, 1, "not polled again: {login:?}");
+        // Logged in: polled with the handed settings (a refused port, here),
+        // and from then on on its cadence like any other.
+        fleet.logged_in(handed);
+        let polled = wait_for(&mut rows, "the login row polled", |r| {
+            r.context == "login" && r.error_kind == Some(Reason::Refused)
+        })
+        .await;
+        assert_eq!(polled.health, Health::Unreachable, "{polled:?}");
+        assert!(polled.retry_in_ms.is_some(), "{polled:?}");
+        wait_for(&mut rows, "the login row retried", |r| {
+            r.context == "login" && r.failures >= polled.failures + 2
+        })
+        .await;
+    }
+
     #[tokio::test]
     async fn a_hung_context_costs_one_deadline_and_holds_no_other_row_back() {
         let (one, _a) = hung().await;

@@ -67,16 +67,30 @@ impl ContextState {
 
 /// Poll `state`'s context once, within `settings.poll_deadline`, and
 /// update its row. `keep`: keep the connections for the next poll.
+/// A context not resolved yet is resolved first, within its own deadline
+/// (`target::RESOLVE_DEADLINE`, before the poll's starts): a
+/// `password_command` that needs a terminal makes the row "needs login",
+/// never "timed out".
 pub(super) async fn poll(state: &mut ContextState, settings: &FleetSettings, keep: bool) {
     let deadline = settings.poll_deadline;
-    let outcome = tokio::time::timeout(deadline, Box::pin(read(state, settings))).await;
-    let error = match outcome {
-        Ok(Ok(())) => None,
-        Ok(Err(error)) => Some(error),
-        Err(_) => Some(Error::Deadline {
-            context: state.target.name.clone(),
-            after: deadline,
-        }),
+    let resolved = match state.resolved {
+        Some(_) => Ok(()),
+        None => state
+            .target
+            .resolve()
+            .await
+            .map(|resolved| state.resolved = Some(resolved)),
+    };
+    let error = match resolved {
+        Err(error) => Some(error),
+        Ok(()) => match tokio::time::timeout(deadline, Box::pin(read(state, settings))).await {
+            Ok(Ok(())) => None,
+            Ok(Err(error)) => Some(error),
+            Err(_) => Some(Error::Deadline {
+                context: state.target.name.clone(),
+                after: deadline,
+            }),
+        },
     };
     if let Some(error) = error {
         tracing::debug!(%error, "fleet poll failed");
@@ -128,9 +142,6 @@ async fn read(state: &mut ContextState, settings: &FleetSettings) -> Result<(), 
         context: context.clone(),
         source,
     };
-    if state.resolved.is_none() {
-        state.resolved = Some(state.target.resolve(settings.poll_deadline).await?);
-    }
     let Some(resolved) = &state.resolved else {
         return Ok(());
     };
@@ -235,5 +246,55 @@ async fn release(cluster: &Cluster) -> version::Release {
             tracing::debug!(%error, "fleet: features unavailable");
             version::Release::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fleet::min_isr::MinIsr;
+    use crate::meta::BrokerInfo;
+
+    /// A cluster with no topics says 0 for its topic and partition counts
+    /// (row, JSON and table alike); what was not read stays null / `-`.
+    #[test]
+    fn a_cluster_without_topics_counts_zero_and_an_unread_metric_stays_unknown() {
+        let broker = BrokerInfo {
+            node_id: 1,
+            host: "127.0.0.1".to_owned(),
+            port: 9092,
+            rack: None,
+        };
+        let snapshot = MetadataSnapshot::new(vec![broker], Vec::new(), Some(1), None);
+        let mut row = FleetRow::pending("empty");
+        counts(&mut row, &snapshot);
+        let below = MinIsr::default().count(&snapshot);
+        row.under_min_isr = below.map(|(under, _)| under);
+        row.min_isr_topics_checked = below.map_or(0, |(_, known)| known);
+        row.judge();
+        assert_eq!(row.health, Health::Ok);
+        let json = serde_json::to_value(&row).expect("serializes");
+        for field in [
+            "topics",
+            "partitions",
+            "under_replicated",
+            "offline",
+            "under_min_isr",
+        ] {
+            assert_eq!(json[field], 0, "{field}: {json:#}");
+        }
+        // Not read in this test: unknown, not zero.
+        assert!(json["groups"].is_null(), "{json:#}");
+        assert!(json["worst_lag"].is_null(), "{json:#}");
+        let table = crate::columns::fleet::table();
+        let cells = crate::columns::cells(&table, &row);
+        let cell = |header: &str| {
+            let at = table.iter().position(|c| c.header == header).expect(header);
+            cells[at].clone()
+        };
+        for header in ["TOPICS", "PARTITIONS", "URP", "<MIN ISR", "OFFLINE"] {
+            assert_eq!(cell(header), "0", "{header}");
+        }
+        assert_eq!(cell("GROUPS"), "-");
     }
 }

@@ -11,8 +11,14 @@ use std::time::Duration;
 
 use crate::config::LoadedConfig;
 use crate::config::resolve::{self, ONE_OFF, ResolvedContext, Selection};
+use crate::config::secret;
 
 use super::error::Error;
+
+/// How long resolving a context may take in all: its unattended
+/// `password_command`'s timeout and a second for the rest.
+pub const RESOLVE_DEADLINE: Duration =
+    secret::UNATTENDED_TIMEOUT.saturating_add(Duration::from_secs(1));
 
 /// One context to poll.
 #[derive(Clone)]
@@ -34,22 +40,28 @@ impl std::fmt::Debug for FleetTarget {
 
 impl FleetTarget {
     /// Resolve the target's settings (secrets included) on a blocking
-    /// thread, within `deadline`. A password command that fails or waits
-    /// for a terminal is [`Error::NeedsLogin`].
-    pub async fn resolve(&self, deadline: Duration) -> Result<ResolvedContext, Error> {
+    /// thread, unattended: a `password_command` runs without a terminal
+    /// and is killed after [`secret::UNATTENDED_TIMEOUT`]
+    /// (`config::secret::unattended`). One that fails or waits for a
+    /// terminal is [`Error::NeedsLogin`]: the user opens the context once
+    /// (where its command may ask) and hands the settings over.
+    pub async fn resolve(&self) -> Result<ResolvedContext, Error> {
         let target = self.clone();
         let work = tokio::task::spawn_blocking(move || {
-            resolve::resolve(&target.loaded, &target.selection)
+            secret::unattended(secret::UNATTENDED_TIMEOUT, || {
+                resolve::resolve(&target.loaded, &target.selection)
+            })
         });
         let context = self.name.clone();
-        match tokio::time::timeout(deadline, work).await {
+        match tokio::time::timeout(RESOLVE_DEADLINE, work).await {
             Ok(Ok(Ok(resolved))) => Ok(resolved),
             Ok(Ok(Err(error))) => Err(Error::from_config(&context, &error)),
             Ok(Err(join)) => Err(Error::Config {
                 context,
                 message: format!("resolving the context failed: {join}"),
             }),
-            // Only a password command can make resolving slow.
+            // Only a password command can make resolving slow (and it is
+            // killed at its own timeout, before this).
             Err(_) => Err(Error::NeedsLogin { context }),
         }
     }

@@ -70,6 +70,8 @@ pub struct TopicSummary {
     pub cleanup: Option<String>,
     /// `retention.ms` (-1: forever).
     pub retention_ms: Option<i64>,
+    /// `retention.bytes` per partition (-1: no size limit).
+    pub retention_bytes: Option<i64>,
     /// `min.insync.replicas`.
     pub min_isr: Option<usize>,
     /// `remote.storage.enable` (tiered storage, KIP-405) is on.
@@ -88,6 +90,7 @@ impl TopicSummary {
         TopicSummary {
             cleanup: value("cleanup.policy"),
             retention_ms: value("retention.ms").and_then(|v| v.parse().ok()),
+            retention_bytes: value("retention.bytes").and_then(|v| v.parse().ok()),
             min_isr: value("min.insync.replicas").and_then(|v| v.parse().ok()),
             remote_storage: value(REMOTE_STORAGE_ENABLE)
                 .is_some_and(|v| v.eq_ignore_ascii_case("true")),

@@ -91,6 +91,38 @@ pub fn approx_bytes(event: &MovementEvent) -> usize {
     size_of::<MovementEvent>() + event.topic.as_ref().map_or(0, String::len) + heap
 }
 
+/// The rate limit of a source of events derived beside the movement log
+/// (the group reads, the min-ISR tracker): the same [`RateLimiter`] and
+/// [`Limits`] the log applies, so a storm of `group_stuck` or
+/// `under_min_isr` is folded into counted `events_suppressed` records as a
+/// storm of leader moves is, never dropped unseen. Each source derives its
+/// own kinds, so one gate per source counts each kind once.
+#[derive(Debug, Default)]
+pub struct EventGate {
+    limiter: RateLimiter,
+    limits: Limits,
+}
+
+impl EventGate {
+    /// A gate with `limits` (only the rate fields matter here).
+    pub fn new(limits: Limits) -> EventGate {
+        EventGate {
+            limiter: RateLimiter::default(),
+            limits,
+        }
+    }
+
+    /// The events of `batch` within their kind's limit, then one
+    /// `events_suppressed` record per kind over it (see
+    /// [`RateLimiter::admit`]).
+    pub fn admit(&mut self, batch: Vec<MovementEvent>) -> Vec<MovementEvent> {
+        if batch.is_empty() {
+            return batch;
+        }
+        self.limiter.admit(batch, &self.limits)
+    }
+}
+
 /// One kind's current window.
 #[derive(Debug, Clone, Copy)]
 struct Window {
@@ -110,7 +142,7 @@ struct Folded {
 /// The per-kind rate limit: which events of a batch are published, and the
 /// fold records standing for the rest.
 #[derive(Debug, Default)]
-pub(super) struct RateLimiter {
+pub struct RateLimiter {
     windows: HashMap<&'static str, Window>,
 }
 
@@ -118,11 +150,7 @@ impl RateLimiter {
     /// The events of `batch` within their kind's limit, in order, then one
     /// `events_suppressed` record per kind that went over it (its count is
     /// exactly how many of that kind were left out).
-    pub(super) fn admit(
-        &mut self,
-        batch: Vec<MovementEvent>,
-        limits: &Limits,
-    ) -> Vec<MovementEvent> {
+    pub fn admit(&mut self, batch: Vec<MovementEvent>, limits: &Limits) -> Vec<MovementEvent> {
         if limits.per_kind == u64::MAX {
             return batch;
         }

@@ -10,10 +10,16 @@
 //! the topics looked at. Work per call: one pass over the partitions of
 //! the topics with a known `min.insync.replicas`, allocating only for
 //! topics with a partition under it (and their events).
+//!
+//! Rate limited as the movement log is ([`EventGate`]): a broker holding
+//! the ISR of many min-ISR topics takes them all under at once, and past
+//! the kind's limit the rest arrive as one counted `events_suppressed`
+//! record per kind and call.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::SystemTime;
 
+use super::event_limits::{EventGate, Limits};
 use super::movement::{MovementEvent, MovementKind};
 use super::snapshot::MetadataSnapshot;
 
@@ -24,30 +30,41 @@ pub struct MinIsrWatch {
     under: HashMap<String, BTreeSet<i32>>,
     /// Topics whose baseline was taken.
     looked: HashSet<String>,
+    /// The per-kind rate limit of what is said.
+    gate: EventGate,
 }
 
 impl MinIsrWatch {
-    /// Nothing known yet.
+    /// Nothing known yet; the movement log's default rate limits.
     pub fn new() -> MinIsrWatch {
         MinIsrWatch::default()
     }
 
-    /// Compare `snapshot`'s ISRs with `min_isr` (topic → its
-    /// `min.insync.replicas`); the events since the last call, at `at`.
-    /// Topics without a known value are skipped; a deleted topic's
-    /// partitions are forgotten without an event (`topic_deleted` says it).
-    /// Nothing is allocated for a topic that has no partition under min
-    /// ISR and had none.
+    /// Nothing known yet; `limits`' rate limit.
+    pub fn with_limits(limits: Limits) -> MinIsrWatch {
+        MinIsrWatch {
+            gate: EventGate::new(limits),
+            ..MinIsrWatch::default()
+        }
+    }
+
+    /// Compare `snapshot`'s ISRs with `min_isr` (a topic's
+    /// `min.insync.replicas`, when known); the events since the last call,
+    /// at `at`, rate limited. Topics without a known value are skipped
+    /// (never judged on a guessed one); a deleted topic's partitions are
+    /// forgotten without an event (`topic_deleted` says it). Nothing is
+    /// allocated for a topic that has no partition under min ISR and had
+    /// none.
     pub fn observe(
         &mut self,
         snapshot: &MetadataSnapshot,
-        min_isr: &HashMap<String, usize>,
+        min_isr: impl Fn(&str) -> Option<usize>,
         at: SystemTime,
     ) -> Vec<MovementEvent> {
         let mut events = Vec::new();
         let mut under = HashMap::with_capacity(self.under.len());
         for topic in snapshot.topics() {
-            let Some(&min) = min_isr.get(&topic.name) else {
+            let Some(min) = min_isr(&topic.name) else {
                 continue;
             };
             let baseline = !self.looked.contains(&topic.name);
@@ -90,7 +107,7 @@ impl MinIsrWatch {
         if self.looked.len() > snapshot.topics().len() {
             self.looked.retain(|name| snapshot.topic(name).is_some());
         }
-        events
+        self.gate.admit(events)
     }
 }
 
@@ -101,7 +118,8 @@ mod tests {
 
     #[test]
     fn under_and_back_are_said_once_each_and_the_first_look_is_a_baseline() {
-        let min = HashMap::from([("orders".to_owned(), 3)]);
+        let known = HashMap::from([("orders".to_owned(), 3)]);
+        let min = |t: &str| known.get(t).copied();
         let at = SystemTime::UNIX_EPOCH;
         let mut watch = MinIsrWatch::new();
         // Already under at the start: the baseline, no event.
@@ -109,12 +127,12 @@ mod tests {
             watch
                 .observe(
                     &snapshot_with_isr("orders", &[&[1, 2], &[1, 2, 3]]),
-                    &min,
+                    min,
                     at
                 )
                 .is_empty()
         );
-        let events = watch.observe(&snapshot_with_isr("orders", &[&[1, 2], &[1, 2]]), &min, at);
+        let events = watch.observe(&snapshot_with_isr("orders", &[&[1, 2], &[1, 2]]), min, at);
         assert_eq!(events.len(), 1, "{events:?}");
         assert_eq!(events[0].partition, Some(1));
         assert_eq!(
@@ -124,11 +142,11 @@ mod tests {
                 min_isr: 3
             }
         );
-        let same = watch.observe(&snapshot_with_isr("orders", &[&[1, 2], &[1, 2]]), &min, at);
+        let same = watch.observe(&snapshot_with_isr("orders", &[&[1, 2], &[1, 2]]), min, at);
         assert!(same.is_empty(), "said once: {same:?}");
         let back = watch.observe(
             &snapshot_with_isr("orders", &[&[1, 2, 3], &[1, 2, 3]]),
-            &min,
+            min,
             at,
         );
         let partitions: Vec<Option<i32>> = back.iter().map(|e| e.partition).collect();
@@ -137,9 +155,58 @@ mod tests {
         // Unknown min ISR: nothing said.
         let unknown = watch.observe(
             &snapshot_with_isr("orders", &[&[1], &[1]]),
-            &HashMap::new(),
+            |_: &str| None,
             at,
         );
         assert!(unknown.is_empty());
+    }
+
+    #[test]
+    fn a_storm_over_the_kind_limit_is_folded_into_one_counted_record() {
+        let limits = Limits {
+            per_kind: 3,
+            ..Limits::default()
+        };
+        let mut watch = MinIsrWatch::with_limits(limits);
+        let at = SystemTime::UNIX_EPOCH;
+        let min = |_: &str| Some(2);
+        let healthy: Vec<&[i32]> = vec![&[1, 2, 3]; 10];
+        let under: Vec<&[i32]> = vec![&[1]; 10];
+        assert!(
+            watch
+                .observe(&snapshot_with_isr("orders", &healthy), min, at)
+                .is_empty()
+        );
+        let events = watch.observe(&snapshot_with_isr("orders", &under), min, at);
+        let names: Vec<&str> = events.iter().map(|e| e.kind.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "under_min_isr",
+                "under_min_isr",
+                "under_min_isr",
+                "events_suppressed"
+            ]
+        );
+        assert_eq!(
+            events[3].kind,
+            MovementKind::EventsSuppressed {
+                suppressed: "under_min_isr",
+                count: 7,
+                severity: events[0].kind.severity(),
+            },
+            "the seven over the limit are counted, not dropped"
+        );
+        // The window is per kind: the restores still have their own three.
+        let back = watch.observe(&snapshot_with_isr("orders", &healthy), min, at);
+        assert_eq!(back.len(), 4);
+        assert!(matches!(
+            back[3].kind,
+            MovementKind::EventsSuppressed {
+                suppressed: "min_isr_restored",
+                count: 7,
+                ..
+            }
+        ));
     }
 }

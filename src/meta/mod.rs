@@ -20,7 +20,7 @@ mod epochs;
 mod error;
 mod event_limits;
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 pub mod liveness;
 mod liveness_check;
 pub mod liveness_probe;
@@ -49,6 +49,7 @@ mod watermarks;
 
 pub use cluster::{Cluster, ClusterConfig};
 pub use error::{Disposition, Error, Result};
+pub use event_limits::{EventGate, RateLimiter};
 pub use liveness::{Frozen, Health};
 pub use liveness_probe::{LivenessProbe, PROBE_GRACE, ProbeReport};
 pub use metadata_answer::MetadataAnswer;

@@ -319,7 +319,15 @@ impl Session {
             Effect::StartFleet => {
                 if self.fleet.is_none() {
                     match super::fleet::start(&self.args, self.tx.clone()) {
-                        Ok(task) => self.fleet = Some(task),
+                        Ok(task) => {
+                            // The session's own context is resolved already
+                            // (its password_command answered): the fleet
+                            // polls it with those settings, never "needs login".
+                            if let Some(context) = &self.context {
+                                task.logged_in(context);
+                            }
+                            self.fleet = Some(task);
+                        }
                         Err(error) => {
                             // Said through `update`, like every other answer.
                             let notice = Action::Notice(format!("fleet: {error}"));
@@ -379,9 +387,9 @@ impl Session {
                 }
             }
             Effect::Query(query) => self.query(query),
-            effect @ (Effect::FetchCluster { .. }
-            | Effect::FetchPartitionExtras { .. }
-            | Effect::FetchSizes { .. }) => self.inspect(effect),
+            effect @ (Effect::FetchPartitionExtras { .. } | Effect::FetchSizes { .. }) => {
+                self.inspect(effect);
+            }
             effect @ (Effect::Browse { .. }
             | Effect::StopBrowse
             | Effect::Save { .. }
@@ -403,9 +411,6 @@ impl Session {
         };
         let tx = self.tx.clone();
         let (kind, task) = match effect {
-            Effect::FetchCluster { request } => {
-                (Fetch::Cluster, worker::cluster(cluster, request, tx))
-            }
             Effect::FetchPartitionExtras { request, asked } => (
                 Fetch::PartitionExtras,
                 worker::partition_extras(cluster, request, asked, tx),

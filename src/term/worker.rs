@@ -215,14 +215,6 @@ pub fn sizes(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> 
     })
 }
 
-/// Describe the quorum, features and reassignments in the background.
-pub fn cluster(cluster: Cluster, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
-    answer(tx, async move {
-        let info = Arc::new(crate::inspect::cluster_info::describe(&cluster).await);
-        Action::Cluster { request, info }
-    })
-}
-
 /// Run a screen module's query in the background (the module's own
 /// `fetch`, dispatched by `app::screens::fetch`).
 pub fn query(

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::AppState;
-use crate::columns::events::subject;
+use crate::app::screens::events::columns::subject;
 use crate::columns::format::{clock, movement_detail};
 use crate::meta::Severity;
 use crate::untrusted::escaped;
@@ -25,7 +25,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         .strip
         .rows
         .iter()
-        .filter_map(|&i| state.events.ring.get(i))
+        .filter_map(|&i| state.screens.events.ring.get(i))
     {
         let severity = event.kind.severity();
         let style = match severity {

@@ -16,6 +16,10 @@ pub struct Grid {
     pub aligns: Vec<Align>,
     /// The raw cells and style of each visible row.
     pub rows: Vec<(Vec<String>, Style)>,
+    /// Rows whose last cell is drawn across the columns from a given one to
+    /// the end of the line, over whatever those columns hold: `(row, from)`.
+    /// The fleet's unreachable row says why there, where it has no numbers.
+    pub spans: Vec<(usize, usize)>,
 }
 
 /// A grid of `rows` under `table`.
@@ -27,5 +31,6 @@ pub fn grid<R>(table: &[Column<R>], rows: impl Iterator<Item = (R, Style)>) -> G
         rows: rows
             .map(|(row, style)| (columns::cells(table, &row), style))
             .collect(),
+        spans: Vec::new(),
     }
 }

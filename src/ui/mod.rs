@@ -1,7 +1,6 @@
 //! Pure drawing: `view(frame, state, snapshot, theme)`. Reads, never
 //! mutates; formats only the visible rows.
 
-mod cluster_screen;
 mod event_strip;
 pub mod grid;
 mod group_screens;
@@ -17,6 +16,7 @@ pub use status::{ClockFace, clock_face};
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
@@ -78,11 +78,6 @@ fn draw_body(
     theme: &Theme,
 ) {
     match &state.view().screen {
-        Screen::Cluster => {
-            let [panel, table] = split(body, layout::CLUSTER_PANEL);
-            cluster_screen::draw_panel(frame, panel, state, theme);
-            draw_table(frame, table, state, snap, theme);
-        }
         Screen::Module(s) if s.is_text() => {
             let view = (state.view().offset, state.view().screen.title());
             state
@@ -157,8 +152,8 @@ fn draw_header(
     }
     // Critical or warning events beside the problems; only info ones after
     // the counts, where a narrow terminal cuts them first.
-    let [critical, warn, _] = state.events.recent;
-    let recent = recent_events(state.events.recent);
+    let [critical, warn, _] = state.screens.events.recent;
+    let recent = recent_events(state.screens.events.recent);
     if critical + warn > 0
         && let Some(recent) = &recent
     {
@@ -347,6 +342,57 @@ fn draw_table(
         .block(block)
         .column_spacing(1);
     frame.render_widget(table, area);
+    draw_spans(frame, area, &grid, &widths, |i| {
+        if Some(i) == selected {
+            theme.selected
+        } else {
+            grid.rows
+                .get(i)
+                .map_or_else(Style::new, |(_, style)| *style)
+        }
+    });
+}
+
+/// Draw each spanned row's last cell across its columns, from the first
+/// one of the span to the right edge, over what the table drew there. The
+/// table sits under a top border and its header line, one line a row, its
+/// drawn columns (width > 0) one space apart.
+fn draw_spans(
+    frame: &mut Frame,
+    area: Rect,
+    grid: &screens::Grid,
+    widths: &[usize],
+    style: impl Fn(usize) -> Style,
+) {
+    let body = area.height.saturating_sub(3);
+    for &(i, from) in &grid.spans {
+        let (Some((cells, _)), Ok(line)) = (grid.rows.get(i), u16::try_from(i)) else {
+            continue;
+        };
+        if line >= body {
+            continue;
+        }
+        let start: usize = widths
+            .iter()
+            .take(from)
+            .filter(|&&w| w > 0)
+            .map(|w| w + 1)
+            .sum();
+        let Ok(start) = u16::try_from(start) else {
+            continue;
+        };
+        let span = area.width.saturating_sub(start);
+        if span == 0 {
+            continue;
+        }
+        let text = columns::cell(
+            cells.last().map_or("", String::as_str),
+            usize::from(span),
+            columns::Align::Left,
+        );
+        let at = Rect::new(area.x + start, area.y + 2 + line, span, 1);
+        frame.render_widget(Paragraph::new(Line::styled(text, style(i))), at);
+    }
 }
 
 fn draw_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {

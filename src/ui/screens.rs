@@ -51,39 +51,60 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
                 }),
         ),
         Screen::Fleet => fleet(state, theme, window),
-        Screen::Events => grid(
-            &crate::columns::events::table(),
-            window.filter_map(|i| state.events.ring.get(i)).map(|e| {
-                let style = match e.kind.severity() {
-                    crate::meta::Severity::Critical => theme.problem,
-                    crate::meta::Severity::Warn => theme.moved,
-                    crate::meta::Severity::Info => Style::new(),
-                };
-                (e, style)
-            }),
-        ),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             super::group_screens::visible(state, theme, page)
         }
-        Screen::Cluster => super::cluster_screen::visible(state, theme, page),
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
         Screen::Messages { .. } => super::messages::visible(state, theme, page),
         Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
     }
 }
 
-/// The fleet's visible rows, each aged to this frame, by health.
+/// The fleet's visible rows, each aged to this frame, by health. A row that
+/// failed and has no numbers (it never answered) says why across the metric
+/// columns; one that failed with numbers kept from before shows them, and
+/// its ERROR column is given room for the reason's words before WORST LAG's
+/// group name is (a reason cut to `connection refu…` says too little).
 fn fleet(state: &AppState, theme: &Theme, window: impl Iterator<Item = usize>) -> Grid {
+    use crate::columns::fleet as columns;
     use crate::fleet::Health;
-    grid(
-        &crate::columns::fleet::table(),
-        window.filter_map(|i| state.fleet.row(i)).map(|row| {
+    let rows: Vec<(crate::fleet::FleetRow, Style)> = window
+        .filter_map(|i| state.fleet.row(i))
+        .map(|row| {
             let style = match row.health {
                 Health::Unreachable | Health::Offline | Health::UnderMinIsr => theme.problem,
                 Health::UnderReplicated | Health::NeedsLogin => theme.warning,
                 Health::Ok | Health::Pending => Style::new(),
             };
             (row.clone().aged(state.now), style)
-        }),
-    )
+        })
+        .collect();
+    let spanned: Vec<bool> = rows.iter().map(|(row, _)| columns::spans(row)).collect();
+    let login: Vec<bool> = rows
+        .iter()
+        .map(|(row, _)| row.health == Health::NeedsLogin)
+        .collect();
+    let need = rows
+        .iter()
+        .zip(&spanned)
+        .filter(|(_, spans)| !**spans)
+        .map(|((row, _), _)| columns::reason_width(row))
+        .max()
+        .unwrap_or(0);
+    let mut grid = grid(&columns::table(), rows.into_iter());
+    for ((cells, _), _) in grid.rows.iter_mut().zip(&login).filter(|(_, l)| **l) {
+        if let Some(error) = cells.last_mut() {
+            columns::NEEDS_LOGIN.clone_into(error);
+        }
+    }
+    if let Some(crate::columns::Width::Fill { min, .. }) = grid.widths.last_mut() {
+        *min = (*min).max(need);
+    }
+    grid.spans = spanned
+        .iter()
+        .enumerate()
+        .filter(|(_, spans)| **spans)
+        .map(|(i, _)| (i, columns::METRICS))
+        .collect();
+    grid
 }

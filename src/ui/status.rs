@@ -35,7 +35,7 @@ pub fn clock_face(state: &AppState, snap: &MetadataSnapshot) -> ClockFace {
     ClockFace {
         snapshot: snapshot_text(state, snap),
         degraded: degraded_for(state),
-        events: state.events.recent,
+        events: state.screens.events.recent,
         second: rows_count_seconds(state).then(|| {
             state
                 .wall
@@ -53,7 +53,7 @@ fn rows_count_seconds(state: &AppState) -> bool {
         return true;
     }
     match &state.view().screen {
-        Screen::Topics | Screen::Partitions { .. } | Screen::Events => state.highlights_fading(),
+        Screen::Topics | Screen::Partitions { .. } => state.highlights_fading(),
         Screen::Module(s) => state.highlights_fading() || state.screens.counts_seconds(s),
         _ => true,
     }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::app::{AppState, Screen};
 use crate::columns;
 
-use super::{cluster_screen, group_screens, messages};
+use super::{group_screens, messages};
 
 /// A topic's size on disk for the Partitions screen's title: all replicas
 /// and the leaders' alone (empty until the brokers answered).
@@ -47,9 +47,6 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     }
     if matches!(view.screen, Screen::Messages { .. }) {
         let _ = write!(title, " · {}", messages::status(&state.messages));
-    }
-    if matches!(view.screen, Screen::Cluster) {
-        title.push_str(&cluster_screen::status(state));
     }
     if let Screen::Module(s) = &view.screen {
         title.push_str(&state.screens.status(s, state.now));

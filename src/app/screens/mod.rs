@@ -39,18 +39,25 @@
 //!
 //!    A screen over data the session already holds rather than answers of
 //!    its own (Brokers: the snapshot's brokers, kscope's liveness view, the
-//!    disk sizes; Leaders: the movement feed) fetches nothing (`type Query
+//!    disk sizes; Leaders: the movement feed; Events: the movement feed and
+//!    the groups' change events) fetches nothing (`type Query
 //!    = Infallible`, `plan` gives `None`) and takes that data as its own
 //!    `Msg`: `update` forwards it to `Stores::receive` when it lands, built
 //!    by the module from the shared value (`brokers::Observed::of` a
 //!    snapshot), so the store keeps a plain copy of what its rows show and
 //!    nothing reads the snapshot for it at draw time. The shared value
-//!    stays where it was (the header reads it too). The table's own
+//!    stays where it was (the header reads it too). Where the module's
+//!    store is itself what others read (the events timeline: the header's
+//!    recent counts, the strips under other screens), they read it as
+//!    `AppState::screens.NAME`, and a tick reaches it as a `Msg` too
+//!    (`events::Msg::Aged`). The table's own
 //!    options: `DESCENDING` for a list that opens last first (a log),
 //!    `counts` for what the title counts among the filtered rows (made with
 //!    them in `update`), `counts_seconds` false for rows that change only
 //!    with the data (no tick each second), and [`Goto::Filtered`] to open
-//!    another module's screen with a filter (a broker's leader movement).
+//!    another module's screen with a filter (a broker's leader movement),
+//!    [`Goto::Partition`] or [`Goto::Broker`] to open a screen on its
+//!    subject's row (an event's).
 //!
 //!    A screen that shows text scrolled line by line
 //!    rather than a table (a schema's text) says so with `is_text` and
@@ -93,4 +100,6 @@ screens! {
     Schemas => schemas::Shown,
     Leaders => leaders::Log,
     Brokers => brokers::List,
+    Cluster => cluster::Quorum,
+    Events => events::Timeline,
 }

@@ -37,6 +37,17 @@ pub struct Clock {
 pub enum Goto {
     /// A consumer group's offsets.
     Group(String),
+    /// A topic's Partitions screen, on `partition`'s row if given (an
+    /// event about it); nothing but a notice if the topic is gone.
+    Partition {
+        /// The topic.
+        topic: String,
+        /// The partition whose row is selected.
+        partition: Option<i32>,
+    },
+    /// The Brokers screen on the row of the broker with this id (an event
+    /// about it).
+    Broker(i32),
     /// Another screen of a module (a config's detail from the list).
     Screen(super::Screen),
     /// Another screen of a module with its `/` filter set (a broker's

@@ -140,10 +140,12 @@ pub struct OffsetJson {
     /// Age in ms of the oldest unconsumed record (lagging partitions only).
     #[serde(skip_serializing_if = "Option::is_none")]
     oldest_unconsumed_age_ms: Option<i64>,
-    /// Ms until retention may delete records the group has not read: the
-    /// topic's `retention.ms` minus `oldest_unconsumed_age_ms`, 0 when due
-    /// (a lower bound: see the README). Absent without lag or with
-    /// unlimited or unread retention.
+    /// Ms until retention may delete records the group has not read, 0
+    /// when due: the earlier of the topic's `retention.ms` minus
+    /// `oldest_unconsumed_age_ms` and, with `retention.bytes` set and
+    /// `--stuck-over`, the time until the log has grown by
+    /// `retention.bytes` minus the unread bytes (lower bounds: see the
+    /// README). Absent without lag or with unlimited or unread retention.
     #[serde(skip_serializing_if = "Option::is_none")]
     data_loss_in_ms: Option<i64>,
     /// True when the partition is STUCK (`--stuck-over`: its commit stood
@@ -158,9 +160,12 @@ pub struct OffsetJson {
 }
 
 impl OffsetJson {
-    fn new(p: &PartitionLag, age_ms: Option<i64>, retention_ms: Option<i64>) -> Self {
+    fn new(p: &PartitionLag, age_ms: Option<i64>, verdicts: &Verdicts) -> Self {
         let age = age_ms.map(|ms| std::time::Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
-        let loss_in = crate::columns::group_offsets::data_loss_in(retention_ms, age)
+        let retention_ms = verdicts.retention.get(p.topic.as_ref()).copied();
+        let by_time = crate::columns::group_offsets::data_loss_in(retention_ms, age);
+        let loss_in = verdicts
+            .loss_in(&p.topic, p.partition, by_time)
             .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
         OffsetJson {
             topic: p.topic.to_string(),
@@ -254,13 +259,12 @@ impl GroupDetailJson {
                     .iter()
                     .map(|p| {
                         let age = detail.oldest_unconsumed_age_ms(&p.topic, p.partition, now);
-                        let retention = verdicts.retention.get(p.topic.as_ref()).copied();
                         let owner = super::stuck::owner(d, &p.topic, p.partition);
                         OffsetJson {
                             stuck: verdicts.stuck(&p.topic, p.partition),
                             owner: owner.map(|m| m.client_id.clone()),
                             owner_member_id: owner.map(|m| m.member_id.clone()),
-                            ..OffsetJson::new(p, age, retention)
+                            ..OffsetJson::new(p, age, verdicts)
                         }
                     })
                     .collect()

@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::cli::table::write_columns;
 use crate::columns::{group_offsets, groups as group_columns, members, streams_tasks};
 use crate::groups::{self, GroupDetail, GroupsClient, Overview};
+use crate::inspect::TopicSummary;
 use crate::meta::Cluster;
 use crate::untrusted::escape;
 
@@ -82,24 +83,79 @@ pub async fn describe_group_over(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let client = GroupsClient::new(cluster.clone());
-    let (detail, stuck) = match stuck_over {
+    let (detail, stuck, histories) = match stuck_over {
         Some(span) => {
-            let (detail, stuck) = stuck::read_over(&client, name, span).await?;
-            (detail, Some(stuck))
+            let (detail, stuck, histories) = stuck::read_over(&client, name, span).await?;
+            (detail, Some(stuck), Some(histories))
         }
-        None => (client.group_detail(name).await?, None),
+        None => (client.group_detail(name).await?, None, None),
+    };
+    let summaries = retention_of(cluster, &detail).await;
+    let limits: BTreeMap<&str, i64> = summaries
+        .iter()
+        .filter_map(|(topic, s)| Some((topic.as_str(), s.retention_bytes.filter(|b| *b >= 0)?)))
+        .collect();
+    let by_size = match &histories {
+        Some(histories) if !limits.is_empty() => {
+            by_size(cluster, &detail, histories, &limits).await
+        }
+        _ => BTreeMap::new(),
     };
     let verdicts = Verdicts {
-        retention: retention_of(cluster, &detail).await,
+        retention: summaries
+            .iter()
+            .filter_map(|(topic, s)| Some((topic.clone(), s.retention_ms?)))
+            .collect(),
         stuck,
+        by_size,
     };
     render_group(&detail, &verdicts, format, out)
 }
 
-/// The `retention.ms` of the topics `detail` has lagging partitions on, for
-/// LOSS IN; empty (the column unknown) when they cannot be read.
-async fn retention_of(cluster: &Cluster, detail: &GroupDetail) -> BTreeMap<String, i64> {
-    use crate::inspect::{ConfigResource, TopicSummary, configs};
+/// LOSS IN by size of the lagging partitions of the topics in `limits`
+/// (topic → `retention.bytes`): their sizes from one `DescribeLogDirs`
+/// per broker, their records a second from `histories`.
+async fn by_size(
+    cluster: &Cluster,
+    detail: &GroupDetail,
+    histories: &groups::PartitionHistories,
+    limits: &BTreeMap<&str, i64>,
+) -> BTreeMap<stuck::PartitionKey, Duration> {
+    let snapshot = cluster.snapshot();
+    let brokers: Vec<i32> = snapshot.brokers().iter().map(|b| b.node_id).collect();
+    let answers = crate::inspect::log_dirs::describe(cluster, &brokers).await;
+    let sizes = crate::inspect::ClusterSizes::of(answers, &snapshot);
+    detail
+        .lag
+        .partitions
+        .iter()
+        .filter_map(|p| {
+            let limit = *limits.get(p.topic.as_ref())?;
+            let size = sizes
+                .replicas(&p.topic, p.partition)
+                .iter()
+                .filter(|r| !r.future)
+                .map(|r| r.size)
+                .max()?;
+            let end = p.end?;
+            let trend = group_offsets::SizeTrend {
+                retention_bytes: limit,
+                size,
+                records: end - p.start?,
+                unread: end - p.committed?,
+                records_per_sec: histories.get(&p.topic, p.partition)?.production_rate()?,
+            };
+            let loss_in = group_offsets::bytes_loss_in(&trend)?;
+            Some(((p.topic.to_string(), p.partition), loss_in))
+        })
+        .collect()
+}
+
+/// The config summaries (`retention.ms`, `retention.bytes`) of the topics
+/// `detail` has lagging partitions on, for LOSS IN; empty (the column
+/// unknown) when they cannot be read.
+async fn retention_of(cluster: &Cluster, detail: &GroupDetail) -> BTreeMap<String, TopicSummary> {
+    use crate::inspect::{ConfigResource, configs};
     let mut topics: Vec<String> = detail
         .lag
         .partitions
@@ -119,7 +175,7 @@ async fn retention_of(cluster: &Cluster, detail: &GroupDetail) -> BTreeMap<Strin
                 let ConfigResource::Topic(topic) = resource else {
                     return None;
                 };
-                Some((topic, TopicSummary::of(&entries.ok()?).retention_ms?))
+                Some((topic, TopicSummary::of(&entries.ok()?)))
             })
             .collect(),
         Err(error) => {
@@ -259,9 +315,13 @@ pub fn render_group(
             loss_in: None,
         })
         .map(|row| group_offsets::Row {
-            loss_in: group_offsets::data_loss_in(
-                verdicts.retention.get(row.lag.topic.as_ref()).copied(),
-                row.oldest_age,
+            loss_in: verdicts.loss_in(
+                &row.lag.topic,
+                row.lag.partition,
+                group_offsets::data_loss_in(
+                    verdicts.retention.get(row.lag.topic.as_ref()).copied(),
+                    row.oldest_age,
+                ),
             ),
             ..row
         })
@@ -365,7 +425,7 @@ mod tests {
         // An hour of retention and a 5-minute-old unread record: 55 minutes.
         let verdicts = Verdicts {
             retention: BTreeMap::from([("orders".to_owned(), 3_600_000)]),
-            stuck: None,
+            ..Verdicts::default()
         };
         render_group(&detail(), &verdicts, OutputFormat::Table, &mut out).expect("renders");
         let text = String::from_utf8_lossy(&out);
@@ -388,5 +448,30 @@ mod tests {
         );
         assert!(text.contains("orders:0,1"), "{text}");
         assert!(text.contains("5m0"), "{text}");
+    }
+
+    #[test]
+    fn loss_in_is_the_earlier_of_the_estimates_by_time_and_by_size() {
+        let json = |by_size: Duration| {
+            let verdicts = Verdicts {
+                retention: BTreeMap::from([("orders".to_owned(), 3_600_000)]),
+                by_size: BTreeMap::from([(("orders".to_owned(), 0), by_size)]),
+                ..Verdicts::default()
+            };
+            let mut out = Vec::new();
+            render_group(&detail(), &verdicts, OutputFormat::Json, &mut out).expect("renders");
+            let value: serde_json::Value = serde_json::from_slice(&out).expect("json");
+            value["offsets"][0]["data_loss_in_ms"].as_i64()
+        };
+        assert_eq!(
+            json(Duration::from_mins(10)),
+            Some(600_000),
+            "by size first"
+        );
+        let by_time = json(Duration::from_hours(2)).expect("by time");
+        assert!(
+            (3_299_000..=3_300_000).contains(&by_time),
+            "55 minutes by time: {by_time}"
+        );
     }
 }

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use crate::columns::group_offsets::STUCK_READS;
+use crate::columns::group_offsets::{self, STUCK_READS};
 use crate::groups::{self, GroupDescription, GroupDetail, GroupsClient, Member};
 
 /// A partition: topic and number.
@@ -19,14 +19,30 @@ pub type PartitionKey = (String, i32);
 #[derive(Debug, Clone, Default)]
 pub struct Verdicts {
     /// `retention.ms` of the topics with lagging partitions, for LOSS IN
-    /// (a topic missing: unknown).
+    /// by time (a topic missing: unknown).
     pub retention: BTreeMap<String, i64>,
     /// The partitions found STUCK; `None` when not judged (one read only,
     /// no `--stuck-over`).
     pub stuck: Option<BTreeSet<PartitionKey>>,
+    /// LOSS IN by size ([`group_offsets::bytes_loss_in`]) of the lagging
+    /// partitions of topics with `retention.bytes` set, where known (it
+    /// needs the records a second: `--stuck-over`).
+    pub by_size: BTreeMap<PartitionKey, Duration>,
 }
 
 impl Verdicts {
+    /// LOSS IN of the partition: the earlier of `by_time` and its estimate
+    /// by size.
+    pub fn loss_in(
+        &self,
+        topic: &str,
+        partition: i32,
+        by_time: Option<Duration>,
+    ) -> Option<Duration> {
+        let by_size = self.by_size.get(&(topic.to_owned(), partition)).copied();
+        group_offsets::earliest(by_time, by_size)
+    }
+
     /// Whether the partition is STUCK; `None` when nothing was judged.
     pub fn stuck(&self, topic: &str, partition: i32) -> Option<bool> {
         self.stuck
@@ -57,14 +73,21 @@ pub fn owner<'a>(
     })
 }
 
-/// Read `group` [`STUCK_READS`] times, evenly over `span`; the last read
-/// and the partitions STUCK over all of them (judged only when the last
-/// read shows members).
+/// Read `group` [`STUCK_READS`] times, evenly over `span`; the last read,
+/// the partitions STUCK over all of them (judged only when the last read
+/// shows members), and the reads themselves (for the records a second).
 pub async fn read_over(
     client: &GroupsClient,
     group: &str,
     span: Duration,
-) -> Result<(GroupDetail, BTreeSet<PartitionKey>), groups::Error> {
+) -> Result<
+    (
+        GroupDetail,
+        BTreeSet<PartitionKey>,
+        groups::PartitionHistories,
+    ),
+    groups::Error,
+> {
     let gaps = u32::try_from(STUCK_READS.saturating_sub(1).max(1)).unwrap_or(1);
     let gap = span / gaps;
     let mut histories = groups::PartitionHistories::new(STUCK_READS);
@@ -93,7 +116,7 @@ pub async fn read_over(
             .map(|p| (p.topic.to_string(), p.partition))
             .collect()
     };
-    Ok((detail, stuck))
+    Ok((detail, stuck, histories))
 }
 
 #[cfg(test)]

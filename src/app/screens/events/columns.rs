@@ -1,10 +1,9 @@
 //! The events timeline's table (`:events`): every kind of the event model,
 //! newest first, with how bad it is and how kscope learned it.
 
+use crate::columns::Column;
+use crate::columns::format::{clock, movement_detail};
 use crate::meta::MovementEvent;
-
-use super::Column;
-use super::format::{clock, movement_detail};
 
 /// What an event is about: `topic-partition`, a topic, `broker N`, or the
 /// cluster (quorum, metadata liveness).

@@ -1,8 +1,10 @@
-//! The Cluster screen: a panel with the cluster id, controller, quorum
-//! leader, features and reassignments in progress, over the quorum's
-//! replicas (a voter lagging is marked).
+//! The Cluster screen's drawing: a panel with the cluster id, controller,
+//! quorum leader, features and reassignments in progress, over the
+//! quorum's replicas (a voter lagging is marked), and the data's age in the
+//! title.
 
 use std::fmt::Write as _;
+use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,47 +12,41 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::app::{AppState, table_rows};
 use crate::columns::format::{age, ids};
-use crate::columns::quorum;
+use crate::inspect::ClusterInfo;
+use crate::ui::grid::{Grid, grid};
+use crate::ui::theme::Theme;
 use crate::untrusted::escaped;
 
-use super::screens::{Grid, grid};
-use super::theme::Theme;
+use super::columns::{Row, table};
 
-/// The visible rows: the quorum's replicas.
-pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
-    let view = state.view();
-    let window = view.rows.iter().skip(view.offset).take(page).copied();
+/// The visible rows: the quorum's replicas, a voter lagging in the
+/// warning colour.
+pub fn visible<'a>(rows: impl Iterator<Item = Row<'a>>, theme: &Theme) -> Grid {
     grid(
-        &quorum::table(),
-        window
-            .filter_map(|i| table_rows::quorum_replica(state, i))
-            .map(|row| {
-                let style = if row.replica.lag > 0 && row.replica.role != "observer" {
-                    theme.warning
-                } else {
-                    Style::new()
-                };
-                (row, style)
-            }),
+        &table(),
+        rows.map(|row| {
+            let style = if row.replica.lag > 0 && row.replica.role != "observer" {
+                theme.warning
+            } else {
+                Style::new()
+            };
+            (row, style)
+        }),
     )
 }
 
-/// What the title adds: the data's age.
-pub fn status(state: &AppState) -> String {
-    match state.cluster.at {
-        Some(at) => format!(
-            " · updated {} ago",
-            age(state.now.saturating_duration_since(at))
-        ),
+/// What the title adds: the age of the data, which landed `at`.
+pub fn status(at: Option<Instant>, now: Instant) -> String {
+    match at {
+        Some(at) => format!(" · updated {} ago", age(now.saturating_duration_since(at))),
         None => " · loading…".to_owned(),
     }
 }
 
-/// The panel above the quorum's table.
-pub fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let Some(info) = state.cluster.info.as_deref() else {
+/// The panel above the quorum's table (`info`: the latest answer, if any).
+pub fn panel(frame: &mut Frame, area: Rect, info: Option<&ClusterInfo>, theme: &Theme) {
+    let Some(info) = info else {
         let line = Line::styled("cluster: loading…", theme.dim);
         frame.render_widget(Paragraph::new(line), area);
         return;

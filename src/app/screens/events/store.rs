@@ -1,18 +1,14 @@
-//! The events timeline (`:events`): every event of the model as it
+//! The events timeline's store: every event of the model as it
 //! arrives (leader moves, ISR changes, partitions added, brokers silent or
 //! back, quorum elections, folds of rate-limited kinds), kept in a bounded
 //! ring, and how many of each severity came in the last
-//! [`RECENT`] for the header. Enter on an event opens its subject's screen
-//! with the subject's row selected.
+//! [`RECENT`] for the header. The header and the strips under other
+//! screens read it too, as `AppState::screens.events`.
 
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime};
 
-use crate::meta::{MetadataSnapshot, MovementEvent, Severity};
-
-use super::action::Effect;
-use super::screen::Screen;
-use super::state::AppState;
+use crate::meta::{MovementEvent, Severity};
 
 /// How many events the timeline keeps (the oldest go first). Each is a few
 /// dozen bytes plus its ISR or replica lists.
@@ -34,11 +30,6 @@ pub struct EventsStore {
 }
 
 impl EventsStore {
-    /// Forget the cluster (another context).
-    pub fn reset(&mut self) {
-        *self = EventsStore::default();
-    }
-
     /// Take a batch of events.
     pub fn push(&mut self, events: &[MovementEvent]) {
         for event in events {
@@ -64,66 +55,6 @@ impl EventsStore {
             recent[slot] += 1;
         }
         self.recent = recent;
-    }
-}
-
-/// Enter on the timeline: a group's event opens the group's offsets, a
-/// partition's event its topic's Partitions screen on that partition, a
-/// topic's its Partitions screen, a broker's the Brokers screen on that
-/// broker. Events about the whole
-/// cluster have no screen of their own: nothing happens.
-pub fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
-    let view = state.view();
-    let Some(event) = view
-        .rows
-        .get(view.selected)
-        .and_then(|&i| state.events.ring.get(i))
-    else {
-        return;
-    };
-    let (topic, partition, broker) = (event.topic.clone(), event.partition, event.broker());
-    if let Some(group) = event.group() {
-        let group = group.to_owned();
-        super::update::push(state, Screen::Group { group }, None, fx);
-        return;
-    }
-    match (topic, broker) {
-        (Some(topic), _) => {
-            if snap.topic(&topic).is_none() {
-                state.notice = Some(format!("topic '{topic}' is not in the cluster now"));
-                return;
-            }
-            super::update::push(
-                state,
-                Screen::Partitions {
-                    topic: topic.clone(),
-                },
-                None,
-                fx,
-            );
-            if let Some(partition) = partition {
-                super::rows::refresh(state, snap);
-                let index = snap
-                    .topic(&topic)
-                    .and_then(|t| t.partitions.iter().position(|p| p.partition == partition));
-                select_source_row(state, index);
-            }
-        }
-        (None, Some(broker)) => {
-            super::update::push(state, Screen::brokers(), None, fx);
-            super::rows::refresh(state, snap);
-            let index = state.screens.brokers.position(broker);
-            select_source_row(state, index);
-        }
-        (None, None) => {}
-    }
-}
-
-/// Select the row showing source index `index` on the view on top.
-fn select_source_row(state: &mut AppState, index: Option<usize>) {
-    let view = state.view_mut();
-    if let Some(row) = index.and_then(|i| view.rows.iter().position(|&r| r == i)) {
-        view.selected = row;
     }
 }
 

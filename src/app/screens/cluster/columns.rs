@@ -1,14 +1,15 @@
-//! The Cluster screen's table: the `KRaft` quorum's replicas.
+//! The Cluster screen's column table: the `KRaft` quorum's replicas.
 
 use std::time::Duration;
 
-use super::Column;
-use super::format::age;
+use crate::columns::Column;
+use crate::columns::format::age;
 use crate::inspect::quorum::QuorumReplica;
 
 /// One replica of the metadata log.
 #[derive(Debug, Clone, Copy)]
 pub struct Row<'a> {
+    /// The replica.
     pub replica: &'a QuorumReplica,
     /// Now, ms since the epoch (for "ago").
     pub now_ms: i64,
