@@ -96,7 +96,13 @@ mod tests {
     use crate::meta::fixtures::snapshot_with_isr;
 
     fn kinds(state: &AppState) -> Vec<&'static str> {
-        state.screens.events.ring.iter().map(|e| e.kind.name()).collect()
+        state
+            .screens
+            .events
+            .ring
+            .iter()
+            .map(|e| e.kind.name())
+            .collect()
     }
 
     #[test]
@@ -134,7 +140,11 @@ mod tests {
             (last.topic.as_deref(), last.partition),
             (Some("orders"), Some(0))
         );
-        assert_eq!(state.screens.events.recent, [1, 0, 1], "critical and info counted");
+        assert_eq!(
+            state.screens.events.recent,
+            [1, 0, 1],
+            "critical and info counted"
+        );
         // Nothing new (same generation, same configs): not looked at again.
         min_isr(&mut state, &healthy);
         assert_eq!(state.screens.events.ring.len(), 2);
