@@ -91,6 +91,34 @@ fn get_topics(env: &ClusterEnv, state: &Path, real: &[&str]) -> Vec<String> {
     topic_pseudonyms
 }
 
+/// `consume --anonymize`: the topic's pseudonym `shown` on every record,
+/// the values as they are.
+fn consume(env: &ClusterEnv, state: &Path, topic: &str, real: &[&str], shown: &str) {
+    let output = run(
+        env,
+        state,
+        &[
+            "consume",
+            topic,
+            "--count",
+            "3",
+            "-o",
+            "json",
+            "--anonymize",
+        ],
+    );
+    assert_hidden(&output, real, "consume -o json --anonymize");
+    let records: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(records.len(), 3);
+    for record in &records {
+        assert_eq!(record["topic"], shown);
+        assert!(record["value"].as_str().unwrap().starts_with("record "));
+    }
+}
+
 #[test]
 fn anonymized_output_holds_pseudonyms_and_never_a_real_name() {
     let Some(env) = support::shared_cluster() else {
@@ -154,6 +182,16 @@ fn anonymized_output_holds_pseudonyms_and_never_a_real_name() {
     assert_hidden(&output, &real, "describe topic --anonymize");
     assert!(text(&output).contains(offset_topic));
     assert!(text(&output).contains(shown));
+    let output = run(
+        &env,
+        &state,
+        &["describe", "topic", &topic, "--clients", "--anonymize"],
+    );
+    assert_hidden(&output, &real, "describe topic --clients --anonymize");
+    assert!(text(&output).contains(offset_topic));
+
+    consume(&env, &state, &topic, &real, offset_topic);
+
     let output = run(
         &env,
         &state,

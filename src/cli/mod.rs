@@ -339,6 +339,7 @@ async fn dispatch(
                 (None, None) => None,
             };
             let args = consume::ConsumeArgs {
+                shown_topic: crate::anonymize::name(crate::anonymize::Kind::Topic, &topic),
                 topic,
                 partition,
                 from,
