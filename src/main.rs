@@ -42,6 +42,11 @@ fn exit_code(code: i32) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.anonymize {
+        if cli.command.is_none() {
+            // Better no screen than a screenshot with the real names on it.
+            eprintln!("kscope: --anonymize is for the headless commands: the TUI shows real names");
+            return exit_code(2);
+        }
         kscope::anonymize::enable();
     }
     if let Some(Command::Config(command)) = &cli.command {

@@ -112,6 +112,11 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 .to_owned(),
         ));
     }
+    if crate::anonymize::active().is_some() && matches!(command, Command::Record { .. }) {
+        return Err(Error::Usage(
+            "--anonymize does not apply to record: a recording keeps the real names".to_owned(),
+        ));
+    }
     if bootstrap.is_empty() {
         return Err(Error::NoBootstrap);
     }
