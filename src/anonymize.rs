@@ -211,19 +211,20 @@ static ACTIVE: OnceLock<Anonymizer> = OnceLock::new();
 /// the state directory (made there on first use), or by a random key for
 /// this process only when there is none. Returns where the key is kept.
 pub fn enable() -> Option<PathBuf> {
-    let (secret, path) = match crate::logging::log_dir() {
-        Some(dir) => match stored_key(&dir) {
-            Ok(secret) => (secret, Some(dir.join(KEY_FILE))),
-            Err(error) => {
-                eprintln!(
-                    "kscope: warning: --anonymize: no key file in {} ({error}): pseudonyms hold for this run only",
-                    dir.display()
-                );
-                (random_key(), None)
-            }
+    let stored = crate::logging::log_dir()
+        .ok_or_else(|| "no state directory".to_owned())
+        .and_then(|dir| {
+            stored_key(&dir)
+                .map(|secret| (secret, dir.join(KEY_FILE)))
+                .map_err(|error| format!("no key file in {} ({error})", dir.display()))
+        });
+    let (secret, path) = stored.map_or_else(
+        |why| {
+            eprintln!("kscope: warning: --anonymize: {why}: pseudonyms hold for this run only");
+            (random_key(), None)
         },
-        None => (random_key(), None),
-    };
+        |(secret, path)| (secret, Some(path)),
+    );
     let _ = ACTIVE.set(Anonymizer::new(&secret));
     path
 }

@@ -39,7 +39,11 @@ pub fn json(event: &MovementEvent) -> Value {
         "partition".to_owned(),
         event.partition.map_or(Value::Null, Value::from),
     );
-    if let Ok(Value::Object(fields)) = serde_json::to_value(&event.kind) {
+    let mut fields = serde_json::to_value(&event.kind);
+    if let (Some(anonymizer), Ok(fields)) = (anonymize::active(), &mut fields) {
+        anonymizer.json(fields);
+    }
+    if let Ok(Value::Object(fields)) = fields {
         for (key, value) in fields {
             if key != "kind" {
                 object.insert(key, value);
@@ -85,7 +89,11 @@ pub fn record(event: &MovementEvent) -> Value {
     object.insert("group".to_owned(), group);
     object.insert("before".to_owned(), before);
     object.insert("after".to_owned(), after);
-    if let Ok(Value::Object(fields)) = serde_json::to_value(&event.kind) {
+    let mut fields = serde_json::to_value(&event.kind);
+    if let (Some(anonymizer), Ok(fields)) = (anonymize::active(), &mut fields) {
+        anonymizer.json(fields);
+    }
+    if let Ok(Value::Object(fields)) = fields {
         for (key, value) in fields {
             object.entry(key).or_insert(value);
         }
@@ -180,7 +188,11 @@ pub fn line(event: &MovementEvent) -> String {
         rfc3339(event.time),
         event.kind.name()
     );
-    if let Ok(Value::Object(fields)) = serde_json::to_value(&event.kind) {
+    let mut fields = serde_json::to_value(&event.kind);
+    if let (Some(anonymizer), Ok(fields)) = (anonymize::active(), &mut fields) {
+        anonymizer.json(fields);
+    }
+    if let Ok(Value::Object(fields)) = fields {
         for (key, value) in fields.into_iter().filter(|(k, _)| k != "kind") {
             let value = match value {
                 Value::Array(items) => items
