@@ -4,10 +4,12 @@
 
 mod support;
 
+use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
-use std::process::{Command, Output};
-use std::time::Duration;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::consumers::Reading;
@@ -212,5 +214,82 @@ fn anonymized_output_holds_pseudonyms_and_never_a_real_name() {
     let key = state.join("kscope/anonymize.key");
     let mode = std::fs::metadata(&key).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "{}", key.display());
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+/// `watch events --anonymize` in the background: its stdout lines on a
+/// channel.
+fn watch(env: &ClusterEnv, state: &Path, extra: &[&str]) -> (Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kscope"))
+        .env("XDG_STATE_HOME", state)
+        .args(["-b", env.bootstrap(), "watch", "events", "--anonymize"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start kscope watch events");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    (child, rx)
+}
+
+/// The first line `lines` gives within a minute that holds `what`.
+fn line_with(lines: &mpsc::Receiver<String>, what: &str, real: &str) -> String {
+    let deadline = Instant::now() + Duration::from_mins(1);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = lines
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("no line with {what:?} within a minute"));
+        assert!(!line.contains(real), "watch events shows {real:?}: {line}");
+        if line.contains(what) {
+            return line;
+        }
+    }
+}
+
+#[test]
+fn watch_events_name_a_new_topic_by_its_pseudonym() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let state = std::env::temp_dir().join(unique("kscope-anon-state"));
+    let topic = unique("anon-created");
+    let (mut json_watch, json_lines) = watch(&env, &state, &["-o", "json"]);
+    let (mut text_watch, text_lines) = watch(&env, &state, &[]);
+    // Both have read the cluster once before the topic exists.
+    std::thread::sleep(Duration::from_secs(4));
+    env.create_topic_with_kafka(&topic, &["--partitions", "2", "--replication-factor", "1"]);
+    let created = line_with(&json_lines, "\"topic_created\"", &topic);
+    let event: Value = serde_json::from_str(&created).unwrap();
+    let shown = event["topic"].as_str().unwrap().to_owned();
+    assert!(shown.starts_with("topic-"), "{created}");
+    let line = line_with(&text_lines, "topic_created", &topic);
+    assert!(line.contains(&shown), "{line}");
+    for child in [&mut json_watch, &mut text_watch] {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    // The pseudonym is the one the other commands print.
+    let topics = json(&run(
+        &env,
+        &state,
+        &["get", "topics", "-o", "json", "--anonymize"],
+    ));
+    assert!(
+        topics
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == shown),
+        "{shown} not in {topics}"
+    );
     let _ = std::fs::remove_dir_all(&state);
 }
