@@ -114,6 +114,18 @@ impl Anonymizer {
                 })
                 .collect::<Vec<_>>()
                 .join(" "),
+            Cells::TopicPartitions => text
+                .split(',')
+                .map(|part| match part.rsplit_once('-') {
+                    Some((topic, partition))
+                        if !topic.is_empty() && partition.bytes().all(|b| b.is_ascii_digit()) =>
+                    {
+                        format!("{}-{partition}", self.name(Kind::Topic, topic))
+                    }
+                    _ => part.to_owned(),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
         }
     }
 
@@ -188,6 +200,9 @@ pub enum Cells {
     Names(Kind),
     /// A member's assignment: `topic:0,1 topic:2`.
     Assignment,
+    /// Partitions of several topics: `topic-0,other-3` (a part that is
+    /// not a name, a dash and a number is kept).
+    TopicPartitions,
 }
 
 /// What a headless table's column holds, by its header; `NAME` in a table
@@ -201,6 +216,10 @@ pub fn column_cells(header: &str, headers: &[&str]) -> Option<Cells> {
         "HOST" => Some(Cells::Names(Kind::Host)),
         "MEMBER" | "MEMBER-ID" | "INSTANCE" => Some(Cells::Names(Kind::Member)),
         "ASSIGNED" | "TARGET" => Some(Cells::Assignment),
+        // `get transactions`: the partitions a transaction writes.
+        "PARTITIONS" if headers.contains(&"TRANSACTIONAL-ID") && headers.contains(&"STATE") => {
+            Some(Cells::TopicPartitions)
+        }
         _ => None,
     }
 }
@@ -362,6 +381,8 @@ mod tests {
         assert_eq!(cell, format!("{orders},{payments}"));
         let cell = a.cell(Cells::Assignment, "orders:0,1 payments:2");
         assert_eq!(cell, format!("{orders}:0,1 {payments}:2"));
+        let cell = a.cell(Cells::TopicPartitions, "orders-0,payments-12,7");
+        assert_eq!(cell, format!("{orders}-0,{payments}-12,7"));
     }
 
     #[test]
