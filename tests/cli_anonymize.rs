@@ -210,6 +210,16 @@ fn anonymized_output_holds_pseudonyms_and_never_a_real_name() {
         );
     }
 
+    // What would show real names is refused: the TUI, Kafka's own topics.
+    for args in [
+        &["--anonymize"][..],
+        &["consume", "__consumer_offsets", "--anonymize"],
+    ] {
+        let output = attempt(&env, &state, args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output));
+        assert!(text(&output).contains("--anonymize"), "{}", text(&output));
+    }
+
     // The key was made once, readable by its owner only.
     let key = state.join("kscope/anonymize.key");
     let mode = std::fs::metadata(&key).unwrap().permissions().mode();
