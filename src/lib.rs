@@ -25,6 +25,7 @@
 //! - `memory`: giving freed memory back to the OS.
 //! - `untrusted`: cluster text made safe to show.
 
+pub mod anonymize;
 pub mod app;
 pub mod browse;
 pub mod cli;

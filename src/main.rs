@@ -16,6 +16,12 @@ struct Cli {
     /// Output format of headless commands.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Table, global = true)]
     output: OutputFormat,
+    /// Print stable pseudonyms (`topic-3f9c01ab`, `group-…`, `client-…`,
+    /// `host-…`, `member-…`) instead of topic, group, client, host and member
+    /// names, for screenshots and bug reports (headless commands). Kafka's
+    /// own `__…` names are kept.
+    #[arg(long, global = true)]
+    anonymize: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -35,6 +41,14 @@ fn exit_code(code: i32) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.anonymize {
+        if cli.command.is_none() {
+            // Better no screen than a screenshot with the real names on it.
+            eprintln!("kscope: --anonymize is for the headless commands: the TUI shows real names");
+            return exit_code(2);
+        }
+        kscope::anonymize::enable();
+    }
     if let Some(Command::Config(command)) = &cli.command {
         return exit_code(command.run(&cli.connect, &mut Cli::command()));
     }

@@ -93,13 +93,13 @@ pub async fn run(
         let events = browser.next_events().await?;
         if plain_raw {
             let limit = args.count.map(|n| n - printed);
-            printed += consume_raw::write_values(&args.topic, &events, limit, out)?;
+            printed += consume_raw::write_values(&args.shown_topic, &events, limit, out)?;
             out.flush()?;
             continue;
         }
         for event in events {
             match event {
-                Event::Notice(notice) => Output::notice(&args.topic, &notice),
+                Event::Notice(notice) => Output::notice(&args.shown_topic, &notice),
                 Event::Record(record) => {
                     if args.count.is_some_and(|n| printed >= n) {
                         break;

@@ -81,7 +81,7 @@ pub async fn newest_first(
         while !browser.finished() {
             for event in browser.next_events().await? {
                 match event {
-                    Event::Notice(notice) => Output::notice(&args.topic, &notice),
+                    Event::Notice(notice) => Output::notice(&args.shown_topic, &notice),
                     Event::Record(record) => {
                         if key.matches(&record, output.decoder).await {
                             found.push(record);

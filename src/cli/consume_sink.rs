@@ -24,6 +24,8 @@ use super::error::Error;
 #[derive(Debug, Clone)]
 pub struct ConsumeArgs {
     pub topic: String,
+    /// The topic's name as printed: its pseudonym under `--anonymize`.
+    pub shown_topic: String,
     /// Only this partition.
     pub partition: Option<i32>,
     /// Where to start (`None`: the beginning; with a key, newest first).
@@ -163,7 +165,7 @@ impl<'a> Output<'a> {
             let json = RecordJson {
                 key: decoding.as_ref().map_or(Field::Bytes, |d| field(&d.key)),
                 value: decoding.as_ref().map_or(Field::Bytes, |d| field(&d.value)),
-                ..RecordJson::plain(&args.topic, record)
+                ..RecordJson::plain(&args.shown_topic, record)
             };
             let input = jq::record_val(&json);
             if let Some(filter) = &args.jq.filter {
@@ -189,8 +191,13 @@ impl<'a> Output<'a> {
                 return Ok(true);
             }
         }
-        self.printer
-            .write(&args.topic, record, decoding.as_ref(), self.format, out)?;
+        self.printer.write(
+            &args.shown_topic,
+            record,
+            decoding.as_ref(),
+            self.format,
+            out,
+        )?;
         Ok(true)
     }
 

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+use crate::anonymize::{self, Kind};
 use crate::meta::{MovementEvent, MovementKind};
 
 /// RFC 3339 in UTC, e.g. `2026-12-02T14:03:07.123456789Z`.
@@ -38,7 +39,11 @@ pub fn json(event: &MovementEvent) -> Value {
         "partition".to_owned(),
         event.partition.map_or(Value::Null, Value::from),
     );
-    if let Ok(Value::Object(fields)) = serde_json::to_value(&event.kind) {
+    let mut fields = serde_json::to_value(&event.kind);
+    if let (Some(anonymizer), Ok(fields)) = (anonymize::active(), &mut fields) {
+        anonymizer.json(fields);
+    }
+    if let Ok(Value::Object(fields)) = fields {
         for (key, value) in fields {
             if key != "kind" {
                 object.insert(key, value);
@@ -84,7 +89,11 @@ pub fn record(event: &MovementEvent) -> Value {
     object.insert("group".to_owned(), group);
     object.insert("before".to_owned(), before);
     object.insert("after".to_owned(), after);
-    if let Ok(Value::Object(fields)) = serde_json::to_value(&event.kind) {
+    let mut fields = serde_json::to_value(&event.kind);
+    if let (Some(anonymizer), Ok(fields)) = (anonymize::active(), &mut fields) {
+        anonymizer.json(fields);
+    }
+    if let Ok(Value::Object(fields)) = fields {
         for (key, value) in fields {
             object.entry(key).or_insert(value);
         }
@@ -142,11 +151,15 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
 /// The event as one `watch events` table line: time, severity, source,
 /// kind, subject, and what happened in words.
 pub fn table_line(event: &MovementEvent) -> String {
-    let subject = match (&event.topic, event.partition, event.broker(), event.group()) {
+    let topic = event
+        .topic
+        .as_deref()
+        .map(|t| anonymize::name(Kind::Topic, t));
+    let subject = match (topic, event.partition, event.broker(), event.group()) {
         (Some(topic), Some(partition), _, _) => format!("{topic}/{partition}"),
-        (Some(topic), None, _, _) => topic.clone(),
+        (Some(topic), None, _, _) => topic,
         (None, _, Some(broker), _) => format!("broker {broker}"),
-        (None, _, None, Some(group)) => format!("group {group}"),
+        (None, _, None, Some(group)) => format!("group {}", anonymize::name(Kind::Group, group)),
         (None, _, None, None) => "-".to_owned(),
     };
     format!(
@@ -161,9 +174,13 @@ pub fn table_line(event: &MovementEvent) -> String {
 
 /// The event as one text line: time, kind, where, then `key=value` fields.
 pub fn line(event: &MovementEvent) -> String {
-    let place = match (&event.topic, event.partition) {
+    let topic = event
+        .topic
+        .as_deref()
+        .map(|t| anonymize::name(Kind::Topic, t));
+    let place = match (topic, event.partition) {
         (Some(topic), Some(partition)) => format!("{topic}/{partition}"),
-        (Some(topic), None) => topic.clone(),
+        (Some(topic), None) => topic,
         _ => "-".to_owned(),
     };
     let mut text = format!(
@@ -171,7 +188,11 @@ pub fn line(event: &MovementEvent) -> String {
         rfc3339(event.time),
         event.kind.name()
     );
-    if let Ok(Value::Object(fields)) = serde_json::to_value(&event.kind) {
+    let mut fields = serde_json::to_value(&event.kind);
+    if let (Some(anonymizer), Ok(fields)) = (anonymize::active(), &mut fields) {
+        anonymizer.json(fields);
+    }
+    if let Ok(Value::Object(fields)) = fields {
         for (key, value) in fields.into_iter().filter(|(k, _)| k != "kind") {
             let value = match value {
                 Value::Array(items) => items

@@ -112,6 +112,9 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 .to_owned(),
         ));
     }
+    if let Some(refused) = anonymize_refuses(&command) {
+        return Err(refused);
+    }
     if bootstrap.is_empty() {
         return Err(Error::NoBootstrap);
     }
@@ -181,6 +184,22 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         }
         done
     })
+}
+
+/// Under `--anonymize`, why `command` is refused: `record` would keep the
+/// real names, and Kafka's own topics hold them in their records (group,
+/// topic and transactional ids), which no pseudonym replaces.
+fn anonymize_refuses(command: &Command) -> Option<Error> {
+    crate::anonymize::active()?;
+    match command {
+        Command::Record { .. } => Some(Error::Usage(
+            "--anonymize does not apply to record: a recording keeps the real names".to_owned(),
+        )),
+        Command::Consume { topic, .. } if topic.starts_with("__") => Some(Error::Usage(format!(
+            "--anonymize does not apply to consume {topic}: its records hold group, topic and transactional ids"
+        ))),
+        _ => None,
+    }
 }
 
 /// A `watch`'s filter, its `--kinds` and `--groups` checked before any
@@ -339,6 +358,7 @@ async fn dispatch(
                 (None, None) => None,
             };
             let args = consume::ConsumeArgs {
+                shown_topic: crate::anonymize::name(crate::anonymize::Kind::Topic, &topic),
                 topic,
                 partition,
                 from,

@@ -18,7 +18,7 @@ pub fn emit<R: Serialize>(
 ) -> Result<(), Error> {
     match format {
         OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, rows)?;
+            json(out, rows, false)?;
             writeln!(out)?;
         }
         OutputFormat::Csv => table::write_csv(out, table, rows)?,
@@ -26,4 +26,34 @@ pub fn emit<R: Serialize>(
     }
     out.flush()?;
     Ok(())
+}
+
+/// Write `value` as JSON (indented when `pretty`), its names replaced by
+/// pseudonyms under `--anonymize` ([`crate::anonymize::Anonymizer::json`]):
+/// the one JSON writer of the headless commands' documents.
+pub fn json<T: Serialize + ?Sized>(
+    out: &mut impl Write,
+    value: &T,
+    pretty: bool,
+) -> Result<(), serde_json::Error> {
+    match crate::anonymize::active() {
+        Some(anonymizer) => {
+            let mut value = serde_json::to_value(value)?;
+            anonymizer.json(&mut value);
+            write_json(out, &value, pretty)
+        }
+        None => write_json(out, value, pretty),
+    }
+}
+
+fn write_json<T: Serialize + ?Sized>(
+    out: &mut impl Write,
+    value: &T,
+    pretty: bool,
+) -> Result<(), serde_json::Error> {
+    if pretty {
+        serde_json::to_writer_pretty(out, value)
+    } else {
+        serde_json::to_writer(out, value)
+    }
 }

@@ -139,7 +139,7 @@ fn groups(view: &View, format: OutputFormat, out: &mut impl Write) -> Result<(),
         )));
     }
     if format == OutputFormat::Json {
-        serde_json::to_writer_pretty(&mut *out, groups)?;
+        crate::cli::output::json(&mut *out, groups, true)?;
         writeln!(out)?;
         return Ok(());
     }

@@ -17,10 +17,13 @@ pub fn write_columns<R>(out: &mut impl Write, table: &[Column<R>], rows: &[R]) -
 /// Write `rows` as CSV (RFC 4180) under the headers of `table`: the raw
 /// cells, quoted where needed (a CSV reader gets the text exact).
 pub fn write_csv<R>(out: &mut impl Write, table: &[Column<R>], rows: &[R]) -> io::Result<()> {
+    let headers = columns::headers(table);
     let mut buffer = Vec::new();
-    crate::browse::csv::row(&mut buffer, &columns::headers(table));
+    crate::browse::csv::row(&mut buffer, &headers);
     for row in rows {
-        crate::browse::csv::row(&mut buffer, &columns::cells(table, row));
+        let mut cells = columns::cells(table, row);
+        anonymize(&headers, std::slice::from_mut(&mut cells));
+        crate::browse::csv::row(&mut buffer, &cells);
     }
     out.write_all(&buffer)
 }
@@ -34,6 +37,15 @@ pub fn write(
     aligns: &[Align],
     rows: &[Vec<String>],
 ) -> io::Result<()> {
+    let anonymized: Vec<Vec<String>>;
+    let rows = if crate::anonymize::active().is_some() {
+        let mut copy = rows.to_vec();
+        anonymize(headers, &mut copy);
+        anonymized = copy;
+        &anonymized
+    } else {
+        rows
+    };
     let header: Vec<String> = headers.iter().map(|h| (*h).to_owned()).collect();
     let widths = columns::content_widths(headers, rows.iter().map(Vec::as_slice));
     for row in std::iter::once(&header).chain(rows) {
@@ -48,6 +60,22 @@ pub fn write(
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
+}
+
+/// With `--anonymize`, the names in the columns that hold them (by
+/// header, [`crate::anonymize::column_cells`]) replaced by pseudonyms.
+fn anonymize(headers: &[&str], rows: &mut [Vec<String>]) {
+    let Some(anonymizer) = crate::anonymize::active() else {
+        return;
+    };
+    for (i, header) in headers.iter().enumerate() {
+        let Some(names) = crate::anonymize::column_cells(header, headers) else {
+            continue;
+        };
+        for cell in rows.iter_mut().filter_map(|row| row.get_mut(i)) {
+            *cell = anonymizer.cell(names, cell);
+        }
+    }
 }
 
 #[cfg(test)]

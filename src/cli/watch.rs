@@ -181,11 +181,11 @@ fn write<'a>(
         }
         match (format, filter.events) {
             (OutputFormat::Json, false) => {
-                serde_json::to_writer(&mut *out, &event::json(event))?;
+                crate::cli::output::json(&mut *out, &event::json(event), false)?;
                 writeln!(out)?;
             }
             (OutputFormat::Json, true) => {
-                serde_json::to_writer(&mut *out, &event::record(event))?;
+                crate::cli::output::json(&mut *out, &event::record(event), false)?;
                 writeln!(out)?;
             }
             (OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv, false) => {
@@ -217,7 +217,7 @@ fn missed(
     match format {
         OutputFormat::Json => {
             let record = json!({"time": now, "kind": "events_missed", "missed": count});
-            serde_json::to_writer(&mut *out, &record)?;
+            crate::cli::output::json(&mut *out, &record, false)?;
             writeln!(out)?;
         }
         OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv => {

@@ -102,6 +102,7 @@ pub fn bytes(n: i64) -> String {
 /// What a movement event says, in words.
 pub fn movement_detail(kind: &MovementKind) -> String {
     let mut out = String::new();
+    let shown = |group: &str| crate::anonymize::name(crate::anonymize::Kind::Group, group);
     let _ = match kind {
         MovementKind::LeaderChanged { from, to, epoch } => {
             write!(out, "leader {from} → {to} (epoch {epoch})")
@@ -154,10 +155,10 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             suppressed, count, ..
         } => write!(out, "{count} more {suppressed} suppressed"),
         MovementKind::GroupStateChanged { group, from, to } => {
-            write!(out, "group {group}: {from} → {to}")
+            write!(out, "group {}: {from} → {to}", shown(group))
         }
         MovementKind::GroupMembersChanged { group, from, to } => {
-            write!(out, "group {group}: members {from} → {to}")
+            write!(out, "group {}: members {from} → {to}", shown(group))
         }
         MovementKind::GroupRecordsLost {
             group,
@@ -165,7 +166,8 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             start,
         } => write!(
             out,
-            "group {group} lost {} unread records: committed {committed}, log start {start}",
+            "group {} lost {} unread records: committed {committed}, log start {start}",
+            shown(group),
             start - committed
         ),
         MovementKind::GroupStuck {
@@ -174,7 +176,8 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             end,
         } => write!(
             out,
-            "group {group} stuck at {committed} (end {end}, lag {})",
+            "group {} stuck at {committed} (end {end}, lag {})",
+            shown(group),
             end - committed
         ),
         MovementKind::UnderMinIsr { isr, min_isr } => {
@@ -188,7 +191,11 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             )
         }
         MovementKind::GroupMoving { group, committed } => {
-            write!(out, "group {group} moving again (committed {committed})")
+            write!(
+                out,
+                "group {} moving again (committed {committed})",
+                shown(group)
+            )
         }
     };
     out

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Duration;
 
+use crate::anonymize::{self, Kind};
 use crate::cli::table::write_columns;
 use crate::columns::{group_offsets, groups as group_columns, members, streams_tasks};
 use crate::groups::{self, GroupDetail, GroupsClient, Overview};
@@ -195,7 +196,7 @@ fn write_topology(out: &mut impl Write, topology: &groups::Topology) -> io::Resu
     let list = |topics: &[String]| -> String {
         topics
             .iter()
-            .map(|t| escape(t).into_owned())
+            .map(|t| escape(&anonymize::name(Kind::Topic, t)).into_owned())
             .collect::<Vec<_>>()
             .join(",")
     };
@@ -231,7 +232,7 @@ pub fn render_groups(
 ) -> Result<(), CliError> {
     if format == OutputFormat::Json {
         let rows: Vec<GroupRowJson> = overview.groups.iter().map(GroupRowJson::from).collect();
-        serde_json::to_writer_pretty(&mut *out, &rows)?;
+        crate::cli::output::json(&mut *out, &rows, true)?;
         writeln!(out)?;
         return Ok(());
     }
@@ -259,12 +260,13 @@ pub fn render_group(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     if format == OutputFormat::Json {
-        serde_json::to_writer_pretty(&mut *out, &GroupDetailJson::new(detail, verdicts))?;
+        crate::cli::output::json(&mut *out, &GroupDetailJson::new(detail, verdicts), true)?;
         writeln!(out)?;
         return Ok(());
     }
     let d = &detail.description;
-    writeln!(out, "group:        {}", escape(&d.group))?;
+    let group = anonymize::name(Kind::Group, &d.group);
+    writeln!(out, "group:        {}", escape(&group))?;
     writeln!(out, "type:         {}", d.group_type)?;
     writeln!(out, "state:        {}", d.state)?;
     writeln!(out, "coordinator:  {}", d.coordinator)?;

@@ -221,7 +221,7 @@ pub async fn run(
     }
     match format {
         OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, &json)?;
+            crate::cli::output::json(&mut *out, &json, false)?;
             writeln!(out)?;
         }
         OutputFormat::Table | OutputFormat::Raw | OutputFormat::Csv => write_table(out, &json)?,

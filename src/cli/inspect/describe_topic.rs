@@ -158,7 +158,7 @@ pub async fn run(
 ) -> Result<(), Error> {
     let d = describe(cluster, topic).await?;
     if format == OutputFormat::Json {
-        serde_json::to_writer(&mut *out, &d)?;
+        crate::cli::output::json(&mut *out, &d, false)?;
         writeln!(out)?;
         out.flush()?;
         return Ok(());
@@ -166,7 +166,10 @@ pub async fn run(
     writeln!(
         out,
         "topic {}: {} partitions, size {} (leaders {})",
-        crate::untrusted::escaped(d.topic.clone()),
+        crate::untrusted::escaped(crate::anonymize::name(
+            crate::anonymize::Kind::Topic,
+            &d.topic
+        )),
         d.partitions.len(),
         opt(d.size_bytes.map(crate::columns::format::bytes)),
         opt(d.leader_size_bytes.map(crate::columns::format::bytes)),

@@ -245,7 +245,10 @@ fn heading(out: &mut impl Write, title: &str, read_at_ms: i64) -> std::io::Resul
 }
 
 fn write_table(out: &mut impl Write, c: &TopicClients) -> std::io::Result<()> {
-    let topic = crate::untrusted::escaped(c.topic.clone());
+    let topic = crate::untrusted::escaped(crate::anonymize::name(
+        crate::anonymize::Kind::Topic,
+        &c.topic,
+    ));
     writeln!(out, "topic {topic}: {} partitions", c.partitions)?;
     heading(out, "PRODUCERS WRITING IT", c.writers.read_at_ms)?;
     match &c.writers.answer {
@@ -299,7 +302,7 @@ pub async fn run(
     };
     report_missing(&clients);
     if format == OutputFormat::Json {
-        serde_json::to_writer(&mut *out, &json(&clients))?;
+        crate::cli::output::json(&mut *out, &json(&clients), false)?;
         writeln!(out)?;
     } else {
         write_table(out, &clients)?;
