@@ -268,36 +268,50 @@ fn random_key() -> Vec<u8> {
 }
 
 /// The secret in `dir`, made (random, mode 0600) when there is none yet.
+/// Runs started together agree on one: the new key is written whole to a
+/// file of this run's own, then linked into place, which fails if another
+/// run linked its key first (then that one is read). A key is never seen
+/// half written.
 fn stored_key(dir: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
     let path = dir.join(KEY_FILE);
-    match std::fs::read(&path) {
-        Ok(secret) if secret.len() == KEY_LEN => return Ok(secret),
-        Ok(_) => {
-            return Err(std::io::Error::other(format!(
+    let read = |path: &Path| {
+        let secret = std::fs::read(path)?;
+        if secret.len() == KEY_LEN {
+            Ok(secret)
+        } else {
+            Err(std::io::Error::other(format!(
                 "{} is not a {KEY_LEN}-byte key",
                 path.display()
-            )));
+            )))
         }
+    };
+    match read(&path) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-        Err(error) => return Err(error),
+        known => return known,
     }
     std::fs::create_dir_all(dir)?;
     let secret = random_key();
-    match std::fs::OpenOptions::new()
+    let own = dir.join(format!(
+        "{KEY_FILE}.{}.{:016x}",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(&path)
-    {
-        Ok(mut file) => {
-            file.write_all(&secret)?;
-            file.sync_all()?;
-            Ok(secret)
-        }
+        .open(&own)?;
+    let written = file
+        .write_all(&secret)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::hard_link(&own, &path));
+    let _ = std::fs::remove_file(&own);
+    match written {
+        Ok(()) => Ok(secret),
         // Another run made it first: use theirs.
-        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => std::fs::read(&path),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => read(&path),
         Err(error) => Err(error),
     }
 }
@@ -305,6 +319,23 @@ fn stored_key(dir: &Path) -> std::io::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_started_together_agree_on_one_key() {
+        let dir = tempfile::tempdir().expect("dir");
+        let keys: Vec<Vec<u8>> = std::thread::scope(|scope| {
+            let started: Vec<_> = (0..8)
+                .map(|_| scope.spawn(|| stored_key(dir.path()).expect("a key")))
+                .collect();
+            started
+                .into_iter()
+                .map(|t| t.join().expect("joined"))
+                .collect()
+        });
+        assert!(keys.iter().all(|k| k == &keys[0] && k.len() == KEY_LEN));
+        let left: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
+        assert_eq!(left.len(), 1, "only the key file is left: {left:?}");
+    }
 
     fn anon() -> Anonymizer {
         Anonymizer::new(b"a fixed test key of some length")
