@@ -133,6 +133,12 @@ pub enum ConfigError {
 }
 
 impl ConfigError {
+    /// Whether a `password_command` failed: run without a terminal, that is
+    /// one that may need to ask the person for a password.
+    pub fn is_password_command(&self) -> bool {
+        matches!(self, Self::Secret { key, .. } if key.ends_with("password_command"))
+    }
+
     /// The process exit code: 2 for bad usage or configuration, 1 when the
     /// configuration was fine but the cluster could not be reached or refused us.
     pub fn exit_code(&self) -> i32 {

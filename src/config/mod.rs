@@ -18,6 +18,7 @@ pub mod resolve;
 pub mod schema;
 pub mod secret;
 mod transport;
+mod tty;
 pub mod validate;
 
 pub use error::{ConfigError, Location};

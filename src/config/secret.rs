@@ -17,6 +17,15 @@
 //! process group, whose read of the terminal stops it until it is killed),
 //! without `GPG_TTY` (no pinentry drawn over the screen), and is killed after
 //! a short timeout of its own.
+//!
+//! Otherwise a command that may ask for a password gets the terminal: when
+//! kscope's process group holds it in the foreground, the command runs as a
+//! foreground job of its own (`super::tty`) with the terminal as its standard
+//! input and error, and has [`LOGIN_TIMEOUT`] for the person to answer. The
+//! TUI first tries unattended and steps aside (leaves its screen) only for
+//! a command that failed that way. Without the terminal (`kscope … &`, a
+//! pipe from cron), the command runs as a background job and a prompt
+//! fails at its first read.
 
 use std::cell::Cell;
 use std::os::unix::process::CommandExt;
@@ -97,9 +106,24 @@ pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
 pub fn run_command(key: &str, command: &str, dir: Option<&Path>) -> Result<String, ConfigError> {
     match UNATTENDED.get() {
         Some(timeout) => run_command_within(key, command, dir, timeout, Terminal::None),
-        None => run_command_within(key, command, dir, COMMAND_TIMEOUT, Terminal::Inherited),
+        None => match super::tty::Lender::claim() {
+            Some(lender) => {
+                run_command_within(key, command, dir, LOGIN_TIMEOUT, Terminal::Lent(&lender))
+            }
+            None => run_command_within(key, command, dir, COMMAND_TIMEOUT, Terminal::Background),
+        },
     }
 }
+
+/// Whether a `password_command` run now (not [`unattended`]) would have
+/// the terminal to ask on: kscope's process group holds it in the foreground.
+pub fn can_prompt() -> bool {
+    super::tty::Lender::claim().is_some()
+}
+
+/// How long a `password_command` that has the terminal may take: a person
+/// typing a password, or approving a second factor on a phone.
+pub const LOGIN_TIMEOUT: Duration = Duration::from_mins(2);
 
 /// How long a `password_command` may take when nobody can answer a prompt
 /// (the fleet's polls): a secret manager that answers from a cache or an
@@ -130,10 +154,15 @@ pub fn unattended<T>(timeout: Duration, f: impl FnOnce() -> T) -> T {
 }
 
 /// Which terminal a command may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Terminal {
-    /// kscope's own, from a process group of its own.
-    Inherited,
+#[derive(Clone, Copy)]
+enum Terminal<'a> {
+    /// kscope's, lent to the command's group as the foreground job: it may
+    /// prompt, and its standard error is the terminal (what it printed is
+    /// on screen, not in the error).
+    Lent(&'a super::tty::Lender),
+    /// kscope's, from a background process group of its own: reading it
+    /// stops the command until the timeout.
+    Background,
     /// None: a session of its own (see [`unattended`]).
     None,
 }
@@ -141,7 +170,7 @@ enum Terminal {
 /// `sh -c command`, in a process group of its own so a timeout kills what
 /// it started too; for [`Terminal::None`] under `setsid` (a new session,
 /// which is also a new process group) when `setsid` exists.
-fn spawn(command: &str, dir: Option<&Path>, terminal: Terminal) -> std::io::Result<Child> {
+fn spawn(command: &str, dir: Option<&Path>, terminal: Terminal<'_>) -> std::io::Result<Child> {
     let shell = |program: &str| {
         let mut shell = Command::new(program);
         if program != "sh" {
@@ -158,7 +187,7 @@ fn spawn(command: &str, dir: Option<&Path>, terminal: Terminal) -> std::io::Resu
             .stdout(Stdio::piped());
         shell
     };
-    if terminal == Terminal::None {
+    if matches!(terminal, Terminal::None) {
         // Not a group leader when started (kscope's group), `setsid` makes
         // its session in place and runs the shell as its leader: killing
         // the group of its pid kills what the shell started.
@@ -170,10 +199,16 @@ fn spawn(command: &str, dir: Option<&Path>, terminal: Terminal) -> std::io::Resu
         }
     }
     let mut shell = shell("sh");
-    if terminal == Terminal::None {
-        shell.env_remove("GPG_TTY");
+    match terminal {
+        Terminal::Lent(lender) => lender.lend(&mut shell)?,
+        Terminal::Background => {
+            shell.process_group(0);
+        }
+        Terminal::None => {
+            shell.env_remove("GPG_TTY").process_group(0);
+        }
     }
-    shell.process_group(0).spawn()
+    shell.spawn()
 }
 
 fn run_command_within(
@@ -181,7 +216,7 @@ fn run_command_within(
     command: &str,
     dir: Option<&Path>,
     timeout: Duration,
-    terminal: Terminal,
+    terminal: Terminal<'_>,
 ) -> Result<String, ConfigError> {
     let error = |message: String| ConfigError::Secret {
         key: key.to_owned(),
@@ -250,6 +285,12 @@ mod tests {
 
     const KEY: &str = "contexts.prod.sasl.password";
 
+    /// As a background job, whether or not the tests run in a terminal:
+    /// what the command printed on standard error is then in the error.
+    fn background(key: &str, command: &str) -> Result<String, ConfigError> {
+        run_command_within(key, command, None, COMMAND_TIMEOUT, Terminal::Background)
+    }
+
     #[test]
     fn literals_and_references_are_told_apart() {
         assert!(is_literal("hunter2"));
@@ -290,28 +331,22 @@ mod tests {
     #[test]
     fn a_command_resolves_and_a_failing_one_names_key_and_status() {
         let key = "contexts.prod.sasl.password_command";
-        assert_eq!(
-            run_command(key, "printf 'pw\\n'", None).expect("runs"),
-            "pw"
-        );
-        let message = run_command(key, "echo nope >&2; exit 3", None)
+        assert_eq!(background(key, "printf 'pw\\n'").expect("runs"), "pw");
+        let message = background(key, "echo nope >&2; exit 3")
             .expect_err("fails")
             .to_string();
         assert!(message.contains(key), "{message}");
         assert!(message.contains("exit status: 3"), "{message}");
         assert!(message.contains("nope"), "{message}");
-        let message = run_command(key, "exit 4 # --token=tok-789", None)
+        let message = background(key, "exit 4 # --token=tok-789")
             .expect_err("fails")
             .to_string();
         assert!(!message.contains("tok-789"), "{message}");
-        let message = run_command(key, "true --token=tok-789", None)
+        let message = background(key, "true --token=tok-789")
             .expect_err("prints nothing")
             .to_string();
         assert!(!message.contains("tok-789"), "{message}");
-        assert!(
-            run_command(key, "true", None).is_err(),
-            "empty output is an error"
-        );
+        assert!(background(key, "true").is_err(), "empty output is an error");
     }
 
     #[test]
@@ -364,7 +399,7 @@ mod tests {
             &command,
             None,
             Duration::from_millis(300),
-            Terminal::Inherited,
+            Terminal::Background,
         )
         .expect_err("times out")
         .to_string();

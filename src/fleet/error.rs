@@ -115,16 +115,15 @@ impl Error {
     /// command that failed or waited for input (its process group cannot
     /// read the terminal) means the user must log in interactively.
     pub fn from_config(context: &str, error: &ConfigError) -> Error {
-        match error {
-            ConfigError::Secret { key, .. } if key.ends_with("password_command") => {
-                Error::NeedsLogin {
-                    context: context.to_owned(),
-                }
-            }
-            other => Error::Config {
+        if error.is_password_command() {
+            Error::NeedsLogin {
                 context: context.to_owned(),
-                message: other.to_string(),
-            },
+            }
+        } else {
+            Error::Config {
+                context: context.to_owned(),
+                message: error.to_string(),
+            }
         }
     }
 }

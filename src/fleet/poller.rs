@@ -197,9 +197,15 @@ fn publish(tx: &watch::Sender<FleetRows>, slots: &[Slot]) {
 }
 
 /// Keep `resolved` for its context's next poll, and make that poll now
-/// (or as soon as the one running ends).
+/// (or as soon as the one running ends). A context the fleet resolved on
+/// its own (no password command asked) keeps its settings and its
+/// connections: the session's `:ctx` to it changes nothing here.
 fn logged_in(slots: &mut [Slot], resolved: ResolvedContext) {
-    if let Some(slot) = slots.iter_mut().find(|s| s.name == resolved.name) {
+    let own = |slot: &Slot| slot.state.as_ref().is_some_and(|s| s.resolved.is_some());
+    if let Some(slot) = slots
+        .iter_mut()
+        .find(|s| s.name == resolved.name && !own(s))
+    {
         slot.login = Some(resolved);
         slot.due = Instant::now();
     }

@@ -1,5 +1,16 @@
 //! Terminal events to model actions, read on a thread of their own so that
-//! nothing ever waits on input (and idle means blocked in `read`).
+//! nothing ever waits on input.
+//!
+//! The thread can be paused while a `password_command` has the terminal
+//! (`super::login`): a read from a background process group would stop
+//! kscope (SIGTTIN), and a key read here would be one the prompt never
+//! gets. It therefore waits for input in polls of [`POLL`] and reads only
+//! after checking it is not paused; [`Pause::hold`] returns once the thread
+//! is parked between polls, so no read is under way when the terminal is
+//! lent.
+
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
 
 use ratatui::crossterm::event::{
     self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
@@ -10,17 +21,106 @@ use crate::app::{Action, Code, Key};
 
 use super::msg::Msg;
 
-/// Read terminal events forever, sending actions; ends when the receiver is gone.
-pub fn spawn(tx: Sender<Msg>) {
-    std::thread::spawn(move || {
-        while let Ok(event) = event::read() {
-            if let Some(action) = convert(&event)
-                && tx.blocking_send(Msg::Action(action)).is_err()
-            {
-                break;
-            }
+/// How long one wait for input lasts: the most a pause waits for the
+/// thread to park (idle costs four wake-ups a second).
+const POLL: Duration = Duration::from_millis(250);
+
+/// Pausing the input thread (cheap to clone; all clones are one gate).
+#[derive(Clone, Default)]
+pub struct Pause(Arc<(Mutex<Gate>, Condvar)>);
+
+#[derive(Default)]
+struct Gate {
+    /// Asked to stop reading.
+    held: bool,
+    /// The reader is parked: no read under way until `held` is cleared.
+    parked: bool,
+}
+
+impl Pause {
+    /// Stop the reader and wait until it is parked (at most one [`POLL`]
+    /// while it reads; at once when there is no reader). It reads again
+    /// when the [`Held`] is dropped.
+    pub fn hold(&self) -> Held {
+        let (lock, wake) = &*self.0;
+        let mut gate = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        gate.held = true;
+        while !gate.parked {
+            gate = wake.wait(gate).unwrap_or_else(PoisonError::into_inner);
         }
+        Held(self.clone())
+    }
+
+    fn release(&self) {
+        let (lock, wake) = &*self.0;
+        lock.lock().unwrap_or_else(PoisonError::into_inner).held = false;
+        wake.notify_all();
+    }
+
+    /// The reader's side: park while held, then say whether a read may
+    /// start (false: held meanwhile, ask again).
+    fn may_read(&self) -> bool {
+        let (lock, wake) = &*self.0;
+        let mut gate = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while gate.held {
+            gate.parked = true;
+            wake.notify_all();
+            gate = wake.wait(gate).unwrap_or_else(PoisonError::into_inner);
+        }
+        gate.parked = false;
+        true
+    }
+
+    /// The reader is gone (its channel closed or the terminal failed): a
+    /// hold never waits for it.
+    fn gone(&self) {
+        let (lock, wake) = &*self.0;
+        lock.lock().unwrap_or_else(PoisonError::into_inner).parked = true;
+        wake.notify_all();
+    }
+
+    /// Whether a hold came while the reader was polling.
+    fn is_held(&self) -> bool {
+        self.0.0.lock().unwrap_or_else(PoisonError::into_inner).held
+    }
+}
+
+/// The input thread held: dropping it (the login done, or its message
+/// never delivered) lets it read again.
+pub struct Held(Pause);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0.release();
+    }
+}
+
+/// Read terminal events until the receiver is gone, sending actions;
+/// `pause` stops the reading for a while.
+pub fn spawn(tx: Sender<Msg>, pause: Pause) {
+    std::thread::spawn(move || {
+        read(&tx, &pause);
+        pause.gone();
     });
+}
+
+fn read(tx: &Sender<Msg>, pause: &Pause) {
+    while pause.may_read() {
+        match event::poll(POLL) {
+            Ok(false) => continue,
+            Ok(true) if pause.is_held() => continue,
+            Ok(true) => {}
+            Err(_) => return,
+        }
+        let Ok(event) = event::read() else {
+            return;
+        };
+        if let Some(action) = convert(&event)
+            && tx.blocking_send(Msg::Action(action)).is_err()
+        {
+            return;
+        }
+    }
 }
 
 /// One terminal event as an action, if it means anything.
@@ -67,4 +167,52 @@ fn key_of(key: &KeyEvent) -> Option<Key> {
         ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
         alt: key.modifiers.contains(KeyModifiers::ALT),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader stand-in: loops on the gate like `read`, counting reads.
+    fn reader(pause: &Pause, reads: &Arc<std::sync::atomic::AtomicUsize>) {
+        while pause.may_read() {
+            std::thread::sleep(Duration::from_millis(1));
+            if pause.is_held() {
+                continue;
+            }
+            reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn a_hold_returns_with_the_reader_parked_and_no_read_until_released() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let pause = Pause::default();
+        let reads = Arc::new(AtomicUsize::new(0));
+        let (gate, counted) = (pause.clone(), Arc::clone(&reads));
+        std::thread::spawn(move || reader(&gate, &counted));
+        for _ in 0..20 {
+            let held = pause.hold();
+            let before = reads.load(Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(5));
+            assert_eq!(reads.load(Ordering::SeqCst), before, "a read while held");
+            drop(held);
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let before = reads.load(Ordering::SeqCst);
+        while reads.load(Ordering::SeqCst) == before {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no read after release"
+            );
+            std::thread::yield_now();
+        }
+    }
+
+    #[test]
+    fn a_hold_without_a_reader_does_not_wait() {
+        let pause = Pause::default();
+        pause.gone();
+        drop(pause.hold());
+    }
 }

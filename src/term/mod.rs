@@ -7,6 +7,7 @@ mod fleet;
 mod in_flight;
 pub mod input;
 mod launch;
+mod login;
 mod msg;
 mod run;
 mod save;

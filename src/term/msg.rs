@@ -18,6 +18,9 @@ pub enum Msg {
     Generation,
     /// `:ctx NAME` resolved (off the loop), or why it could not be.
     Resolved(String, Result<Box<ResolvedContext>, String>),
+    /// `:ctx NAME` needs its `password_command` run on the terminal; the
+    /// input thread is held (`super::login`).
+    Login(Box<super::login::Login>),
     /// A browse session has records or notices staged.
     Browsed(Arc<super::browse::Staging>),
     /// An answer from the schema registry of this epoch (the session's `registry`).

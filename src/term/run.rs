@@ -58,6 +58,8 @@ pub(super) struct Session {
     pub(super) registry: (Option<Result<Decoder, String>>, u64),
     /// The fleet poller, once the fleet screen has been opened.
     pub(super) fleet: Option<super::fleet::FleetTask>,
+    /// Holds the input thread while a login has the terminal.
+    pub(super) input: input::Pause,
     /// When the groups screens' garbage was last given back.
     pub(super) groups_given_back: Option<Instant>,
 }
@@ -108,7 +110,7 @@ pub(super) async fn run_loop(
     let size = tui.size()?;
     let mut session = Session::new(args, tx.clone());
     session.start(context, 0);
-    input::spawn(tx.clone());
+    input::spawn(tx.clone(), session.input.clone());
     let mut effects = update(
         &mut state,
         Action::Resize {
@@ -151,6 +153,11 @@ pub(super) async fn run_loop(
         };
         let (actions, tick) = tokio::select! {
             msg = rx.recv() => match msg {
+                Some(Msg::Login(login)) => {
+                    let name = login.name.clone();
+                    let resolved = super::login::step_aside(tui, *login).await?;
+                    (session.receive(Msg::Resolved(name, resolved)), false)
+                }
                 Some(msg) => (session.receive(msg), false),
                 None => return Ok(()),
             },
@@ -205,6 +212,7 @@ impl Session {
             registry: (None, 0),
             groups_given_back: None,
             fleet: None,
+            input: input::Pause::default(),
         }
     }
 
@@ -293,6 +301,14 @@ impl Session {
                 }
                 vec![Action::Snapshot { generation }]
             }
+            // The loop steps aside for a login before `receive`; one that
+            // reaches here (no terminal to lend after all) is a failure.
+            Msg::Login(login) => vec![Action::ContextResolved {
+                name: login.name,
+                result: Err(
+                    "its password_command needs the terminal to ask for a password".to_owned(),
+                ),
+            }],
             Msg::Resolved(name, resolved) => {
                 // The session's part here (connect to it, before `update`
                 // draws on the empty snapshot); the model's in `update`.
@@ -445,7 +461,8 @@ impl Session {
         let mut args = self.args.clone();
         args.context = Some(name.clone());
         args.bootstrap_servers = None;
-        let task = worker::resolve_context(args, name, deadline, self.tx.clone());
+        let task =
+            worker::resolve_context(args, name, deadline, (self.tx.clone(), self.input.clone()));
         if let Some(superseded) = self.resolving.replace(task) {
             superseded.abort();
         }

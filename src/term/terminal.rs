@@ -21,6 +21,14 @@ pub fn enter() -> std::io::Result<Tui> {
     Terminal::new(CrosstermBackend::new(stdout()))
 }
 
+/// Take the terminal over again after [`restore`] (a login run on it):
+/// the whole screen is drawn anew on the next frame.
+pub fn resume(tui: &mut Tui) -> std::io::Result<()> {
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    tui.clear()
+}
+
 /// Give the terminal back (safe to call twice, and from the panic hook).
 pub fn restore() {
     let _ = disable_raw_mode();

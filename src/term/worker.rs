@@ -8,6 +8,7 @@ use tokio::task::JoinHandle;
 
 use crate::app::{Action, DegradedInfo};
 use crate::config::cli::{ConnectArgs, resolve};
+use crate::config::secret;
 use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig};
 
@@ -166,16 +167,34 @@ pub fn group(client: GroupsClient, request: u64, group: String, tx: Sender<Msg>)
 /// the answer is a failure that says so. A hung command is killed at its
 /// own, shorter timeout (`config::secret::COMMAND_TIMEOUT`), so nothing
 /// is left running either way.
+///
+/// The command runs unattended first (no terminal: the screen stays as it
+/// is for one that answers from an agent or a cache). One that fails so,
+/// while kscope has the terminal to lend, may need to ask: the input
+/// thread is held and [`Msg::Login`] asks the loop to step aside and run
+/// it again on the terminal (`super::login`).
 pub fn resolve_context(
     args: ConnectArgs,
     name: String,
     deadline: Duration,
-    tx: Sender<Msg>,
+    (tx, input): (Sender<Msg>, super::input::Pause),
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
-        let resolving = tokio::task::spawn_blocking(move || resolve(&args));
+        let resolving = tokio::task::spawn_blocking(move || {
+            let first = secret::unattended(secret::COMMAND_TIMEOUT, || resolve(&args));
+            let ask = matches!(&first, Err(e) if e.is_password_command()) && secret::can_prompt();
+            (first, ask.then_some(args))
+        });
         let result = match tokio::time::timeout(deadline, resolving).await {
-            Ok(Ok(resolved)) => resolved.map(Box::new).map_err(|error| error.to_string()),
+            Ok(Ok((_, Some(args)))) => {
+                let Ok(held) = tokio::task::spawn_blocking(move || input.hold()).await else {
+                    return;
+                };
+                let login = super::login::Login { name, args, held };
+                let _ = tx.send(Msg::Login(Box::new(login))).await;
+                return;
+            }
+            Ok(Ok((resolved, None))) => resolved.map(Box::new).map_err(|error| error.to_string()),
             Ok(Err(join)) => Err(format!("resolving the context failed: {join}")),
             Err(_) => Err(format!(
                 "resolving the context took longer than {deadline:?} (a password_command that hangs?)"
