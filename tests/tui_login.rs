@@ -146,3 +146,33 @@ fn get_asks_on_the_terminal_when_it_has_one() {
         "the password on screen:\n{screen}"
     );
 }
+
+#[test]
+fn started_on_a_context_that_asks_the_prompt_comes_before_the_screen() {
+    let Some(env) = support::shared_cluster() else {
+        return;
+    };
+    let password = env.get("KSCOPE_SCRAM_PASSWORD");
+    let home = tempfile::tempdir().unwrap();
+    let config = config(home.path(), &env);
+    let command = kscope_command(
+        home.path(),
+        "",
+        &format!("--config {} --context vault", config.display()),
+    );
+    let tmux = Tmux::start(&tmux::unique_name("kscope-start-login"), &command);
+    tmux.wait_for_within(Duration::from_secs(30), "the prompt", |s| {
+        s.contains("vault password:")
+    });
+    tmux.keys(&["-l", password]);
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_within(Duration::from_secs(30), "vault's Topics screen", |s| {
+        s.contains("context: vault") && s.contains("topics [")
+    });
+    assert!(
+        !screen.contains(password),
+        "the password on screen:\n{screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for_exit(Duration::from_secs(10));
+}

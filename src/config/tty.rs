@@ -111,7 +111,10 @@ mod tests {
             .expect("the probe runs");
         let said = String::from_utf8_lossy(&probe.stdout);
         assert!(probe.status.success(), "a claim without a terminal: {said}");
-        assert!(said.contains("claim_probe ... ok"), "the probe did not run: {said}");
+        assert!(
+            said.contains("claim_probe ... ok"),
+            "the probe did not run: {said}"
+        );
     }
 
     /// Run by the test above in a session without a terminal.
