@@ -250,17 +250,23 @@ fn watch(env: &ClusterEnv, state: &Path, extra: &[&str]) -> (Child, mpsc::Receiv
     (child, rx)
 }
 
-/// The first line `lines` gives within a minute that holds `what`.
-fn line_with(lines: &mpsc::Receiver<String>, what: &str, real: &str) -> String {
-    let deadline = Instant::now() + Duration::from_mins(1);
+/// The first line `lines` gives within `within` that holds every one of
+/// `what`; none of them may show a name of `real`.
+fn line_with(
+    lines: &mpsc::Receiver<String>,
+    what: &[&str],
+    real: &[String],
+    within: Duration,
+) -> Option<String> {
+    let deadline = Instant::now() + within;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        let line = lines
-            .recv_timeout(left)
-            .unwrap_or_else(|_| panic!("no line with {what:?} within a minute"));
-        assert!(!line.contains(real), "watch events shows {real:?}: {line}");
-        if line.contains(what) {
-            return line;
+        let line = lines.recv_timeout(left).ok()?;
+        for real in real {
+            assert!(!line.contains(real), "watch events shows {real:?}: {line}");
+        }
+        if what.iter().all(|w| line.contains(w)) {
+            return Some(line);
         }
     }
 }
@@ -271,18 +277,28 @@ fn watch_events_name_a_new_topic_by_its_pseudonym() {
         return;
     };
     let state = std::env::temp_dir().join(unique("kscope-anon-state"));
-    let topic = unique("anon-created");
     let (mut json_watch, json_lines) = watch(&env, &state, &["-o", "json"]);
     let (mut text_watch, text_lines) = watch(&env, &state, &[]);
-    // Both have read the cluster once before the topic exists.
-    std::thread::sleep(Duration::from_secs(4));
-    env.create_topic_with_kafka(&topic, &["--partitions", "2", "--replication-factor", "1"]);
-    let created = line_with(&json_lines, "\"topic_created\"", &topic);
-    let event: Value = serde_json::from_str(&created).unwrap();
-    let shown = event["topic"].as_str().unwrap().to_owned();
-    assert!(shown.starts_with("topic-"), "{created}");
-    let line = line_with(&text_lines, "topic_created", &topic);
-    assert!(line.contains(&shown), "{line}");
+    // A topic created before a watcher's first read is no news to it: make
+    // topics until both have announced one (the first, unless a watcher
+    // was still starting), each named by the same pseudonym.
+    let mut created = Vec::new();
+    let shown = loop {
+        assert!(created.len() < 6, "neither watcher announced {created:?}");
+        let topic = unique("anon-created");
+        env.create_topic_with_kafka(&topic, &["--partitions", "2", "--replication-factor", "1"]);
+        created.push(topic.clone());
+        let within = Duration::from_secs(20);
+        let Some(line) = line_with(&json_lines, &["\"topic_created\""], &created, within) else {
+            continue;
+        };
+        let event: Value = serde_json::from_str(&line).unwrap();
+        let shown = event["topic"].as_str().unwrap().to_owned();
+        assert!(shown.starts_with("topic-"), "{line}");
+        if line_with(&text_lines, &["topic_created", &shown], &created, within).is_some() {
+            break shown;
+        }
+    };
     for child in [&mut json_watch, &mut text_watch] {
         let _ = child.kill();
         let _ = child.wait();
