@@ -58,15 +58,20 @@ fn group(n: usize) -> (Vec<u8>, Vec<u8>) {
     (key, value)
 }
 
+const TOPIC: &str = internal::CONSUMER_OFFSETS;
+
 fn bench(c: &mut Criterion) {
     let records: Vec<(Vec<u8>, Vec<u8>)> = (0..RECORDS)
         .map(|n| if n % 10 == 9 { group(n) } else { commit(n) })
         .collect();
     for (key, value) in &records {
-        let decoded = internal::decode(Some(key), Some(value)).expect("decodes");
+        let decoded = internal::decode(TOPIC, Some(key), Some(value)).expect("decodes");
         assert!(!matches!(
-            decoded.value,
-            internal::consumer_offsets::Value::Error(_)
+            decoded,
+            internal::Decoded::Offsets(internal::consumer_offsets::Decoded {
+                value: internal::consumer_offsets::Value::Error(_),
+                ..
+            })
         ));
     }
     let mut g = c.benchmark_group("consumer_offsets_decode");
@@ -75,7 +80,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             records
                 .iter()
-                .filter(|(k, v)| internal::decode(Some(k), Some(v)).is_ok())
+                .filter(|(k, v)| internal::decode(TOPIC, Some(k), Some(v)).is_ok())
                 .count()
         });
     });
@@ -84,7 +89,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             out.clear();
             for (key, value) in &records {
-                internal::write_json(&internal::decode(Some(key), Some(value)), &mut out);
+                internal::write_json(&internal::decode(TOPIC, Some(key), Some(value)), &mut out);
             }
             out.len()
         });

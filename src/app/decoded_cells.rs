@@ -98,8 +98,9 @@ pub fn refresh(state: &mut AppState) {
             continue;
         };
         if internal::decodes(&m.topic) {
-            let decoding = internal::decode(record.key.as_deref(), record.value.as_deref());
-            let group = decoding.as_ref().ok().and_then(|d| d.key.group());
+            let decoding =
+                internal::decode(&m.topic, record.key.as_deref(), record.value.as_deref());
+            let group = decoding.as_ref().ok().and_then(internal::Decoded::owner);
             fresh.push((
                 seq,
                 Cells {

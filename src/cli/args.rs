@@ -119,6 +119,10 @@ pub enum Command {
         /// metadata, read from the one partition that holds the group.
         #[arg(long, conflicts_with_all = ["partition", "key", "key_raw"])]
         group: Option<String>,
+        /// `__transaction_state` only: this transactional id's transactions,
+        /// read from the one partition that holds it.
+        #[arg(long, conflicts_with_all = ["partition", "key", "key_raw", "group"])]
+        transactional_id: Option<String>,
         /// Keep reading new records past the end.
         #[arg(short = 'f', long)]
         follow: bool,

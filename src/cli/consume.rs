@@ -8,7 +8,7 @@ use std::io::{IsTerminal, Write};
 
 use regex::bytes::Regex;
 
-use crate::browse::internal::{self, consumer_offsets};
+use crate::browse::internal;
 use crate::browse::{self, Browser, Event, Options, Record, Start};
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
@@ -18,7 +18,7 @@ use super::consume_key::{self, KeyArg};
 use super::consume_newest;
 use super::consume_output::Printer;
 use super::consume_raw;
-pub use super::consume_sink::{ConsumeArgs, JqArgs};
+pub use super::consume_sink::{ConsumeArgs, JqArgs, Owner};
 use super::consume_sink::{Output, matches};
 
 use super::args::OutputFormat;
@@ -65,8 +65,8 @@ pub async fn run(
         }
         partition = Some(at);
     }
-    if let Some(group) = &args.group {
-        partition = Some(group_partition(cluster, &args.topic, group).await?);
+    if let Some(owner) = &args.owner {
+        partition = Some(owner_partition(cluster, &args.topic, owner).await?);
     }
     let from = args.from.as_deref().unwrap_or("beginning");
     let now_ms = i64::try_from(
@@ -128,8 +128,8 @@ pub async fn run(
     Ok(())
 }
 
-/// Whether `record` passes `--grep`, `--key` and (on `__consumer_offsets`)
-/// `--group`; `--filter` is the sink's.
+/// Whether `record` passes `--grep`, `--key` and (on Kafka's own topics)
+/// `--group` or `--transactional-id`; `--filter` is the sink's.
 async fn wanted(
     args: &ConsumeArgs,
     grep: Option<&Regex>,
@@ -144,13 +144,13 @@ async fn wanted(
     {
         return false;
     }
-    args.group.as_ref().is_none_or(|group| {
+    args.owner.as_ref().is_none_or(|owner| {
         record
             .key
             .as_deref()
-            .and_then(consumer_offsets::key_group)
+            .and_then(|key| internal::key_owner(&args.topic, key))
             .as_deref()
-            == Some(group.as_str())
+            == Some(owner.id())
     })
 }
 
@@ -167,21 +167,28 @@ fn say_found(topic: &str, key: &KeyArg, partition: Option<i32>, found: u64, fetc
     );
 }
 
-/// The partition of `__consumer_offsets` that holds `group`'s records.
-async fn group_partition(cluster: &Cluster, topic: &str, group: &str) -> Result<i32, Error> {
-    if !internal::decodes(topic) {
+/// The partition of `__consumer_offsets` that holds a group's records, or
+/// of `__transaction_state` a transactional id's.
+async fn owner_partition(cluster: &Cluster, topic: &str, owner: &Owner) -> Result<i32, Error> {
+    if topic != owner.topic() {
+        let (flag, what) = match owner {
+            Owner::Group(_) => ("--group", "the commit history of a group"),
+            Owner::TransactionalId(_) => {
+                ("--transactional-id", "a transactional id's transactions")
+            }
+        };
         return Err(Error::Usage(format!(
-            "--group reads the commit history of a group from {}, not from '{}'",
-            internal::CONSUMER_OFFSETS,
+            "{flag} reads {what} from {}, not from '{}'",
+            owner.topic(),
             crate::untrusted::escape(topic)
         )));
     }
     let count = consume_key::partition_count(cluster, topic).await?;
-    let partition = internal::partition_for_group(group, count)
+    let partition = internal::partition_for_group(owner.id(), count)
         .ok_or_else(|| Error::Usage(format!("topic '{topic}' has no partitions")))?;
     eprintln!(
-        "kscope: group '{}' is in partition {partition} of {count} of {topic} (abs(Java hashCode) mod partitions, as the coordinator places it)",
-        crate::untrusted::escape(group)
+        "kscope: {} is in partition {partition} of {count} of {topic} (abs(Java hashCode) mod partitions, as the coordinator places it)",
+        owner.described()
     );
     Ok(partition)
 }

@@ -53,7 +53,7 @@ impl Printer {
         out: &mut impl Write,
     ) -> Result<(), Error> {
         let internal = (internal::decodes(topic) && output != OutputFormat::Raw)
-            .then(|| internal::decode(record.key.as_deref(), record.value.as_deref()));
+            .then(|| internal::decode(topic, record.key.as_deref(), record.value.as_deref()));
         if output == OutputFormat::Table
             && let Some(decoding) = &internal
         {
@@ -97,8 +97,9 @@ impl Printer {
         Ok(())
     }
 
-    /// A `__consumer_offsets` record's table row: the key's group, and the
-    /// record as one readable line.
+    /// A `__consumer_offsets` or `__transaction_state` record's table row:
+    /// the group or transactional id its key names, and the record as one
+    /// readable line.
     fn internal_row(
         &mut self,
         record: &Record,
@@ -106,7 +107,7 @@ impl Printer {
         out: &mut impl Write,
     ) -> Result<(), Error> {
         let time = self.time(record.timestamp);
-        let group = decoding.as_ref().ok().and_then(|d| d.key.group());
+        let group = decoding.as_ref().ok().and_then(internal::Decoded::owner);
         writeln!(
             out,
             "{:>4}  {:>10}  {:<24}  {:<20}  {}",

@@ -33,7 +33,7 @@ pub fn applies(
         && args.mask.for_topic(&args.topic).is_none()
         && grep.is_none()
         && args.key.is_none()
-        && args.group.is_none()
+        && args.owner.is_none()
 }
 
 /// Write the value and a newline of every record among `events`, at most

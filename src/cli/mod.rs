@@ -341,6 +341,7 @@ async fn dispatch(
             key_raw,
             key_scan,
             group,
+            transactional_id,
             follow,
             grep,
             filter,
@@ -367,7 +368,7 @@ async fn dispatch(
                 grep,
                 jq: consume::JqArgs::compile(filter.as_deref(), project.as_deref())?,
                 key,
-                group,
+                owner: consume::Owner::of(group, transactional_id),
                 isolation: match isolation {
                     IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
                     IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,

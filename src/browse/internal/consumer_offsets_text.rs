@@ -5,70 +5,7 @@
 use std::fmt::Write as _;
 
 use super::consumer_offsets::{Decoded, GroupMetadata, Key, Member, OffsetCommit, Value};
-use crate::browse::json::{number, string};
-
-/// A small JSON object writer over the record writer's escaping.
-struct Obj<'a> {
-    out: &'a mut Vec<u8>,
-    first: bool,
-}
-
-impl<'a> Obj<'a> {
-    fn open(out: &'a mut Vec<u8>) -> Self {
-        out.push(b'{');
-        Obj { out, first: true }
-    }
-
-    fn name(&mut self, name: &str) -> &mut Vec<u8> {
-        if !self.first {
-            self.out.push(b',');
-        }
-        self.first = false;
-        string(self.out, name.as_bytes());
-        self.out.push(b':');
-        self.out
-    }
-
-    fn str(&mut self, name: &str, text: &str) {
-        string(self.name(name), text.as_bytes());
-    }
-
-    fn opt_str(&mut self, name: &str, text: Option<&str>) {
-        match text {
-            Some(text) => self.str(name, text),
-            None => self.name(name).extend_from_slice(b"null"),
-        }
-    }
-
-    fn num(&mut self, name: &str, n: impl itoa::Integer) {
-        number(self.name(name), n);
-    }
-
-    fn opt_num(&mut self, name: &str, n: Option<impl itoa::Integer>) {
-        match n {
-            Some(n) => self.num(name, n),
-            None => self.name(name).extend_from_slice(b"null"),
-        }
-    }
-
-    fn bool(&mut self, name: &str, b: bool) {
-        let text: &[u8] = if b { b"true" } else { b"false" };
-        self.name(name).extend_from_slice(text);
-    }
-
-    fn close(self) {
-        self.out.push(b'}');
-    }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
-}
+use super::json_obj::{Obj, hex, time};
 
 /// The `decoded` object of a key that could not be read.
 pub fn write_error_json(reason: &str, out: &mut Vec<u8>) {
@@ -213,10 +150,6 @@ fn member_json(out: &mut Vec<u8>, m: &Member) {
     o.num("subscription_bytes", m.subscription_bytes);
     o.num("assignment_bytes", m.assignment_bytes);
     o.close();
-}
-
-fn time(ms: i64) -> String {
-    crate::browse::format::datetime(ms, 0, 'T', "Z").unwrap_or_else(|| ms.to_string())
 }
 
 fn commit_line(s: &mut String, c: &OffsetCommit) {

@@ -1,16 +1,57 @@
 //! Kafka's own topics, decoded: the records of `__consumer_offsets` (offset
-//! commits, group metadata) shown as what they are, and the partition that
-//! holds a group's records.
+//! commits, group metadata) and of `__transaction_state` (each
+//! transactional id's transaction) shown as what they are, and the
+//! partition that holds a group's or a transactional id's records.
 
 pub mod consumer_offsets;
 mod consumer_offsets_text;
+mod json_obj;
+pub mod transaction_state;
+mod transaction_state_text;
 pub mod wire;
 
-pub use consumer_offsets::{Decoded, TOPIC as CONSUMER_OFFSETS};
+pub use consumer_offsets::TOPIC as CONSUMER_OFFSETS;
+pub use transaction_state::TOPIC as TRANSACTION_STATE;
 
 /// Whether `topic` is one whose records are decoded here.
 pub fn decodes(topic: &str) -> bool {
-    topic == CONSUMER_OFFSETS
+    topic == CONSUMER_OFFSETS || topic == TRANSACTION_STATE
+}
+
+/// A decoded record of one of Kafka's own topics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decoded {
+    /// A record of `__consumer_offsets`.
+    Offsets(consumer_offsets::Decoded),
+    /// A record of `__transaction_state`.
+    Transaction(transaction_state::Decoded),
+}
+
+impl Decoded {
+    /// Append the record's `decoded` JSON object.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Decoded::Offsets(d) => d.write_json(out),
+            Decoded::Transaction(d) => d.write_json(out),
+        }
+    }
+
+    /// Whom the record is about: the group (`__consumer_offsets`) or the
+    /// transactional id (`__transaction_state`) its key names.
+    pub fn owner(&self) -> Option<&str> {
+        match self {
+            Decoded::Offsets(d) => d.key.group(),
+            Decoded::Transaction(d) => d.transactional_id.as_deref(),
+        }
+    }
+
+    /// The record's one readable line.
+    pub fn line(&self) -> String {
+        match self {
+            Decoded::Offsets(d) => d.line(),
+            Decoded::Transaction(d) => d.line(),
+        }
+    }
 }
 
 /// Java's `String.hashCode`: `31 * h + c` over the UTF-16 code units,
@@ -24,6 +65,8 @@ pub fn java_string_hash(text: &str) -> i32 {
 /// The `__consumer_offsets` partition that holds `group`'s records, as
 /// the group coordinator places it: `Utils.abs(groupId.hashCode()) %
 /// partitions`, where Kafka's `Utils.abs` maps `Integer.MIN_VALUE` to 0.
+/// The transaction coordinator places a transactional id in
+/// `__transaction_state` the same way.
 /// `None` when the topic has no partitions.
 pub fn partition_for_group(group: &str, partitions: i32) -> Option<i32> {
     if partitions <= 0 {
@@ -34,10 +77,30 @@ pub fn partition_for_group(group: &str, partitions: i32) -> Option<i32> {
     Some(abs % partitions)
 }
 
-/// The decoding of a record of a topic that [`decodes`]: the decoded key
-/// and value, or why the key could not be read.
-pub fn decode(key: Option<&[u8]>, value: Option<&[u8]>) -> Result<Decoded, String> {
-    consumer_offsets::decode(key, value).map_err(|e| e.0)
+/// The decoding of a record of `topic` (one that [`decodes`]; any other is
+/// read as `__consumer_offsets`): the decoded key and value, or why the key
+/// could not be read.
+pub fn decode(topic: &str, key: Option<&[u8]>, value: Option<&[u8]>) -> Result<Decoded, String> {
+    if topic == TRANSACTION_STATE {
+        transaction_state::decode(key, value)
+            .map(Decoded::Transaction)
+            .map_err(|e| e.0)
+    } else {
+        consumer_offsets::decode(key, value)
+            .map(Decoded::Offsets)
+            .map_err(|e| e.0)
+    }
+}
+
+/// The group (`__consumer_offsets`) or transactional id
+/// (`__transaction_state`) a record's key names, read without decoding the
+/// rest.
+pub fn key_owner(topic: &str, key: &[u8]) -> Option<String> {
+    if topic == TRANSACTION_STATE {
+        transaction_state::key_transactional_id(key)
+    } else {
+        consumer_offsets::key_group(key)
+    }
 }
 
 /// Append the `decoded` JSON object of a record (`type: error` when its

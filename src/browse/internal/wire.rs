@@ -65,6 +65,11 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// An `int8`.
+    pub fn i8(&mut self, what: &str) -> Read<i8> {
+        self.array(what).map(i8::from_be_bytes)
+    }
+
     /// An `int16`.
     pub fn i16(&mut self, what: &str) -> Read<i16> {
         self.array(what).map(i16::from_be_bytes)
@@ -146,14 +151,27 @@ impl<'a> Reader<'a> {
 
     /// Skip a flexible version's tagged fields (nothing when not flexible).
     pub fn tagged_fields(&mut self, what: &str) -> Read<()> {
+        self.each_tagged(what, |_, _| Ok(()))
+    }
+
+    /// Hand each of a flexible version's tagged fields, its tag and its
+    /// bytes, to `f` (nothing when not flexible).
+    pub fn each_tagged(
+        &mut self,
+        what: &str,
+        mut f: impl FnMut(u32, &'a [u8]) -> Read<()>,
+    ) -> Read<()> {
         if !self.flexible {
             return Ok(());
         }
         let fields = self.uvarint(what)?;
         for _ in 0..fields {
-            self.uvarint(what)?;
+            let tag = self.uvarint(what)?;
             let size = self.uvarint(what)?;
-            self.take(usize::try_from(size).unwrap_or(usize::MAX), what)?;
+            f(
+                tag,
+                self.take(usize::try_from(size).unwrap_or(usize::MAX), what)?,
+            )?;
         }
         Ok(())
     }
