@@ -51,20 +51,44 @@ fn config(home: &Path, env: &support::ClusterEnv) -> PathBuf {
     path
 }
 
+/// kscope (with `args` after the config) in a tmux session named from
+/// `prefix`, on a config of [`config`]; the home directory lives as long
+/// as the session is used.
+fn start(env: &support::ClusterEnv, prefix: &str, args: &str) -> (Tmux, tempfile::TempDir) {
+    let home = tempfile::tempdir().unwrap();
+    let config = config(home.path(), env);
+    let command = kscope_command(
+        home.path(),
+        "",
+        &format!("--config {} {args}", config.display()),
+    );
+    (Tmux::start(&tmux::unique_name(prefix), &command), home)
+}
+
+/// Type `password` at the prompt on screen, and wait for `what` to hold:
+/// the screen then, which must not show the password.
+fn answer(tmux: &Tmux, password: &str, what: &str, check: impl Fn(&str) -> bool) -> String {
+    tmux.keys(&["-l", password]);
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_within(Duration::from_secs(30), what, check);
+    assert!(
+        !screen.contains(password),
+        "the password on screen:\n{screen}"
+    );
+    screen
+}
+
+fn vault_topics(s: &str) -> bool {
+    s.contains("context: vault") && s.contains("topics [")
+}
+
 #[test]
 fn ctx_to_a_context_that_asks_steps_aside_for_the_prompt_and_ctrl_c_cancels_only_that() {
     let Some(env) = support::shared_cluster() else {
         return;
     };
     let password = env.get("KSCOPE_SCRAM_PASSWORD");
-    let home = tempfile::tempdir().unwrap();
-    let config = config(home.path(), &env);
-    let command = kscope_command(
-        home.path(),
-        "",
-        &format!("--config {} --context alpha", config.display()),
-    );
-    let tmux = Tmux::start(&tmux::unique_name("kscope-login"), &command);
+    let (tmux, _home) = start(&env, "kscope-login", "--context alpha");
     tmux.wait_for_within(Duration::from_secs(30), "alpha's Topics screen", |s| {
         s.contains("context: alpha") && s.contains("topics [")
     });
@@ -79,15 +103,7 @@ fn ctx_to_a_context_that_asks_steps_aside_for_the_prompt_and_ctrl_c_cancels_only
         !prompt.contains("topics ["),
         "the TUI still drawn over the prompt:\n{prompt}"
     );
-    tmux.keys(&["-l", password]);
-    tmux.keys(&["Enter"]);
-    let screen = tmux.wait_for_within(Duration::from_secs(30), "vault's Topics screen", |s| {
-        s.contains("context: vault") && s.contains("topics [")
-    });
-    assert!(
-        !screen.contains(password),
-        "the password on screen:\n{screen}"
-    );
+    answer(&tmux, password, "vault's Topics screen", vault_topics);
     // The keys work again: the input thread reads after the login.
     tmux.keys(&[":"]);
     tmux.keys(&["-l", "brokers"]);
@@ -135,16 +151,8 @@ fn get_asks_on_the_terminal_when_it_has_one() {
     tmux.wait_for_within(Duration::from_secs(30), "the prompt", |s| {
         s.contains("vault password:")
     });
-    tmux.keys(&["-l", password]);
-    tmux.keys(&["Enter"]);
-    let screen = tmux.wait_for_within(Duration::from_secs(30), "the brokers", |s| {
-        s.contains("exit=")
-    });
+    let screen = answer(&tmux, password, "the brokers", |s| s.contains("exit="));
     assert!(screen.contains("exit=0"), "{screen}");
-    assert!(
-        !screen.contains(password),
-        "the password on screen:\n{screen}"
-    );
 }
 
 #[test]
@@ -153,26 +161,11 @@ fn started_on_a_context_that_asks_the_prompt_comes_before_the_screen() {
         return;
     };
     let password = env.get("KSCOPE_SCRAM_PASSWORD");
-    let home = tempfile::tempdir().unwrap();
-    let config = config(home.path(), &env);
-    let command = kscope_command(
-        home.path(),
-        "",
-        &format!("--config {} --context vault", config.display()),
-    );
-    let tmux = Tmux::start(&tmux::unique_name("kscope-start-login"), &command);
+    let (tmux, _home) = start(&env, "kscope-start-login", "--context vault");
     tmux.wait_for_within(Duration::from_secs(30), "the prompt", |s| {
         s.contains("vault password:")
     });
-    tmux.keys(&["-l", password]);
-    tmux.keys(&["Enter"]);
-    let screen = tmux.wait_for_within(Duration::from_secs(30), "vault's Topics screen", |s| {
-        s.contains("context: vault") && s.contains("topics [")
-    });
-    assert!(
-        !screen.contains(password),
-        "the password on screen:\n{screen}"
-    );
+    answer(&tmux, password, "vault's Topics screen", vault_topics);
     tmux.keys(&["q"]);
     tmux.wait_for_exit(Duration::from_secs(10));
 }
