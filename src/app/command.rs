@@ -52,6 +52,8 @@ pub enum Parsed {
         force: bool,
     },
     Context(String),
+    /// `:at TIME`: a replay's cursor to TIME (the grammar of `get --at`).
+    At(String),
     /// `:cluster`: quorum, features, reassignments.
     Cluster,
     /// `:schemas`: the schema registry's subjects and versions.
@@ -91,6 +93,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("users", &["scram"]),
     ("quotas", &["quota"]),
     ("ctx", &["context"]),
+    ("at", &["goto"]),
     ("help", &["h"]),
     ("q", &["quit", "q!"]),
 ];
@@ -185,6 +188,10 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("ctx"), Some(name)) => Parsed::Context(name),
         (Some("partitions"), None) => return Err("usage: :partitions TOPIC".to_owned()),
         (Some("ctx"), None) => return Err("usage: :ctx NAME".to_owned()),
+        (Some("at"), Some(time)) => Parsed::At(time),
+        (Some("at"), None) => {
+            return Err("usage: :at TIME (RFC 3339, +90s, -1m, start or end)".to_owned());
+        }
         _ => {
             return Err(format!(
                 "unknown command '{word}' (try :topics, :groups, :brokers, :leaders, :ctx NAME, :q)"

@@ -8,6 +8,8 @@ mod in_flight;
 pub mod input;
 mod launch;
 mod msg;
+pub mod replay;
+mod replay_tui;
 mod run;
 mod save;
 mod session_messages;
@@ -17,3 +19,4 @@ mod worker;
 
 pub use launch::run;
 pub use msg::Msg;
+pub use replay_tui::run as replay;
