@@ -9,34 +9,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use kscope::app::{Action, Code, Key};
+use kscope::app::{Action, Key};
 use kscope::term::replay::Headless;
-use kscope::ui::{self, theme::Theme};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+
+mod support;
+
+use support::replay::{command, events, header, keys, lines, render, row};
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/recording_fixture/v1.kscope-rec")
-}
-
-fn render(replay: &Headless) -> String {
-    let (width, height) = (replay.state.width, replay.state.height);
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
-    terminal
-        .draw(|frame| ui::view(frame, &replay.state, &replay.snap, &Theme::mono()))
-        .expect("draws");
-    terminal.backend().to_string()
-}
-
-fn keys(replay: &mut Headless, text: &str) {
-    for c in text.chars() {
-        assert!(!replay.act(Action::Key(Key::char(c))), "quit on {c:?}");
-    }
-}
-
-fn command(replay: &mut Headless, line: &str) {
-    keys(replay, &format!(":{line}"));
-    replay.act(Action::Key(Key::plain(Code::Enter)));
 }
 
 /// `kscope ARGS… --from-file FILE --at AT -o json`, its stdout.
@@ -62,28 +43,6 @@ fn kscope(file: &Path, args: &[&str], at: &str) -> Vec<u8> {
 fn get(file: &Path, what: &[&str], at: &str) -> Vec<serde_json::Value> {
     let args: Vec<&str> = ["get"].iter().chain(what).copied().collect();
     serde_json::from_slice(&kscope(file, &args, at)).unwrap()
-}
-
-/// The words of each screen line (the quotes `TestBackend` puts around
-/// each line dropped).
-fn lines(screen: &str) -> Vec<Vec<String>> {
-    screen
-        .lines()
-        .map(|l| {
-            l.trim_matches('"')
-                .split_whitespace()
-                .map(str::to_owned)
-                .collect()
-        })
-        .collect()
-}
-
-/// The screen line whose first word is `first`.
-fn row(screen: &str, first: &str) -> Vec<String> {
-    lines(screen)
-        .into_iter()
-        .find(|w| w.first().is_some_and(|w| w == first))
-        .unwrap_or_else(|| panic!("no row {first}:\n{screen}"))
 }
 
 fn text(value: &serde_json::Value) -> String {
@@ -149,11 +108,7 @@ fn same_as_get_at(replay: &mut Headless, file: &Path, at: &str) {
 
     command(replay, "events");
     let screen = render(replay);
-    let mut shown: Vec<(String, String)> = lines(&screen)
-        .into_iter()
-        .filter(|w| w.len() > 3 && w[0].len() == 8 && w[0].as_bytes()[2] == b':')
-        .map(|w| (w[2].clone(), w[3].clone()))
-        .collect();
+    let mut shown = events(&screen);
     let mut recorded: Vec<(String, String)> =
         String::from_utf8_lossy(&kscope(file, &["watch", "events"], at))
             .lines()
@@ -170,23 +125,19 @@ fn same_as_get_at(replay: &mut Headless, file: &Path, at: &str) {
     assert_eq!(shown, recorded, "at {at}:\n{screen}");
 }
 
-fn header(replay: &Headless) -> String {
-    render(replay).lines().next().unwrap_or_default().to_owned()
-}
-
 #[test]
 fn the_cursor_moves_through_the_fixture_and_every_screen_says_what_get_says_there() {
     let file = fixture();
     let mut replay = Headless::open(&file, None, (140, 20)).unwrap();
     assert!(
-        header(&replay).contains("REPLAY 2026-12-05T12:00:00Z (paused) 0s/30s"),
+        header(&replay).contains("REPLAY 2026-12-05T12:00:00.000Z (paused) 0s/30s"),
         "{}",
         header(&replay)
     );
     same_as_get_at(&mut replay, &file, "start");
 
     keys(&mut replay, "]");
-    assert!(header(&replay).contains("12:00:10Z (paused) 10s/30s"));
+    assert!(header(&replay).contains("12:00:10.000Z (paused) 10s/30s"));
     same_as_get_at(&mut replay, &file, "+10s");
     command(&mut replay, "brokers");
     let screen = render(&replay);
@@ -198,19 +149,19 @@ fn the_cursor_moves_through_the_fixture_and_every_screen_says_what_get_says_ther
     assert!(screen.contains("NOT ANSWERING: broker 2"), "{screen}");
 
     keys(&mut replay, "n");
-    assert!(header(&replay).contains("12:00:30Z (paused) 30s/30s"));
+    assert!(header(&replay).contains("12:00:30.000Z (paused) 30s/30s"));
     same_as_get_at(&mut replay, &file, "+30s");
 
     // Back a frame: rebuilt from the start, the events after +10 s gone.
     keys(&mut replay, "[");
-    assert!(header(&replay).contains("12:00:10Z"));
+    assert!(header(&replay).contains("12:00:10.000Z"));
     same_as_get_at(&mut replay, &file, "+10s");
 
     command(&mut replay, "at +5s");
-    assert!(header(&replay).contains("12:00:05Z (paused) 5s/30s"));
+    assert!(header(&replay).contains("12:00:05.000Z (paused) 5s/30s"));
     same_as_get_at(&mut replay, &file, "+5s");
     keys(&mut replay, "N");
-    assert!(header(&replay).contains("12:00:05Z"), "no event before");
+    assert!(header(&replay).contains("12:00:05.000Z"), "no event before");
     keys(&mut replay, ">");
     same_as_get_at(&mut replay, &file, "end");
     keys(&mut replay, "<");
@@ -222,12 +173,12 @@ fn playing_moves_at_real_time_and_screens_without_recorded_data_say_so() {
     let file = fixture();
     let mut replay = Headless::open(&file, Some("+8s"), (140, 20)).unwrap();
     keys(&mut replay, " ");
-    assert!(header(&replay).contains("12:00:08Z (playing) 8s/30s"));
+    assert!(header(&replay).contains("12:00:08.000Z (playing) 8s/30s"));
     let now = replay.state.now + std::time::Duration::from_secs(3);
     let wall = std::time::SystemTime::now();
     assert!(!replay.act(Action::Tick { now, wall }));
     assert!(
-        header(&replay).contains("12:00:11Z (playing) 11s/30s"),
+        header(&replay).contains("12:00:11.000Z (playing) 11s/30s"),
         "{}",
         header(&replay)
     );
@@ -272,7 +223,7 @@ fn a_cut_recording_replays_up_to_the_cut_and_names_its_offset() {
     std::fs::write(&path, &bytes[..bytes.len() - 7]).unwrap();
     let mut replay = Headless::open(&path, Some("end"), (160, 20)).unwrap();
     let first = header(&replay);
-    assert!(first.contains("12:00:10Z (paused) 10s/10s"), "{first}");
+    assert!(first.contains("12:00:10.000Z (paused) 10s/10s"), "{first}");
     assert!(
         first.contains(&format!("damaged at byte offset {last}")),
         "{first}"

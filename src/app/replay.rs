@@ -26,6 +26,9 @@ pub const LONG_STEP_MS: i64 = 10_000;
 pub struct Replay {
     /// The recording's start (ms since the Unix epoch).
     pub start: i64,
+    /// Its first snapshot's time (a little after `start`: the recorder
+    /// connects first); `<` goes there.
+    pub first: i64,
     /// Its last frame's time.
     pub end: i64,
     /// The cursor.
@@ -43,7 +46,7 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// `REPLAY 2026-12-05T12:00:15Z paused 15s/30s` for the header.
+    /// `REPLAY 2026-12-05T12:00:15.000Z (paused) 15s/30s` for the header.
     pub fn header(&self) -> String {
         let state = if self.playing { "playing" } else { "paused" };
         let position = age(self.at.saturating_sub(self.start));
@@ -60,7 +63,9 @@ fn age(ms: i64) -> String {
     crate::columns::format::age(Duration::from_millis(u64::try_from(ms).unwrap_or(0)))
 }
 
-/// `ms` since the Unix epoch in RFC 3339, UTC, to the second.
+/// `ms` since the Unix epoch in RFC 3339, UTC, to the millisecond
+/// (`2026-12-05T12:00:10.250Z`: frames are often closer than a second;
+/// `:at` and `--at` read it back).
 pub fn rfc3339(ms: i64) -> String {
     let nanos = i128::from(ms.div_euclid(1_000)) * 1_000_000_000;
     time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
@@ -69,7 +74,13 @@ pub fn rfc3339(ms: i64) -> String {
             t.format(&time::format_description::well_known::Rfc3339)
                 .ok()
         })
-        .unwrap_or_else(|| ms.to_string())
+        .map_or_else(
+            || ms.to_string(),
+            |second| {
+                let millis = ms.rem_euclid(1_000);
+                format!("{}.{millis:03}Z", second.trim_end_matches('Z'))
+            },
+        )
 }
 
 /// Whether a recording holds what `screen` shows (metadata, liveness,
@@ -92,8 +103,8 @@ pub fn holds(screen: &Screen) -> bool {
 
 /// A replay key in normal mode, if `key` is one and a recording is
 /// replayed: space plays or pauses, `[`/`]` step a frame, `{`/`}` ten
-/// seconds, `n`/`N` to the next or previous event, `<`/`>` to the start
-/// or end. True when it was taken.
+/// seconds, `n`/`N` to the next or previous event, `<`/`>` to the first
+/// snapshot or the end. True when it was taken.
 pub fn key(state: &mut AppState, key: Key, fx: &mut Vec<Effect>) -> bool {
     let Some(replay) = state.replay.as_mut() else {
         return false;
@@ -111,7 +122,7 @@ pub fn key(state: &mut AppState, key: Key, fx: &mut Vec<Effect>) -> bool {
             replay.played_at = replay.playing.then_some(state.now);
             return true;
         }
-        '[' => before(&replay.frames, at).unwrap_or(replay.start),
+        '[' => before(&replay.frames, at).unwrap_or(replay.first),
         ']' => after(&replay.frames, at).unwrap_or(replay.end),
         '{' => at.saturating_sub(LONG_STEP_MS),
         '}' => at.saturating_add(LONG_STEP_MS),
@@ -128,7 +139,7 @@ pub fn key(state: &mut AppState, key: Key, fx: &mut Vec<Effect>) -> bool {
             };
             t
         }
-        '<' => replay.start,
+        '<' => replay.first,
         '>' => replay.end,
         _ => return false,
     };
@@ -230,6 +241,7 @@ mod tests {
         let mut state = AppState::new("rec", Vec::new(), Keymap::default());
         state.replay = Some(Replay {
             start: 1_000,
+            first: 1_000,
             end: 31_000,
             at: 1_000,
             frames: vec![1_000, 11_000, 31_000],

@@ -68,8 +68,14 @@ impl Driver {
             .collect();
         events.dedup();
         let (start, end) = (recording.start_ms(), recording.end_ms());
+        let first = recording
+            .frames
+            .iter()
+            .find(|f| matches!(f.body, Body::Snapshot(_)))
+            .map_or(start, |f| f.t);
         Replay {
             start,
+            first,
             end,
             at: at.clamp(start, end),
             frames,
@@ -295,7 +301,8 @@ pub struct Headless {
 const ANSWERS: usize = 10_000;
 
 impl Headless {
-    /// Open `path` at `at` (the `--at` grammar; the start when `None`),
+    /// Open `path` at `at` (the `--at` grammar; the first snapshot when
+    /// `None`),
     /// paused, on the Topics screen of a `width`×`height` terminal.
     ///
     /// # Errors
@@ -307,8 +314,8 @@ impl Headless {
     ) -> Result<Self, String> {
         let recording = recording::read(path).map_err(|e| e.to_string())?;
         let start = match at {
-            Some(text) => recording.parse_at(text)?,
-            None => recording.start_ms(),
+            Some(text) => Some(recording.parse_at(text)?),
+            None => None,
         };
         let name = recording
             .header
@@ -317,7 +324,10 @@ impl Headless {
             .unwrap_or_else(|| "recording".to_owned());
         let mut driver = Driver::new(recording);
         let mut state = AppState::new(&name, Vec::new(), Keymap::default());
-        let replay = driver.model(start);
+        let mut replay = driver.model(start.unwrap_or(i64::MIN));
+        if start.is_none() {
+            replay.at = replay.first;
+        }
         let at = replay.at;
         state.notice.clone_from(&replay.damage);
         state.wall = time(at);

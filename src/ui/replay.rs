@@ -17,7 +17,7 @@ use super::theme::Theme;
 pub const KEYS: &str =
     "replay: space play/pause  [ ] frame  { } 10s  n N event  < > start/end  :at TIME";
 
-/// `   REPLAY 2026-12-05T12:00:15Z (paused) 15s/30s`, and where the file
+/// `   REPLAY 2026-12-05T12:00:15.000Z (paused) 15s/30s`, and where the file
 /// is damaged; nothing when not replaying.
 pub(super) fn header(state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
     let Some(replay) = &state.replay else {
@@ -38,8 +38,9 @@ pub(super) fn draw_instead(frame: &mut Frame, body: Rect, state: &AppState, them
     };
     let text = if !state.has_cluster() {
         format!(
-            "Nothing is in this recording at or before {}: it starts with its first snapshot.",
-            rfc3339(replay.at)
+            "Nothing is in this recording at or before {}: its first snapshot is at {} (<).",
+            rfc3339(replay.at),
+            rfc3339(replay.first)
         )
     } else if holds(&state.view().screen) {
         return false;
