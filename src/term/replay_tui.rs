@@ -20,12 +20,7 @@ const FRAME: Duration = Duration::from_millis(16);
 
 /// Replay `path` from `at` until the user quits.
 pub fn run(path: &Path, at: Option<&str>) -> ExitCode {
-    if let Some(which) = super::launch::not_a_terminal() {
-        eprintln!(
-            "kscope: the replay needs a terminal ({which} is not one); use `kscope get … --from-file` for output to a pipe or file"
-        );
-        return ExitCode::FAILURE;
-    }
+    // A file that cannot be replayed says so first, terminal or not.
     let size = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
     let mut replay = match Headless::open(path, at, size) {
         Ok(replay) => replay,
@@ -34,6 +29,12 @@ pub fn run(path: &Path, at: Option<&str>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(which) = super::launch::not_a_terminal() {
+        eprintln!(
+            "kscope: the replay needs a terminal ({which} is not one); use `kscope get … --from-file` for output to a pipe or file"
+        );
+        return ExitCode::FAILURE;
+    }
     crate::logging::install_panic_hook(terminal::restore, None);
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_time()
