@@ -14,7 +14,7 @@ use kscope::term::replay::Headless;
 
 mod support;
 
-use support::replay::{command, events, header, keys, lines, render, row};
+use support::replay::{command, events, find_row, header, keys, lines, render, row};
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/recording_fixture/v1.kscope-rec")
@@ -236,4 +236,116 @@ fn a_cut_recording_replays_up_to_the_cut_and_names_its_offset() {
         missing.is_err_and(|e| e.contains("none")),
         "a missing file is named"
     );
+}
+
+/// A recording of one topic and two group lists, 20 s apart: `billing`
+/// rebalancing with one member fewer and its lag down, `audit` new.
+fn groups_recording(path: &Path) {
+    use kscope::recording::frame::{Broker, Metadata, Partition, Topic};
+    use kscope::recording::{Body, Frame, GroupRowJson, Header, Writer};
+    let start = 1_796_472_000_000;
+    let header = Header {
+        kscope: "0.1.0".to_owned(),
+        context: Some("groups".to_owned()),
+        start_ms: start,
+        topics: None,
+        groups: None,
+    };
+    let group = |name: &str, state: &str, members, lag| GroupRowJson {
+        group: name.to_owned(),
+        group_type: "consumer".to_owned(),
+        state: state.to_owned(),
+        members: Some(members),
+        coordinator: 1,
+        lag,
+        uncommitted_partitions: 0,
+        lag_deleted_by_retention: 0,
+        past_end_partitions: 0,
+        topics: vec!["orders".to_owned()],
+        error: None,
+    };
+    let mut writer = Writer::create(path, &header).unwrap();
+    let snapshot = Metadata {
+        cluster_id: Some("groups-cluster".to_owned()),
+        controller: Some(1),
+        voters: vec![1],
+        brokers: vec![Broker {
+            id: 1,
+            host: "127.0.0.1".to_owned(),
+            port: 9092,
+            rack: None,
+        }],
+        topics: vec![Topic {
+            name: "orders".to_owned(),
+            id: "AAAAAAAAAAAAAAAAAAAAAQ".to_owned(),
+            internal: false,
+            partitions: vec![Partition {
+                p: 0,
+                leader: Some(1),
+                epoch: 0,
+                replicas: vec![1],
+                isr: vec![1],
+                offline: Vec::new(),
+            }],
+        }],
+    };
+    let frames = [
+        (start, Body::Snapshot(snapshot)),
+        (
+            start + 1_000,
+            Body::Groups {
+                groups: vec![group("billing", "Stable", 2, Some(40))],
+                failed: Vec::new(),
+            },
+        ),
+        (
+            start + 20_000,
+            Body::Groups {
+                groups: vec![
+                    group("audit", "Empty", 0, None),
+                    group("billing", "PreparingRebalance", 1, Some(5)),
+                ],
+                failed: Vec::new(),
+            },
+        ),
+    ];
+    for (t, body) in frames {
+        writer.push(&Frame { t, body }).unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+#[test]
+fn the_groups_list_is_the_one_recorded_last_and_no_group_event_is_derived_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("groups.kscope-rec");
+    groups_recording(&file);
+    let mut replay = Headless::open(&file, None, (140, 20)).unwrap();
+    command(&mut replay, "groups");
+    let screen = render(&replay);
+    assert!(
+        screen.contains("failed: no group list is in this recording at or before the cursor"),
+        "{screen}"
+    );
+    keys(&mut replay, "]");
+    let screen = render(&replay);
+    assert_eq!(row(&screen, "billing")[2..4], ["Stable", "2"], "{screen}");
+    assert_eq!(row(&screen, "billing")[5], "40", "{screen}");
+    assert!(!screen.contains("audit"), "{screen}");
+    keys(&mut replay, "]");
+    let screen = render(&replay);
+    let billing = row(&screen, "billing");
+    assert_eq!(billing[2..4], ["PreparingRebalance", "1"], "{screen}");
+    assert_eq!(billing[5], "5", "{screen}");
+    assert_eq!(row(&screen, "audit")[2], "Empty", "{screen}");
+    // The recording's events are the timeline: the TUI derives no group
+    // events of its own from the lists it is handed (none were recorded).
+    command(&mut replay, "events");
+    let screen = render(&replay);
+    assert_eq!(events(&screen), [], "{screen}");
+    // Back to the start: the lists are forgotten, none is recorded there.
+    keys(&mut replay, "<");
+    command(&mut replay, "groups");
+    let screen = render(&replay);
+    assert!(find_row(&screen, "billing").is_none(), "{screen}");
 }
