@@ -93,7 +93,6 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("users", &["scram"]),
     ("quotas", &["quota"]),
     ("ctx", &["context"]),
-    ("at", &["goto"]),
     ("help", &["h"]),
     ("q", &["quit", "q!"]),
 ];
@@ -122,6 +121,14 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
             );
         }
         return Ok(Parsed::Find(pattern.to_owned()));
+    }
+    // A replay's only command: left out of completion, where `:a` Tab
+    // still gives `:acls`.
+    if word == "at" {
+        return match line.trim_start()[word.len()..].trim() {
+            "" => Err("usage: :at TIME (RFC 3339, +90s, -1m, start or end)".to_owned()),
+            time => Ok(Parsed::At(time.to_owned())),
+        };
     }
     if canonical(word) == Some("key") {
         let key = line.trim_start()[word.len()..].trim();
@@ -188,10 +195,6 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         (Some("ctx"), Some(name)) => Parsed::Context(name),
         (Some("partitions"), None) => return Err("usage: :partitions TOPIC".to_owned()),
         (Some("ctx"), None) => return Err("usage: :ctx NAME".to_owned()),
-        (Some("at"), Some(time)) => Parsed::At(time),
-        (Some("at"), None) => {
-            return Err("usage: :at TIME (RFC 3339, +90s, -1m, start or end)".to_owned());
-        }
         _ => {
             return Err(format!(
                 "unknown command '{word}' (try :topics, :groups, :brokers, :leaders, :ctx NAME, :q)"
@@ -345,6 +348,11 @@ mod tests {
         assert_eq!(parse(" b "), Ok(Parsed::Brokers));
         assert_eq!(parse("leaders"), Ok(Parsed::Leaders));
         assert_eq!(parse("ctx prod"), Ok(Parsed::Context("prod".to_owned())));
+        assert_eq!(
+            parse("at 2026-12-05T12:00:10.250Z"),
+            Ok(Parsed::At("2026-12-05T12:00:10.250Z".to_owned()))
+        );
+        assert!(parse("at").is_err());
         assert_eq!(
             parse("p orders"),
             Ok(Parsed::Partitions("orders".to_owned()))

@@ -80,7 +80,7 @@ impl Driver {
             at: at.clamp(start, end),
             frames,
             events,
-            damage: recording.damage.take_message(),
+            damage: recording.damage.as_ref().map(damage_words),
             ..Replay::default()
         }
     }
@@ -270,17 +270,11 @@ fn relisted(overview: Overview, asked: &[GroupListing]) -> Relisted {
     Relisted { list, rows }
 }
 
-/// Damage as words for the header.
-trait TakeMessage {
-    fn take_message(&self) -> Option<String>;
-}
-
-impl TakeMessage for Option<recording::Error> {
-    fn take_message(&self) -> Option<String> {
-        self.as_ref().map(|error| match error.offset() {
-            Some(offset) => format!("damaged at byte offset {offset}: replaying up to there"),
-            None => error.to_string(),
-        })
+/// Where the file is damaged, for the header.
+fn damage_words(error: &recording::Error) -> String {
+    match error.offset() {
+        Some(offset) => format!("damaged at byte offset {offset}: replaying up to there"),
+        None => error.to_string(),
     }
 }
 
