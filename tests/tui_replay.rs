@@ -185,6 +185,10 @@ fn playing_moves_at_real_time_and_screens_without_recorded_data_say_so() {
     same_as_get_at(&mut replay, &file, "+11s");
     keys(&mut replay, " ");
     assert!(header(&replay).contains("(paused)"));
+    keys(&mut replay, "?");
+    let help = render(&replay);
+    assert!(help.contains("n N  next / previous event"), "{help}");
+    keys(&mut replay, "?");
 
     for screen in [
         "messages orders",

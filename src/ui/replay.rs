@@ -17,6 +17,25 @@ use super::theme::Theme;
 pub const KEYS: &str =
     "replay: space play/pause  [ ] frame  { } 10s  n N event  < > start/end  :at TIME";
 
+/// The replay's keys for the help popup (before the screen's own).
+pub(super) fn help(state: &AppState) -> Vec<Line<'static>> {
+    if state.replay.is_none() {
+        return Vec::new();
+    }
+    [
+        ("space", "play or pause (1x real time)"),
+        ("[ ]", "back / forward one frame"),
+        ("{ }", "back / forward 10 s"),
+        ("n N", "next / previous event"),
+        ("< >", "first snapshot / end"),
+        (":at TIME", "jump (RFC 3339, +90s, -1m, start, end)"),
+        ("", ""),
+    ]
+    .into_iter()
+    .map(|(keys, what)| Line::raw(format!("{keys:>18}  {what}")))
+    .collect()
+}
+
 /// `   REPLAY 2026-12-05T12:00:15.000Z (paused) 15s/30s`, and where the file
 /// is damaged; nothing when not replaying.
 pub(super) fn header(state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
