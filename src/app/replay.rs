@@ -17,8 +17,7 @@ use super::key::{Code, Key};
 use super::screen::Screen;
 use super::state::AppState;
 
-/// What `[`/`]` and the arrow keys with them step by besides frames:
-/// `{`/`}` move this far.
+/// How far `{`/`}` move the cursor.
 pub const LONG_STEP_MS: i64 = 10_000;
 
 /// The cursor over a recording.
@@ -124,7 +123,8 @@ pub fn key(state: &mut AppState, key: Key, fx: &mut Vec<Effect>) -> bool {
         }
         '[' => before(&replay.frames, at).unwrap_or(replay.first),
         ']' => after(&replay.frames, at).unwrap_or(replay.end),
-        '{' => at.saturating_sub(LONG_STEP_MS),
+        // Not before the first snapshot: nothing is shown before it.
+        '{' => at.saturating_sub(LONG_STEP_MS).max(replay.first.min(at)),
         '}' => at.saturating_add(LONG_STEP_MS),
         'n' | 'N' => {
             let next = if c == 'n' {
