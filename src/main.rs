@@ -33,6 +33,18 @@ enum Command {
     Config(ConfigCommands),
     #[command(flatten)]
     Headless(Headless),
+    /// Open the TUI on a recording (`kscope record`) with a time cursor:
+    /// space plays or pauses, `[`/`]` step a frame, `{`/`}` ten seconds,
+    /// `n`/`N` the next or previous event, `<`/`>` the start or end, `:at
+    /// TIME` jumps. No cluster is contacted.
+    Replay {
+        /// The recording.
+        file: std::path::PathBuf,
+        /// Where to start: RFC 3339, `+90s` after the start, `-1m` before
+        /// the end, `start` (the default) or `end`.
+        #[arg(long, allow_hyphen_values = true)]
+        at: Option<String>,
+    },
 }
 
 fn exit_code(code: i32) -> ExitCode {
@@ -42,12 +54,16 @@ fn exit_code(code: i32) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.anonymize {
-        if cli.command.is_none() {
+        if matches!(cli.command, None | Some(Command::Replay { .. })) {
             // Better no screen than a screenshot with the real names on it.
             eprintln!("kscope: --anonymize is for the headless commands: the TUI shows real names");
             return exit_code(2);
         }
         kscope::anonymize::enable();
+    }
+    // A recording replays without a cluster: no context is needed.
+    if let Some(Command::Replay { file, at }) = &cli.command {
+        return kscope::term::replay(file, at.as_deref());
     }
     if let Some(Command::Config(command)) = &cli.command {
         return exit_code(command.run(&cli.connect, &mut Cli::command()));

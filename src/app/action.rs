@@ -151,6 +151,12 @@ pub enum Action {
         /// The topic.
         topic: String,
     },
+    /// The replay's clock: what follows is the recording at `at` (ms since
+    /// the Unix epoch), and the screens age things against it.
+    ReplayClock {
+        /// The time.
+        at: i64,
+    },
     /// The answer to [`Effect::FetchSchema`].
     Schema {
         /// The schema id asked for.
@@ -317,6 +323,15 @@ pub enum Effect {
     },
     /// Stop the `:find` scan running, if any.
     StopFind,
+    /// The replay's cursor moved to `at`: send the recording's state there,
+    /// as the live session's actions (what happened after `from`; from the
+    /// start when `None`, the screens having forgotten it).
+    Replay {
+        /// The cursor (ms since the Unix epoch).
+        at: i64,
+        /// Where it was, when it moved forward.
+        from: Option<i64>,
+    },
     /// Put these bytes on the clipboard (OSC 52 through the terminal);
     /// answers with [`Action::Notice`].
     Copy(bytes::Bytes),

@@ -52,6 +52,8 @@ pub enum Parsed {
         force: bool,
     },
     Context(String),
+    /// `:at TIME`: a replay's cursor to TIME (the grammar of `get --at`).
+    At(String),
     /// `:cluster`: quorum, features, reassignments.
     Cluster,
     /// `:schemas`: the schema registry's subjects and versions.
@@ -119,6 +121,14 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
             );
         }
         return Ok(Parsed::Find(pattern.to_owned()));
+    }
+    // A replay's only command: left out of completion, where `:a` Tab
+    // still gives `:acls`.
+    if word == "at" {
+        return match line.trim_start()[word.len()..].trim() {
+            "" => Err("usage: :at TIME (RFC 3339, +90s, -1m, start or end)".to_owned()),
+            time => Ok(Parsed::At(time.to_owned())),
+        };
     }
     if canonical(word) == Some("key") {
         let key = line.trim_start()[word.len()..].trim();
@@ -338,6 +348,11 @@ mod tests {
         assert_eq!(parse(" b "), Ok(Parsed::Brokers));
         assert_eq!(parse("leaders"), Ok(Parsed::Leaders));
         assert_eq!(parse("ctx prod"), Ok(Parsed::Context("prod".to_owned())));
+        assert_eq!(
+            parse("at 2026-12-05T12:00:10.250Z"),
+            Ok(Parsed::At("2026-12-05T12:00:10.250Z".to_owned()))
+        );
+        assert!(parse("at").is_err());
         assert_eq!(
             parse("p orders"),
             Ok(Parsed::Partitions("orders".to_owned()))

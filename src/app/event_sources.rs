@@ -55,8 +55,10 @@ impl EventSources {
 }
 
 /// Put derived `events` on the timeline.
+/// Not while replaying: the recording's events, derived when it was
+/// recorded, are the timeline.
 pub fn publish(state: &mut AppState, events: &[MovementEvent]) {
-    if events.is_empty() {
+    if events.is_empty() || state.replay.is_some() {
         return;
     }
     let arrived = super::screens::events::Msg::Arrived(events.to_vec());

@@ -146,6 +146,11 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
             state.quit = true;
             fx.push(Effect::Quit);
         }
+        Parsed::At(time) => super::replay::jump(state, &time, fx),
+        Parsed::Context(_) if state.replay.is_some() => {
+            state.notice =
+                Some("a replay shows its recording only: no context to switch to".to_owned());
+        }
         Parsed::Context(name) => {
             state.notice = Some(format!("switching to context '{name}'"));
             fx.push(Effect::SwitchContext(name));

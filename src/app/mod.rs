@@ -27,6 +27,7 @@ pub mod partition_extras;
 pub mod record_export;
 pub mod record_filter;
 pub mod record_view;
+pub mod replay;
 pub mod rows;
 pub mod schema_cache;
 pub mod screen;

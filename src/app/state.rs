@@ -151,6 +151,8 @@ pub struct AppState {
     /// The decoded cells of the Messages rows on screen (made in `update`,
     /// read by the view).
     pub decoded: super::decoded_cells::DecodedCells,
+    /// The cursor over a recording, when one is replayed (`kscope replay`).
+    pub replay: Option<super::replay::Replay>,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -212,6 +214,7 @@ impl AppState {
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
             extras: super::partition_extras::ExtrasStore::default(),
+            replay: None,
             quit: false,
             scratch: Scratch::default(),
         }

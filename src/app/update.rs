@@ -25,7 +25,8 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
     match action {
         Action::Key(key) => match state.mode {
             Mode::Normal => {
-                if let Some(command) = state.keymap.lookup(key, &state.view().screen) {
+                let replayed = super::replay::key(state, key, &mut effects);
+                if !replayed && let Some(command) = state.keymap.lookup(key, &state.view().screen) {
                     run(state, command, snap, &mut effects);
                 }
             }
@@ -41,6 +42,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Tick { now, wall } => {
             state.now = now;
             state.wall = wall;
+            super::replay::tick(state, now, &mut effects);
             // Events age out of the header's count.
             forward(state, screens::Msg::Events(screens::events::Msg::Aged));
         }
@@ -109,6 +111,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             notices,
             failed,
         } => messages::receive(state, session, &records, dropped, notices, failed),
+        Action::ReplayClock { at } => state.wall = crate::recording::frame::time(at),
         Action::Schema { id, result } => super::schema_cache::receive(state, id, result),
         Action::MappingPrepared { topic } => super::schema_cache::mapping_prepared(state, &topic),
     }

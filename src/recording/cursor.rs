@@ -1,6 +1,6 @@
 //! A time cursor over a recording: the state at any moment ([`View`]) and
 //! the events up to it. This is what headless `get --at` answers from, and
-//! the API a TUI replay would move through (pause, step, jump).
+//! the API `kscope replay` moves through (pause, step, jump).
 
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -80,30 +80,35 @@ impl Recording {
             .collect()
     }
 
-    /// The cursor `--at TEXT` names: RFC 3339 (`2026-12-05T19:40:04Z`),
-    /// `+DURATION` after the start, `-DURATION` before the end (`+90s`,
-    /// `-1m30s`; units `ms`, `s`, `m`, `h`), or `start` / `end`.
+    /// The cursor `--at TEXT` names (see [`parse_time`]).
     pub fn parse_at(&self, text: &str) -> Result<i64, String> {
-        let text = text.trim();
-        match text {
-            "start" => return Ok(self.start_ms()),
-            "end" => return Ok(self.end_ms()),
-            _ => {}
-        }
-        if let Some(rest) = text.strip_prefix('+') {
-            return Ok(self.start_ms().saturating_add(offset_ms(rest)?));
-        }
-        if let Some(rest) = text.strip_prefix('-') {
-            return Ok(self.end_ms().saturating_sub(offset_ms(rest)?));
-        }
-        let time = OffsetDateTime::parse(text, &Rfc3339).map_err(|_| {
-            format!(
-                "--at '{text}': expected RFC 3339 (2026-12-05T19:40:04Z), +90s, -1m, start or end"
-            )
-        })?;
-        i64::try_from(time.unix_timestamp_nanos() / 1_000_000)
-            .map_err(|_| format!("--at '{text}': out of range"))
+        parse_time(self.start_ms(), self.end_ms(), text)
     }
+}
+
+/// The time `TEXT` names in a recording from `start` to `end` (ms since
+/// the Unix epoch): RFC 3339 (`2026-12-05T19:40:04Z`), `+DURATION` after
+/// the start, `-DURATION` before the end (`+90s`, `-1m30s`; units `ms`,
+/// `s`, `m`, `h`), or `start` / `end`. `--at` and the replay's `:at` read
+/// it alike.
+pub fn parse_time(start: i64, end: i64, text: &str) -> Result<i64, String> {
+    let text = text.trim();
+    match text {
+        "start" => return Ok(start),
+        "end" => return Ok(end),
+        _ => {}
+    }
+    if let Some(rest) = text.strip_prefix('+') {
+        return Ok(start.saturating_add(offset_ms(rest)?));
+    }
+    if let Some(rest) = text.strip_prefix('-') {
+        return Ok(end.saturating_sub(offset_ms(rest)?));
+    }
+    let time = OffsetDateTime::parse(text, &Rfc3339).map_err(|_| {
+        format!("--at '{text}': expected RFC 3339 (2026-12-05T19:40:04Z), +90s, -1m, start or end")
+    })?;
+    i64::try_from(time.unix_timestamp_nanos() / 1_000_000)
+        .map_err(|_| format!("--at '{text}': out of range"))
 }
 
 /// `90s`, `1m30s`, `500ms`, `2h` as milliseconds.

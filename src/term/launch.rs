@@ -60,7 +60,7 @@ pub fn run(context: &ResolvedContext, args: ConnectArgs) -> ExitCode {
 }
 
 /// Which of stdout and stdin is not a terminal, if either.
-fn not_a_terminal() -> Option<&'static str> {
+pub(super) fn not_a_terminal() -> Option<&'static str> {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
         Some("stdout")

@@ -9,6 +9,8 @@ pub mod input;
 mod launch;
 mod login;
 mod msg;
+pub mod replay;
+mod replay_tui;
 mod run;
 mod save;
 mod session_messages;
@@ -18,3 +20,4 @@ mod worker;
 
 pub use launch::run;
 pub use msg::Msg;
+pub use replay_tui::run as replay;

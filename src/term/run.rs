@@ -332,6 +332,8 @@ impl Session {
     fn run(&mut self, effect: Effect, state: &AppState) -> bool {
         match effect {
             Effect::Quit => return true,
+            // A live session has no recording to replay.
+            Effect::Replay { .. } => {}
             Effect::StartFleet => {
                 if self.fleet.is_none() {
                     match super::fleet::start(&self.args, self.tx.clone()) {

@@ -15,12 +15,14 @@ use super::theme::Theme;
 /// Draw the help popup over the top of `area`.
 pub(super) fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let screen = &state.view().screen;
-    let mut lines: Vec<Line> = state
-        .keymap
-        .help(screen)
-        .into_iter()
-        .map(|(keys, what)| Line::raw(format!("{keys:>18}  {what}")))
-        .collect();
+    let mut lines: Vec<Line> = super::replay::help(state);
+    lines.extend(
+        state
+            .keymap
+            .help(screen)
+            .into_iter()
+            .map(|(keys, what)| Line::raw(format!("{keys:>18}  {what}"))),
+    );
     lines.push(Line::raw(""));
     lines.push(Line::raw(
         "  commands: :topics :partitions TOPIC :groups [TOPIC] :group NAME",

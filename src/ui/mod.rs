@@ -6,6 +6,7 @@ pub mod grid;
 mod group_screens;
 mod help;
 mod messages;
+mod replay;
 mod screens;
 mod status;
 mod table_title;
@@ -37,6 +38,7 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
     .areas(frame.area());
     draw_header(frame, header, state, snap, theme);
     match &state.link {
+        _ if replay::draw_instead(frame, body, state, theme) => {}
         Link::Connecting {
             attempt,
             error,
@@ -119,7 +121,7 @@ fn draw_header(
         .controller_id()
         .map_or_else(|| "-".to_owned(), |c| c.to_string());
     let ro = if state.read_only { " [read-only]" } else { "" };
-    let first = Line::from(vec![
+    let mut first = vec![
         Span::styled(
             escaped(format!("kscope  context: {}{ro}", state.context)),
             theme.header,
@@ -128,7 +130,9 @@ fn draw_header(
             "   cluster: {}",
             snap.cluster_id().unwrap_or("-")
         ))),
-    ]);
+    ];
+    first.extend(replay::header(state, theme));
+    let first = Line::from(first);
     if !state.has_cluster() {
         let second = Line::raw("not connected");
         frame.render_widget(Paragraph::new(vec![first, second]), area);

@@ -61,7 +61,9 @@ fn rows_count_seconds(state: &AppState) -> bool {
 
 /// "snapshot 15s old", in 5-second steps, or "not connected".
 fn snapshot_text(state: &AppState, snap: &MetadataSnapshot) -> String {
-    if state.has_cluster() {
+    if state.replay.is_some() {
+        super::replay::KEYS.to_owned()
+    } else if state.has_cluster() {
         let age = state.now.saturating_duration_since(snap.fetched_at());
         format!("snapshot {} old", format::age_coarse(age))
     } else {

@@ -2,7 +2,8 @@
 //! command started, starting throwaway clusters for destructive tests, driving
 //! `scripts/kafka-cluster`, and waiting for a condition with a deadline;
 //! [`tmux`] drives the real binary in a terminal for end-to-end tests;
-//! [`producers`] holds a transaction open with Kafka's own producer.
+//! [`producers`] holds a transaction open with Kafka's own producer;
+//! [`replay`] drives `kscope replay`'s model without a terminal.
 //!
 //! The test command (`scripts/test`) starts a shared 3-node cluster with auth
 //! listeners and exports `KSCOPE_TEST_CLUSTER`, the path of its `cluster.env`.
@@ -13,6 +14,7 @@
 pub mod consumers;
 pub mod fleet;
 pub mod producers;
+pub mod replay;
 pub mod tmux;
 pub mod watch;
 

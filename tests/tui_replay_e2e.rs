@@ -1,0 +1,102 @@
+//! `kscope replay` end to end: the real binary in tmux on the committed
+//! recording fixture (broker 2 dies at +10 s, is back at +30 s), with no
+//! config and no cluster. The header shows the cursor, `]` steps to the
+//! kill, `:at` jumps, space plays to the end, a screen over data not
+//! recorded says so, and `q` quits.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use support::tmux::{self, Tmux};
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/recording_fixture/v1.kscope-rec")
+}
+
+#[test]
+fn the_replay_steps_jumps_plays_and_quits_in_a_terminal() {
+    assert!(tmux::available(), "this test needs tmux");
+    let home = tempfile::tempdir().unwrap();
+    let args = format!("replay {}", fixture().display());
+    let pane = Tmux::start(
+        &tmux::unique_name("kscope-replay"),
+        &tmux::kscope_command(home.path(), "KSCOPE_CONFIG=/nonexistent/kscope.toml", &args),
+    );
+    pane.wait_for("the topics screen at the start", |s| {
+        s.contains("REPLAY 2026-12-05T12:00:00.000Z (paused) 0s/30s")
+            && s.contains("orders")
+            && s.contains("brokers: 3 registered")
+    });
+
+    pane.keys(&["]"]);
+    let screen = pane.wait_for("the kill, a frame on", |s| {
+        s.contains("12:00:10.000Z (paused) 10s/30s") && s.contains("DOWN: broker 2")
+    });
+    assert!(screen.contains("NOT ANSWERING: broker 2"), "{screen}");
+
+    pane.keys(&[":"]);
+    pane.keys(&["-l", "events"]);
+    pane.keys(&["Enter"]);
+    pane.wait_for("the kill's events", |s| {
+        s.contains("events [") && s.contains("leader_changed") && !s.contains("isr_expanded")
+    });
+
+    pane.keys(&[":"]);
+    pane.keys(&["-l", "at -3s"]);
+    pane.keys(&["Enter"]);
+    pane.wait_for("the cursor 3 s before the end", |s| {
+        s.contains("12:00:27.000Z (paused) 27s/30s")
+    });
+    pane.keys(&["Space"]);
+    pane.wait_for_within(Duration::from_secs(20), "played to the end", |s| {
+        s.contains("12:00:30.000Z (paused) 30s/30s") && s.contains("isr_expanded")
+    });
+
+    pane.keys(&[":"]);
+    pane.keys(&["-l", "messages orders"]);
+    pane.keys(&["Enter"]);
+    pane.wait_for("messages are not recorded", |s| {
+        s.contains("not in this recording")
+    });
+
+    pane.keys(&["q"]);
+    pane.wait_for_exit(Duration::from_secs(10));
+}
+
+#[test]
+fn the_replay_refuses_a_pipe_a_missing_file_and_anonymize() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_kscope"))
+            .args(args)
+            .env("KSCOPE_CONFIG", "/nonexistent/kscope.toml")
+            .output()
+            .unwrap()
+    };
+    let file = fixture();
+    let piped = run(&["replay", file.to_str().unwrap()]);
+    assert!(!piped.status.success());
+    let said = String::from_utf8_lossy(&piped.stderr);
+    assert!(said.contains("the replay needs a terminal"), "{said}");
+    assert!(
+        said.contains("--from-file"),
+        "points to the headless way: {said}"
+    );
+    let missing = run(&["replay", "/nonexistent/outage.kscope-rec"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        said.contains("recording '/nonexistent/outage.kscope-rec'"),
+        "{said}"
+    );
+    let anonymized = run(&["--anonymize", "replay", file.to_str().unwrap()]);
+    assert_eq!(anonymized.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&anonymized.stderr);
+    assert!(
+        said.contains("--anonymize is for the headless commands"),
+        "{said}"
+    );
+}
