@@ -78,7 +78,7 @@ async fn run_loop(
     theme: &Theme,
 ) -> std::io::Result<()> {
     let (tx, mut rx) = mpsc::channel::<Msg>(64);
-    input::spawn(tx);
+    input::spawn(tx, input::Pause::default());
     let mut ticks = tokio::time::interval(Duration::from_secs(1));
     let mut last_draw: Option<Instant> = None;
     loop {
