@@ -274,6 +274,11 @@ pub async fn run(cluster: &Cluster, args: RecordArgs) -> Result<(), Error> {
                     if received.missed > 0 {
                         eprintln!("kscope: record fell behind: {} events were skipped", received.missed);
                     }
+                    // The snapshot these events were derived from first:
+                    // at an event's time, the replayed state already shows
+                    // the change it tells of (the look tick alone would
+                    // write it up to `LOOK_EVERY` later).
+                    recorder.look(cluster)?;
                     recorder.events(&received.events)?;
                 }
                 None => break,
