@@ -300,7 +300,7 @@ fn only_what_is_on_screen_is_polled() {
     assert!(answer(&mut s, &snap, &due, overview(10)));
 
     let effects = press(&mut s, &snap, Code::Esc);
-    assert!(matches!(s.view().screen, Screen::Topics));
+    assert!(s.view().screen.is_topics());
     let later = advance(&mut s, &snap, Duration::from_mins(1));
     assert_eq!(list_request(&effects), None);
     assert_eq!(

@@ -250,7 +250,7 @@ fn navigation_keeps_the_selection_and_watches_the_topic() {
     assert_eq!(s.view().selected, 2);
     let effects = press(&mut s, &snap, Code::Esc);
     assert!(effects.contains(&Effect::WatchTopics(Vec::new())));
-    assert_eq!(s.view().screen, Screen::Topics);
+    assert_eq!(s.view().screen, Screen::topics());
     assert_eq!(s.view().selected, 1, "selection kept");
     press(&mut s, &snap, Code::Esc);
     assert_eq!(s.stack.len(), 1, "the last view stays");

@@ -152,7 +152,7 @@ mod tests {
         assert!(state.strip.rows.is_empty(), "no event of the group");
         assert_eq!(state.strip.height(), 0);
 
-        state.stack.push(View::new(Screen::Topics));
+        state.stack.push(View::new(Screen::topics()));
         refresh(&mut state);
         assert!(
             state.strip.rows.is_empty(),

@@ -101,7 +101,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         }
     };
     match parsed {
-        Parsed::Topics => push(state, Screen::Topics, None, fx),
+        Parsed::Topics => push(state, Screen::topics(), None, fx),
         Parsed::Brokers => push(state, Screen::brokers(), None, fx),
         Parsed::Leaders => push(state, Screen::leaders(), None, fx),
         Parsed::Events => push(state, Screen::events(), None, fx),

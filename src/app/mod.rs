@@ -36,7 +36,6 @@ pub mod sizes;
 pub mod state;
 pub mod table_rows;
 pub mod throughput;
-pub mod topic_lag;
 mod update;
 pub mod watermarks;
 

@@ -123,14 +123,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
     let scratch = &mut state.scratch;
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
     let mut rows: Vec<usize> = match &screen {
-        Screen::Topics => snap
-            .topics()
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| state.show_internal || !t.internal)
-            .filter(|(_, t)| keep(&t.name))
-            .map(|(i, _)| i)
-            .collect(),
         Screen::Partitions { topic } => snap.topic(topic).map_or_else(Vec::new, |t| {
             t.partitions
                 .iter()
@@ -161,11 +153,8 @@ fn sort_rows(
     column: usize,
     rows: &mut Vec<usize>,
 ) {
-    use crate::columns::{group_offsets, groups, members, partitions, sort_indices, topics};
+    use crate::columns::{group_offsets, groups, members, partitions, sort_indices};
     match screen {
-        Screen::Topics => sort_indices(rows, topics::table().get(column), |i| {
-            table_rows::topic(state, snap, i)
-        }),
         Screen::Partitions { topic } => sort_indices(rows, partitions::table().get(column), |i| {
             table_rows::partition(state, snap, topic, i)
         }),

@@ -28,7 +28,7 @@ pub(super) fn inspect_selected(
                 super::update::push(state, screen, None, fx);
             }
         }
-    } else if let Some(topic) = current_topic(state, snap) {
+    } else if let Some(topic) = current_topic(state) {
         let screen = if command == Command::Clients {
             screens::Screen::Clients(Topic { topic })
         } else {
@@ -39,17 +39,17 @@ pub(super) fn inspect_selected(
 }
 
 /// The topic on screen (Partitions) or selected (Topics).
-pub(super) fn current_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
+pub(super) fn current_topic(state: &AppState) -> Option<String> {
     match &state.view().screen {
         Screen::Partitions { topic } => Some(topic.clone()),
-        Screen::Topics => selected_topic(state, snap),
+        screen if screen.is_topics() => selected_topic(state),
         _ => None,
     }
 }
 
 /// Whose configs the configs key opens: the topic on screen or selected,
 /// or the selected broker.
-pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option<ConfigResource> {
+pub(super) fn config_target(state: &AppState) -> Option<ConfigResource> {
     // A group's own configs (session timeouts, share and streams settings).
     match &state.view().screen {
         Screen::Group { group } | Screen::Members { group } => {
@@ -63,7 +63,7 @@ pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option
         }
         _ => {}
     }
-    if let Some(topic) = current_topic(state, snap) {
+    if let Some(topic) = current_topic(state) {
         return Some(ConfigResource::Topic(topic));
     }
     let view = state.view();
@@ -75,10 +75,11 @@ pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option
     Some(ConfigResource::Broker(broker))
 }
 
-pub(super) fn selected_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
+/// The topic selected on the Topics screen.
+pub(super) fn selected_topic(state: &AppState) -> Option<String> {
     let view = state.view();
     let index = *view.rows.get(view.selected)?;
-    snap.topics().get(index).map(|t| t.name.clone())
+    state.screens.topics.topic(index).map(|t| t.name.clone())
 }
 
 /// The partition selected on the Partitions screen of `topic`.
@@ -101,11 +102,6 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
             }
         }
         Screen::Messages { .. } => messages::open_detail(state, fx),
-        Screen::Topics => {
-            if let Some(topic) = selected_topic(state, snap) {
-                super::update::push(state, Screen::Partitions { topic }, None, fx);
-            }
-        }
         Screen::Groups { .. } => {
             let view = state.view();
             let group = view

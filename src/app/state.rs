@@ -93,8 +93,11 @@ pub struct AppState {
     pub mode: Mode,
     /// The help overlay is open.
     pub show_help: bool,
-    /// Internal topics are listed.
+    /// Internal topics are listed (the Topics screen's store has a copy).
     pub show_internal: bool,
+    /// `L`: the group list keeps loading while Topics shows, for its LAG
+    /// column (the Topics screen's store has a copy).
+    pub follow_lag: bool,
     /// The connection.
     pub link: Link,
     /// Partitions in the snapshot (counted once per snapshot, not per frame).
@@ -144,8 +147,6 @@ pub struct AppState {
     pub requests: super::screens::requests::RequestIds,
     /// The Partitions screen's ELR and local log starts.
     pub extras: super::partition_extras::ExtrasStore,
-    /// The Topics screen's LAG column.
-    pub topic_lag: super::topic_lag::TopicLag,
     /// Schemas of the framed records met, from the registry.
     pub schemas: super::schema_cache::SchemaCache,
     /// The decoded cells of the Messages rows on screen (made in `update`,
@@ -178,10 +179,11 @@ impl AppState {
             bootstrap,
             read_only: false,
             keymap,
-            stack: vec![View::new(Screen::Topics)],
+            stack: vec![View::new(Screen::topics())],
             mode: Mode::Normal,
             show_help: false,
             show_internal: false,
+            follow_lag: false,
             link: Link::Connecting {
                 attempt: 0,
                 error: None,
@@ -206,7 +208,6 @@ impl AppState {
             groups: GroupsStore::default(),
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
-            topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
             screens: super::screens::Stores::default(),
@@ -248,7 +249,7 @@ impl AppState {
             .find(|v| v.screen == Screen::Fleet)
             .cloned();
         self.stack = fleet.into_iter().collect();
-        self.stack.push(View::new(Screen::Topics));
+        self.stack.push(View::new(Screen::topics()));
         self.generation = 0;
         self.degraded = None;
         self.health = None;
@@ -263,16 +264,26 @@ impl AppState {
             utc_offset: self.messages.utc_offset,
             ..super::messages::MessagesStore::default()
         };
-        self.topic_lag.reset();
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();
         self.screens = super::screens::Stores::default();
+        // The session's toggles outlive the cluster: the new Topics store
+        // gets them too.
+        self.screens.receive(self.topics_toggles(), self.clock());
         self.extras.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,
             retrying: true,
         };
+    }
+
+    /// The session's toggles, for the Topics screen's store.
+    pub fn topics_toggles(&self) -> super::screens::Msg {
+        super::screens::Msg::Topics(super::screens::topics::Msg::Toggles {
+            internal: self.show_internal,
+            follow_lag: self.follow_lag,
+        })
     }
 
     /// Rows held in the big cluster-scoped lists (the groups list): cheap

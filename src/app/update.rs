@@ -1,6 +1,8 @@
 //! `update`: the one place the model changes. Pure: no I/O, no awaiting;
 //! anything that needs the outside world is returned as an [`Effect`].
 
+use std::sync::Arc;
+
 use crate::meta::{MetadataSnapshot, MovementEvent, MovementKind};
 
 use super::action::{Action, Effect};
@@ -15,6 +17,7 @@ use super::rows;
 use super::screen::{Screen, View};
 use super::screens;
 use super::screens::brokers::{self, Observed};
+use super::screens::topics;
 use super::select::{config_target, current_topic, inspect_selected, select, selected_partition};
 use super::state::{AppState, Link, Mode};
 use super::watermarks;
@@ -48,11 +51,13 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Movements(events) => movements(state, events),
         Action::Fleet(rows) => super::fleet::receive(state, rows),
         Action::Watermarks { request, result } => {
-            watermarks::receive(state, snap, request, result);
+            if let Some(marks) = watermarks::receive(state, snap, request, result) {
+                shared(state, Shared::Marks(Arc::new(marks)));
+            }
         }
         Action::Groups { request, result } => {
             groups::receive_list(state, request, result);
-            super::topic_lag::refresh(state);
+            shared(state, Shared::Groups);
         }
         Action::GroupRows { request, result } => {
             super::group_poll::receive(state, request, result);
@@ -61,14 +66,20 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             groups::receive_detail(state, request, result);
         }
         Action::Sizes { request, sizes } => {
-            super::sizes::receive(state, request, sizes);
+            if let Some(seen) = super::sizes::receive(state, request, sizes) {
+                shared(state, Shared::Sizes(Arc::new(seen)));
+            }
             let latest = state.sizes.latest.clone();
             forward(state, screens::Msg::Brokers(brokers::Msg::Sizes(latest)));
         }
         Action::PartitionExtras { request, answer } => {
             super::partition_extras::receive(state, request, answer);
         }
-        Action::Screen(msg) => forward(state, msg),
+        Action::Screen(msg) => {
+            let summaries = answered_topics(&msg);
+            forward(state, msg);
+            shared(state, Shared::Summaries(&summaries));
+        }
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
@@ -136,7 +147,7 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     rows::refresh(state, snap);
     watermarks::plan(state, snap, effects);
     groups::plan(state, effects);
-    configs::plan(state, snap, effects);
+    configs::plan(state, effects);
     super::sizes::plan(state, effects);
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
@@ -208,7 +219,11 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             let sort = &mut state.view_mut().sort;
             sort.descending = !sort.descending;
         }
-        Command::ToggleInternal => state.show_internal = !state.show_internal,
+        Command::ToggleInternal => {
+            state.show_internal = !state.show_internal;
+            let toggles = state.topics_toggles();
+            forward(state, toggles);
+        }
         Command::ToggleInactive => {
             state.groups.hide_inactive = !state.groups.hide_inactive;
             let hidden = if state.groups.hide_inactive {
@@ -220,7 +235,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         }
         Command::CycleGroupType => super::groups::cycle_type(state),
         Command::Consumers => {
-            if let Some(topic) = current_topic(state, snap) {
+            if let Some(topic) = current_topic(state) {
                 push(state, Screen::Groups { topic: Some(topic) }, None, fx);
             }
         }
@@ -231,7 +246,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
         }
         Command::Configs => {
-            if let Some(of) = config_target(state, snap) {
+            if let Some(of) = config_target(state) {
                 let screen =
                     super::screens::Screen::Configs(super::screens::configs::Config::list(of));
                 push(state, Screen::Module(screen), None, fx);
@@ -242,20 +257,20 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
                 Screen::Partitions { topic } => selected_partition(state, snap, topic),
                 _ => None,
             };
-            if let Some(topic) = current_topic(state, snap) {
+            if let Some(topic) = current_topic(state) {
                 messages::open(state, topic, partition, messages::DEFAULT_START, fx);
             }
         }
         Command::Pause => messages::toggle_pause(state),
         Command::CommittedMessages => messages::open_committed(state, fx),
-        Command::ToggleLag => super::topic_lag::toggle(state),
+        Command::ToggleLag => toggle_lag(state),
         Command::CopyValue => super::record_export::copy(state, fx),
         Command::Producers | Command::TopicAcls | Command::Clients => {
             inspect_selected(state, snap, command, fx);
         }
         Command::ToggleIsolation => super::messages_isolation::set(state, None, fx),
         Command::Leaders => {
-            if let Some(topic) = current_topic(state, snap) {
+            if let Some(topic) = current_topic(state) {
                 let filter = format!("~^{} ", regex::escape(&topic));
                 push(state, Screen::leaders(), Some(&filter), fx);
             }
@@ -331,11 +346,98 @@ fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
     messages::leave(state, fx);
 }
 
+/// `L`: keep the group list loading on the Topics screen, or stop.
+fn toggle_lag(state: &mut AppState) {
+    state.follow_lag = !state.follow_lag;
+    state.notice = Some(if state.follow_lag {
+        "LAG: loading every group's lag while Topics shows (L stops)".to_owned()
+    } else {
+        "LAG: no longer loading the groups; the column keeps its last values".to_owned()
+    });
+    let toggles = state.topics_toggles();
+    forward(state, toggles);
+}
+
+/// The topics a configs answer is about (their summaries are shown by the
+/// Topics screen).
+fn answered_topics(msg: &screens::Msg) -> Vec<String> {
+    let screens::Msg::Configs(screens::configs::Msg::Answer {
+        result: Ok(answers),
+        ..
+    }) = msg
+    else {
+        return Vec::new();
+    };
+    answers
+        .iter()
+        .filter_map(|(resource, _)| match resource {
+            crate::inspect::ConfigResource::Topic(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Shared data that landed, for the screens that show it.
+enum Shared<'a> {
+    /// What a watermark answer changed.
+    Marks(Arc<screens::feed::Marks>),
+    /// What a disk-sizes answer changed.
+    Sizes(Arc<screens::feed::Sizes>),
+    /// The configs store took an answer about these topics.
+    Summaries(&'a [String]),
+    /// A group list answer was taken.
+    Groups,
+    /// A new snapshot.
+    Snapshot(&'a MetadataSnapshot),
+}
+
+/// Hand what landed to the screens that show it (their stores keep a copy).
+fn shared(state: &mut AppState, landed: Shared) {
+    match landed {
+        Shared::Marks(marks) => {
+            forward(state, screens::Msg::Topics(topics::Msg::Marks(marks)));
+        }
+        Shared::Sizes(seen) => {
+            forward(state, screens::Msg::Topics(topics::Msg::Sizes(seen)));
+        }
+        Shared::Summaries(names) => {
+            let held = &state.screens.configs.topics;
+            let summaries: screens::feed::Summaries = names
+                .iter()
+                .filter_map(|t| held.get(t).map(|(summary, _)| (t.clone(), summary.clone())))
+                .collect();
+            if summaries.is_empty() {
+                return;
+            }
+            let summaries = Arc::new(summaries);
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Summaries(summaries)),
+            );
+        }
+        Shared::Groups => {
+            // The Topics screen's LAG column, if a newer list landed.
+            let overview = state.groups.overview.clone();
+            let at = state.groups.overview_at;
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Groups { overview, at }),
+            );
+        }
+        Shared::Snapshot(snap) => {
+            // One copy of the snapshot for the screens that list topics.
+            let snap = Arc::new(snap.clone());
+            forward(state, screens::Msg::Topics(topics::Msg::Snapshot(snap)));
+        }
+    }
+}
+
 fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
     state.generation = generation;
     state.partition_total = snap.partition_count();
     state.refreshing = false;
     state.link = Link::Connected;
+    shared(state, Shared::Snapshot(snap));
     let observed = Observed::of(snap, state.wall);
     forward(
         state,

@@ -16,7 +16,6 @@ pub mod members;
 pub mod messages;
 pub mod partitions;
 pub mod streams_tasks;
-pub mod topics;
 
 #[cfg(test)]
 mod fixtures;

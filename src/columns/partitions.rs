@@ -5,8 +5,7 @@ use crate::inspect::{BrokerReplica, ClusterSizes};
 use crate::meta::{PartitionInfo, Watermarks};
 
 use super::Column;
-use super::format::{bytes, ids};
-use super::topics::over_time;
+use super::format::{bytes, ids, over_time};
 
 /// What one partition row shows.
 #[derive(Debug, Clone, Copy)]

@@ -534,7 +534,7 @@ mod tests {
         let mut state = state();
         state.link = Link::Connected;
         // `L` on Topics keeps the list.
-        state.topic_lag.follow = true;
+        state.follow_lag = true;
         let answer = |state: &mut AppState, request| {
             state.groups.list.in_flight = Some(request);
             let result = Ok(overview(1_500));
@@ -543,7 +543,7 @@ mod tests {
         assert_eq!(answer(&mut state, 100), 0, "the first list is kept whole");
         assert_eq!(state.held_rows(), 1_500);
         assert_eq!(answer(&mut state, 101), 1_500, "absorbed: the answer goes");
-        state.topic_lag.follow = false;
+        state.follow_lag = false;
         let tick = Action::Tick {
             now: Instant::now(),
             wall: SystemTime::now(),

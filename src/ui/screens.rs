@@ -4,7 +4,7 @@
 use ratatui::style::Style;
 
 use crate::app::{AppState, Screen, table_rows};
-use crate::columns::{partitions, topics};
+use crate::columns::partitions;
 use crate::meta::MetadataSnapshot;
 
 pub use super::grid::{Grid, grid};
@@ -15,23 +15,6 @@ pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: u
     let view = state.view();
     let window = view.rows.iter().skip(view.offset).take(page).copied();
     match &view.screen {
-        Screen::Topics => grid(
-            &topics::table(),
-            window
-                .filter_map(|i| table_rows::topic(state, snap, i))
-                .map(|row| {
-                    let style = if row.stats.is_some_and(|s| s.offline > 0)
-                        || row.under_min_isr.is_some_and(|n| n > 0)
-                    {
-                        theme.problem
-                    } else if row.stats.is_some_and(|s| s.under_replicated > 0) {
-                        theme.warning
-                    } else {
-                        Style::new()
-                    };
-                    (row, style)
-                }),
-        ),
         Screen::Partitions { topic } => grid(
             &partitions::table(),
             window

@@ -72,10 +72,8 @@ pub fn title(state: &AppState, hidden: usize) -> String {
         );
     }
     // Last: a narrow terminal keeps the count of columns not shown.
-    if matches!(view.screen, Screen::Topics)
-        && let Some(waiting) = state.topic_lag.waiting()
-    {
-        let _ = write!(title, " · {waiting}");
+    if let Screen::Module(s) = &view.screen {
+        title.push_str(&state.screens.title_end(s));
     }
     title.push(' ');
     title

@@ -198,6 +198,14 @@ pub trait Module: Sized {
     /// nothing.
     fn status(&self, store: &Self::Store, now: Instant) -> String;
 
+    /// What the title says last, after the count of columns the terminal
+    /// could not fit (a narrow terminal cuts it first: what a column waits
+    /// for); nothing by default.
+    fn title_end(&self, store: &Self::Store) -> String {
+        let _ = store;
+        String::new()
+    }
+
     /// What identifies row `index` when rows are rebuilt from a new answer,
     /// so the selection follows it; nothing (it stays at its position) by
     /// default.
