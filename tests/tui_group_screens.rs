@@ -463,12 +463,7 @@ fn drill_from_group_to_members_to_a_topic_and_back() {
     press(&mut s, &snap, Code::Esc);
     keys(&mut s, &snap, "j");
     let effects = press(&mut s, &snap, Code::Enter);
-    assert_eq!(
-        s.view().screen,
-        Screen::Partitions {
-            topic: "payments".into()
-        }
-    );
+    assert_eq!(s.view().screen, Screen::partitions("payments"));
     assert!(effects.contains(&Effect::WatchTopics(vec!["payments".to_owned()])));
     press(&mut s, &snap, Code::Esc);
     assert_eq!(

@@ -234,12 +234,7 @@ fn navigation_keeps_the_selection_and_watches_the_topic() {
     keys(&mut s, &snap, "j");
     assert_eq!(s.view().selected, 1);
     let effects = press(&mut s, &snap, Code::Enter);
-    assert_eq!(
-        s.view().screen,
-        Screen::Partitions {
-            topic: "orders".to_owned()
-        }
-    );
+    assert_eq!(s.view().screen, Screen::partitions("orders"));
     assert!(effects.contains(&Effect::WatchTopics(vec!["orders".to_owned()])));
     assert!(
         effects.iter().any(

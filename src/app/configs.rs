@@ -24,7 +24,7 @@ fn visible_topics(state: &AppState) -> Vec<String> {
             .filter_map(|&i| state.screens.topics.topic(i))
             .map(|t| t.name.clone())
             .collect(),
-        Screen::Partitions { topic } => vec![topic.clone()],
+        Screen::Module(screens::Screen::Partitions(shown)) => vec![shown.topic.clone()],
         // Their retention, for the time until unread records may go.
         Screen::Group { group } => {
             let Some(detail) = super::group_rows::detail(&state.groups, group) else {

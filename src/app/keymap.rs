@@ -82,8 +82,7 @@ impl Scope {
             Scope::Drillable => {
                 matches!(
                     screen,
-                    Screen::Partitions { .. }
-                        | Screen::Groups { .. }
+                    Screen::Groups { .. }
                         | Screen::Group { .. }
                         | Screen::Messages { .. }
                         | Screen::Fleet
@@ -92,16 +91,15 @@ impl Scope {
             Scope::HasConfigs => matches!(
                 screen,
                 Screen::Module(
-                    super::screens::Screen::Topics(_) | super::screens::Screen::Brokers(_)
-                ) | Screen::Partitions { .. }
-                    | Screen::Groups { .. }
+                    super::screens::Screen::Topics(_)
+                        | super::screens::Screen::Partitions(_)
+                        | super::screens::Screen::Brokers(_)
+                ) | Screen::Groups { .. }
                     | Screen::Group { .. }
                     | Screen::Members { .. }
             ),
-            Scope::Partitions => matches!(screen, Screen::Partitions { .. }),
-            Scope::TopicsOrPartitions => {
-                screen.is_topics() || matches!(screen, Screen::Partitions { .. })
-            }
+            Scope::Partitions => screen.partitions_topic().is_some(),
+            Scope::TopicsOrPartitions => screen.is_topics() || screen.partitions_topic().is_some(),
             Scope::Groups => matches!(screen, Screen::Groups { .. }),
             Scope::GroupOffsets => matches!(screen, Screen::Group { .. }),
             Scope::Messages => matches!(screen, Screen::Messages { .. }),

@@ -6,11 +6,6 @@ use std::collections::BTreeMap;
 /// What is on screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Screen {
-    /// The partitions of one topic.
-    Partitions {
-        /// Its name.
-        topic: String,
-    },
     /// Every context of the config at a glance (`crate::fleet`).
     Fleet,
     /// Consumer groups: every one, or those consuming `topic`.
@@ -60,6 +55,24 @@ impl Screen {
         matches!(self, Screen::Module(super::screens::Screen::Topics(_)))
     }
 
+    /// The Partitions screen of `topic` (a module).
+    pub fn partitions(topic: impl Into<String>) -> Screen {
+        Screen::Module(super::screens::Screen::Partitions(
+            super::screens::partitions::Topic {
+                topic: topic.into(),
+            },
+        ))
+    }
+
+    /// The topic whose partitions this screen shows, if it is the
+    /// Partitions screen.
+    pub fn partitions_topic(&self) -> Option<&str> {
+        match self {
+            Screen::Module(super::screens::Screen::Partitions(shown)) => Some(&shown.topic),
+            _ => None,
+        }
+    }
+
     /// The Brokers screen (a module).
     pub fn brokers() -> Screen {
         Screen::Module(super::screens::Screen::Brokers(
@@ -91,7 +104,6 @@ impl Screen {
     /// The title shown above the table (names from the cluster escaped).
     pub fn title(&self) -> String {
         crate::untrusted::escaped(match self {
-            Screen::Partitions { topic } => format!("partitions of '{topic}'"),
             Screen::Fleet => "fleet: every context".to_owned(),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
@@ -116,9 +128,8 @@ impl Screen {
 
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
-        use crate::columns::{group_offsets, groups, headers, members, messages, partitions};
+        use crate::columns::{group_offsets, groups, headers, members, messages};
         match self {
-            Screen::Partitions { .. } => headers(&partitions::table()),
             Screen::Fleet => headers(&crate::columns::fleet::table()),
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),

@@ -67,10 +67,11 @@ impl SizeStore {
 fn shows_sizes(screen: &Screen) -> bool {
     matches!(
         screen,
-        Screen::Partitions { .. }
-            | Screen::Module(
-                crate::app::screens::Screen::Topics(_) | crate::app::screens::Screen::Brokers(_)
-            )
+        Screen::Module(
+            crate::app::screens::Screen::Topics(_)
+                | crate::app::screens::Screen::Partitions(_)
+                | crate::app::screens::Screen::Brokers(_)
+        )
     )
 }
 
@@ -128,7 +129,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
 /// screens that show sizes.
 pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) -> Option<Seen> {
     let now = state.now;
-    let partitions_shown = matches!(state.view().screen, Screen::Partitions { .. });
+    let partitions_shown = state.view().screen.partitions_topic().is_some();
     let visible = &state.watermarks.last_asked;
     let store = &mut state.sizes;
     if store.in_flight.map(|(id, _)| id) != Some(request) {

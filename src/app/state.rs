@@ -1,7 +1,7 @@
 //! The whole model of the UI.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use crate::meta::{TopicPartition, Watermarks};
 
@@ -12,8 +12,7 @@ use super::keymap::Keymap;
 use super::screen::{Screen, View};
 use super::sizes::SizeStore;
 
-/// How long a partition that moved stays highlighted.
-pub const MOVED_HIGHLIGHT: Duration = Duration::from_secs(30);
+pub use super::screens::partitions::MOVED_HIGHLIGHT;
 
 /// The input line's mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,8 +144,6 @@ pub struct AppState {
     /// The source of the stores' request ids (kept across `:ctx`, so an
     /// answer from the previous cluster never matches a new request).
     pub requests: super::screens::requests::RequestIds,
-    /// The Partitions screen's ELR and local log starts.
-    pub extras: super::partition_extras::ExtrasStore,
     /// Schemas of the framed records met, from the registry.
     pub schemas: super::schema_cache::SchemaCache,
     /// The decoded cells of the Messages rows on screen (made in `update`,
@@ -212,7 +209,6 @@ impl AppState {
             decoded: super::decoded_cells::DecodedCells::default(),
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
-            extras: super::partition_extras::ExtrasStore::default(),
             quit: false,
             scratch: Scratch::default(),
         }
@@ -270,7 +266,6 @@ impl AppState {
         // The session's toggles outlive the cluster: the new Topics store
         // gets them too.
         self.screens.receive(self.topics_toggles(), self.clock());
-        self.extras.reset();
         self.link = Link::Connecting {
             attempt: 0,
             error: None,

@@ -3,49 +3,12 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use crate::columns::{group_offsets, groups, partitions};
+use crate::columns::{group_offsets, groups};
 use crate::groups::{GroupDetail, Member};
-use crate::meta::{MetadataSnapshot, TopicPartition};
 
 use super::group_rows;
 use super::groups::DetailView;
 use super::state::AppState;
-
-/// Partition `index` of `topic`.
-pub fn partition<'a>(
-    state: &'a AppState,
-    snap: &'a MetadataSnapshot,
-    topic: &'a str,
-    index: usize,
-) -> Option<partitions::Row<'a>> {
-    let p = snap.topic(topic)?.partitions.get(index)?;
-    let marks = state
-        .watermarks
-        .partitions
-        .get(&TopicPartition::new(topic, p.partition))
-        .copied();
-    let key = TopicPartition::new(topic, p.partition);
-    let throughput = state.watermarks.partition_rates.get(&key);
-    let bytes = state.sizes.partition_bytes.get(&key);
-    Some(partitions::Row {
-        topic,
-        partition: p,
-        marks,
-        min_isr: state
-            .screens
-            .configs
-            .topics
-            .get(topic)
-            .and_then(|(s, _)| s.min_isr),
-        rate: throughput.and_then(|r| r.rate),
-        rates: throughput.map(|r| &r.history),
-        bytes_rate: bytes.and_then(|r| r.rate),
-        bytes_rates: bytes.map(|r| &r.history),
-        sizes: state.sizes.latest.as_deref(),
-        elr: state.extras.elr(topic, p.partition),
-        local_start: state.extras.local_start(topic, p.partition),
-    })
-}
 
 /// Group `index` of the overview.
 pub fn group(state: &AppState, index: usize) -> Option<groups::Row<'_>> {

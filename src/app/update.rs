@@ -17,7 +17,7 @@ use super::rows;
 use super::screen::{Screen, View};
 use super::screens;
 use super::screens::brokers::{self, Observed};
-use super::screens::topics;
+use super::screens::{partitions, topics};
 use super::select::{config_target, current_topic, inspect_selected, select, selected_partition};
 use super::state::{AppState, Link, Mode};
 use super::watermarks;
@@ -29,14 +29,14 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Key(key) => match state.mode {
             Mode::Normal => {
                 if let Some(command) = state.keymap.lookup(key, &state.view().screen) {
-                    run(state, command, snap, &mut effects);
+                    run(state, command, &mut effects);
                 }
             }
             Mode::Filter(_) | Mode::Command(_) => input::key(state, key, snap, &mut effects),
         },
         Action::ScrollUp => move_by(state, -3),
         Action::ScrollDown => move_by(state, 3),
-        Action::Click { row } => click(state, row, snap, &mut effects),
+        Action::Click { row } => click(state, row, &mut effects),
         Action::Resize { width, height } => {
             state.width = width;
             state.height = height;
@@ -71,9 +71,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             }
             let latest = state.sizes.latest.clone();
             forward(state, screens::Msg::Brokers(brokers::Msg::Sizes(latest)));
-        }
-        Action::PartitionExtras { request, answer } => {
-            super::partition_extras::receive(state, request, answer);
         }
         Action::Screen(msg) => {
             let summaries = answered_topics(&msg);
@@ -144,15 +141,14 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     super::event_sources::min_isr(state, snap);
     // Before the rows: the strip's height is part of the page.
     super::event_strip::refresh(state);
-    rows::refresh(state, snap);
-    watermarks::plan(state, snap, effects);
+    rows::refresh(state);
+    watermarks::plan(state, effects);
     groups::plan(state, effects);
     configs::plan(state, effects);
     super::sizes::plan(state, effects);
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
-    super::partition_extras::plan(state, effects);
 }
 
 /// Ask for what the screen module on show needs, if it is due.
@@ -174,7 +170,7 @@ fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
 }
 
 /// Carry out a normal-mode command.
-pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
     if state.show_help && !matches!(command, Command::Quit) {
         state.show_help = false;
         return;
@@ -192,7 +188,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.mode = Mode::Filter(text.unwrap_or_default());
         }
         Command::Back => back(state, fx),
-        Command::Select => select(state, snap, fx),
+        Command::Select => select(state, fx),
         Command::Up => move_by(state, -1),
         Command::Down => move_by(state, 1),
         Command::PageUp => move_by(state, -page),
@@ -253,10 +249,8 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
         }
         Command::Messages => {
-            let partition = match &state.view().screen {
-                Screen::Partitions { topic } => selected_partition(state, snap, topic),
-                _ => None,
-            };
+            let shown = state.view().screen.partitions_topic().map(str::to_owned);
+            let partition = shown.and_then(|topic| selected_partition(state, &topic));
             if let Some(topic) = current_topic(state) {
                 messages::open(state, topic, partition, messages::DEFAULT_START, fx);
             }
@@ -266,7 +260,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         Command::ToggleLag => toggle_lag(state),
         Command::CopyValue => super::record_export::copy(state, fx),
         Command::Producers | Command::TopicAcls | Command::Clients => {
-            inspect_selected(state, snap, command, fx);
+            inspect_selected(state, command, fx);
         }
         Command::ToggleIsolation => super::messages_isolation::set(state, None, fx),
         Command::Leaders => {
@@ -286,7 +280,7 @@ fn move_by(state: &mut AppState, delta: isize) {
     }
 }
 
-fn click(state: &mut AppState, row: u16, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+fn click(state: &mut AppState, row: u16, fx: &mut Vec<Effect>) {
     let Some(within) = row.checked_sub(layout::table_first_row(&state.view().screen)) else {
         return;
     };
@@ -299,7 +293,7 @@ fn click(state: &mut AppState, row: u16, snap: &MetadataSnapshot, fx: &mut Vec<E
         return;
     }
     if view.selected == target {
-        select(state, snap, fx);
+        select(state, fx);
     } else {
         view.selected = target;
     }
@@ -339,8 +333,10 @@ fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
 /// and stop browsing when the records left the screen.
 fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
     let topics = match &state.view().screen {
-        Screen::Partitions { topic } | Screen::Messages { topic, .. } => vec![topic.clone()],
-        _ => Vec::new(),
+        Screen::Messages { topic, .. } => vec![topic.clone()],
+        screen => screen
+            .partitions_topic()
+            .map_or_else(Vec::new, |topic| vec![topic.to_owned()]),
     };
     fx.push(Effect::WatchTopics(topics));
     messages::leave(state, fx);
@@ -395,10 +391,24 @@ enum Shared<'a> {
 fn shared(state: &mut AppState, landed: Shared) {
     match landed {
         Shared::Marks(marks) => {
-            forward(state, screens::Msg::Topics(topics::Msg::Marks(marks)));
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Marks(marks.clone())),
+            );
+            forward(
+                state,
+                screens::Msg::Partitions(partitions::Msg::Marks(marks)),
+            );
         }
         Shared::Sizes(seen) => {
-            forward(state, screens::Msg::Topics(topics::Msg::Sizes(seen)));
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Sizes(seen.clone())),
+            );
+            forward(
+                state,
+                screens::Msg::Partitions(partitions::Msg::Sizes(seen)),
+            );
         }
         Shared::Summaries(names) => {
             let held = &state.screens.configs.topics;
@@ -410,9 +420,11 @@ fn shared(state: &mut AppState, landed: Shared) {
                 return;
             }
             let summaries = Arc::new(summaries);
+            let copy = summaries.clone();
+            forward(state, screens::Msg::Topics(topics::Msg::Summaries(copy)));
             forward(
                 state,
-                screens::Msg::Topics(topics::Msg::Summaries(summaries)),
+                screens::Msg::Partitions(partitions::Msg::Summaries(summaries)),
             );
         }
         Shared::Groups => {
@@ -427,7 +439,14 @@ fn shared(state: &mut AppState, landed: Shared) {
         Shared::Snapshot(snap) => {
             // One copy of the snapshot for the screens that list topics.
             let snap = Arc::new(snap.clone());
-            forward(state, screens::Msg::Topics(topics::Msg::Snapshot(snap)));
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Snapshot(snap.clone())),
+            );
+            forward(
+                state,
+                screens::Msg::Partitions(partitions::Msg::Snapshot(snap)),
+            );
         }
     }
 }
@@ -448,6 +467,7 @@ fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
 fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
     let arrived = screens::events::Msg::Arrived(events.clone());
     forward(state, screens::Msg::Events(arrived));
+    let mut moved = Vec::new();
     for event in events.iter().filter(|e| e.kind.is_leader_movement()) {
         if let (Some(topic), Some(partition)) = (&event.topic, event.partition)
             && matches!(
@@ -459,7 +479,15 @@ fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
         {
             state.moved_at.insert((topic.clone(), partition), state.now);
             state.last_moved = Some(state.now);
+            moved.push((topic.clone(), partition));
         }
+    }
+    // The Partitions screen highlights them.
+    if !moved.is_empty() {
+        forward(
+            state,
+            screens::Msg::Partitions(partitions::Msg::Moved(moved)),
+        );
     }
     // The Leaders screen keeps the leader movement of the batch.
     let msg = screens::Msg::Leaders(screens::leaders::Msg::Moved(events));

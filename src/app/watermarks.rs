@@ -23,7 +23,7 @@ pub(super) const RATES_KEPT: usize = 20_000;
 const MAX_PARTITIONS: usize = 5_000;
 
 /// The partitions whose watermarks the visible rows show.
-pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> {
+pub fn wanted(state: &AppState) -> Vec<TopicPartition> {
     let view = state.view();
     let page = state.page();
     let visible = view.rows.iter().skip(view.offset).take(page);
@@ -45,13 +45,14 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
                 );
             }
         }
-        Screen::Partitions { topic } => {
-            let Some(info) = snap.topic(topic) else {
+        Screen::Module(super::screens::Screen::Partitions(shown)) => {
+            let topic = shown.topic.as_str();
+            let Some(info) = state.screens.partitions.snap.topic(topic) else {
                 return out;
             };
             for &i in visible {
                 if let Some(p) = info.partitions.get(i) {
-                    out.push(TopicPartition::new(topic.as_str(), p.partition));
+                    out.push(TopicPartition::new(topic, p.partition));
                 }
             }
         }
@@ -82,7 +83,7 @@ fn window(state: &AppState) -> u64 {
         // Which module: they share the outer variant.
         std::mem::discriminant(module).hash(&mut hasher);
     }
-    if let Screen::Partitions { topic } = &view.screen {
+    if let Some(topic) = view.screen.partitions_topic() {
         topic.hash(&mut hasher);
     }
     state.generation.hash(&mut hasher);
@@ -96,7 +97,7 @@ fn window(state: &AppState) -> u64 {
 
 /// Ask for watermarks if the visible set changed or the last answer is old.
 /// An unchanged window that is not due costs a fingerprint, not a list.
-pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
+pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     if state.link != Link::Connected {
         return;
     }
@@ -113,7 +114,7 @@ pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Eff
     if window == store.last_window && !timely {
         return;
     }
-    let partitions = wanted(state, snap);
+    let partitions = wanted(state);
     state.watermarks.last_window = window;
     if partitions.is_empty() {
         return;

@@ -14,7 +14,6 @@ pub mod group_offsets;
 pub mod groups;
 pub mod members;
 pub mod messages;
-pub mod partitions;
 pub mod streams_tasks;
 
 #[cfg(test)]

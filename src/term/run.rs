@@ -387,9 +387,7 @@ impl Session {
                 }
             }
             Effect::Query(query) => self.query(query),
-            effect @ (Effect::FetchPartitionExtras { .. } | Effect::FetchSizes { .. }) => {
-                self.inspect(effect);
-            }
+            Effect::FetchSizes { request } => self.sizes(request),
             effect @ (Effect::Browse { .. }
             | Effect::StopBrowse
             | Effect::Save { .. }
@@ -403,22 +401,13 @@ impl Session {
         false
     }
 
-    /// Start the inspection fetch `effect` asks for (cluster, sizes,
-    /// partition extras), replacing the one of its kind.
-    fn inspect(&mut self, effect: Effect) {
+    /// Start reading every broker's log dirs, replacing the read before.
+    fn sizes(&mut self, request: u64) {
         let Some(cluster) = self.cluster.clone() else {
             return;
         };
-        let tx = self.tx.clone();
-        let (kind, task) = match effect {
-            Effect::FetchPartitionExtras { request, asked } => (
-                Fetch::PartitionExtras,
-                worker::partition_extras(cluster, request, asked, tx),
-            ),
-            Effect::FetchSizes { request } => (Fetch::Sizes, worker::sizes(cluster, request, tx)),
-            _ => return,
-        };
-        self.fetches.replace(kind, task);
+        let task = worker::sizes(cluster, request, self.tx.clone());
+        self.fetches.replace(Fetch::Sizes, task);
     }
 
     /// Start a screen module's fetch, replacing the one of its kind (the

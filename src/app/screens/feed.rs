@@ -91,3 +91,23 @@ pub struct Sizes {
 
 /// Config summaries that a configs answer brought, per topic.
 pub type Summaries = Vec<(String, TopicSummary)>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_given_the_changes_stays_equal_to_the_map() {
+        let mut shared: HashMap<&str, i64> = HashMap::from([("a", 1), ("b", 2)]);
+        let mut copy = shared.clone();
+        shared.insert("a", 5);
+        shared.remove("b");
+        shared.insert("c", 3);
+        Changes::of(&shared, &["a", "b", "c"], false).apply(&mut copy);
+        assert_eq!(copy, shared, "set, removed, added");
+        shared.clear();
+        shared.insert("d", 4);
+        Changes::of(&shared, &["d"], true).apply(&mut copy);
+        assert_eq!(copy, shared, "cleared first");
+    }
+}

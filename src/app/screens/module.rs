@@ -45,6 +45,14 @@ pub enum Goto {
         /// The partition whose row is selected.
         partition: Option<i32>,
     },
+    /// A topic's records from the default start, of one partition or all
+    /// (a partition's row).
+    Messages {
+        /// The topic.
+        topic: String,
+        /// Only this partition.
+        partition: Option<i32>,
+    },
     /// The Brokers screen on the row of the broker with this id (an event
     /// about it).
     Broker(i32),

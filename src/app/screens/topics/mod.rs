@@ -145,3 +145,25 @@ impl Module for List {
         match query {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::AppState;
+    use crate::app::keymap::Keymap;
+
+    #[test]
+    fn the_sessions_toggles_reach_the_store_and_outlive_a_context_switch() {
+        let mut state = AppState::new("t", Vec::new(), Keymap::default());
+        let store = &state.screens.topics;
+        assert!(!store.internal && !store.follow_lag);
+        let waiting = List.title_end(store);
+        assert!(waiting.contains("L (or :groups)"), "{waiting}");
+        state.show_internal = true;
+        state.follow_lag = true;
+        state.reset_cluster();
+        let store = &state.screens.topics;
+        assert!(store.internal && store.follow_lag, "a fresh store, the same toggles");
+        assert!(List.title_end(store).contains("reading"));
+    }
+}
