@@ -4,7 +4,7 @@
 //! before producing and grown after. A future replica's lag needs two log
 //! dirs per broker and an `AlterReplicaLogDirs` in flight; the test
 //! cluster has one dir per broker, so that path is tested on decoded
-//! answers (`inspect::log_dirs`, `inspect::sizes`, `columns::partitions`
+//! answers (`inspect::log_dirs`, `inspect::sizes`, `app::screens::partitions::columns`
 //! unit tests and `tests/tui_partition_sizes.rs`).
 
 mod groups_fixture;

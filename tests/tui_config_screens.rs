@@ -196,7 +196,7 @@ fn the_key_opens_the_selected_topics_configs_and_asks_for_them_only() {
     press(&mut s, &snap, Code::Esc);
     assert_eq!(s.view().rows.len(), 4, "filter cleared");
     press(&mut s, &snap, Code::Esc);
-    assert_eq!(s.view().screen, Screen::Topics);
+    assert_eq!(s.view().screen, Screen::topics());
     assert_eq!(s.view().rows.len(), 1, "the Topics filter kept");
 }
 

@@ -154,12 +154,7 @@ fn slash_narrows_by_severity_and_enter_opens_the_subject_on_its_row() {
     keys(&mut s, &snap, "/payments");
     press(&mut s, &snap, Code::Enter);
     press(&mut s, &snap, Code::Enter);
-    assert_eq!(
-        s.view().screen,
-        Screen::Partitions {
-            topic: "payments".to_owned()
-        }
-    );
+    assert_eq!(s.view().screen, Screen::partitions("payments"));
     let index = s.view().rows[s.view().selected];
     assert_eq!(
         snap.topic("payments").unwrap().partitions[index].partition,
@@ -193,12 +188,7 @@ fn a_subjects_screen_shows_its_newest_events_in_a_strip_under_the_table() {
     keys(&mut s, &snap, "/lost");
     press(&mut s, &snap, Code::Enter);
     press(&mut s, &snap, Code::Enter);
-    assert_eq!(
-        s.view().screen,
-        Screen::Partitions {
-            topic: "lost".to_owned()
-        }
-    );
+    assert_eq!(s.view().screen, Screen::partitions("lost"));
     assert!(!render(&s, &snap).contains("recent events"));
     assert_eq!(
         s.page(),

@@ -300,7 +300,7 @@ fn only_what_is_on_screen_is_polled() {
     assert!(answer(&mut s, &snap, &due, overview(10)));
 
     let effects = press(&mut s, &snap, Code::Esc);
-    assert!(matches!(s.view().screen, Screen::Topics));
+    assert!(s.view().screen.is_topics());
     let later = advance(&mut s, &snap, Duration::from_mins(1));
     assert_eq!(list_request(&effects), None);
     assert_eq!(
@@ -463,12 +463,7 @@ fn drill_from_group_to_members_to_a_topic_and_back() {
     press(&mut s, &snap, Code::Esc);
     keys(&mut s, &snap, "j");
     let effects = press(&mut s, &snap, Code::Enter);
-    assert_eq!(
-        s.view().screen,
-        Screen::Partitions {
-            topic: "payments".into()
-        }
-    );
+    assert_eq!(s.view().screen, Screen::partitions("payments"));
     assert!(effects.contains(&Effect::WatchTopics(vec!["payments".to_owned()])));
     press(&mut s, &snap, Code::Esc);
     assert_eq!(

@@ -234,12 +234,7 @@ fn navigation_keeps_the_selection_and_watches_the_topic() {
     keys(&mut s, &snap, "j");
     assert_eq!(s.view().selected, 1);
     let effects = press(&mut s, &snap, Code::Enter);
-    assert_eq!(
-        s.view().screen,
-        Screen::Partitions {
-            topic: "orders".to_owned()
-        }
-    );
+    assert_eq!(s.view().screen, Screen::partitions("orders"));
     assert!(effects.contains(&Effect::WatchTopics(vec!["orders".to_owned()])));
     assert!(
         effects.iter().any(
@@ -250,7 +245,7 @@ fn navigation_keeps_the_selection_and_watches_the_topic() {
     assert_eq!(s.view().selected, 2);
     let effects = press(&mut s, &snap, Code::Esc);
     assert!(effects.contains(&Effect::WatchTopics(Vec::new())));
-    assert_eq!(s.view().screen, Screen::Topics);
+    assert_eq!(s.view().screen, Screen::topics());
     assert_eq!(s.view().selected, 1, "selection kept");
     press(&mut s, &snap, Code::Esc);
     assert_eq!(s.stack.len(), 1, "the last view stays");

@@ -86,13 +86,6 @@ pub enum Action {
     /// A message for a screen module's store (the answer to its
     /// [`Effect::Query`]).
     Screen(super::screens::Msg),
-    /// The answer to [`Effect::FetchPartitionExtras`].
-    PartitionExtras {
-        /// The request id it answers.
-        request: u64,
-        /// The topic's ELR and local log starts, or why not.
-        answer: super::partition_extras::Answer,
-    },
     /// Whether metadata refreshes are failing.
     Degraded(Option<DegradedInfo>),
     /// What the latest liveness check found (brokers not answering, the
@@ -245,15 +238,6 @@ pub enum Effect {
     },
     /// A screen module's fetch; answer with [`Action::Screen`].
     Query(super::screens::Query),
-    /// Read a topic's eligible leader replicas and, where it is tiered,
-    /// its partitions' local log starts; answer with
-    /// [`Action::PartitionExtras`].
-    FetchPartitionExtras {
-        /// Request id.
-        request: u64,
-        /// The topic and what to ask of it.
-        asked: super::partition_extras::Asked,
-    },
     /// Resolve the named context and reconnect.
     SwitchContext(String),
     /// Read `topic` (one partition, or all) from `start`, following, into

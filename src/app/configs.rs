@@ -5,7 +5,6 @@
 //! screen shows.
 
 use crate::inspect::ConfigResource;
-use crate::meta::MetadataSnapshot;
 
 use super::action::Effect;
 use super::screen::Screen;
@@ -14,18 +13,18 @@ use super::state::{AppState, Link};
 
 /// The topics whose summary the screen shows: the visible rows of Topics,
 /// the topic of Partitions.
-fn visible_topics(state: &AppState, snap: &MetadataSnapshot) -> Vec<String> {
+fn visible_topics(state: &AppState) -> Vec<String> {
     let view = state.view();
     match &view.screen {
-        Screen::Topics => view
+        Screen::Module(screens::Screen::Topics(_)) => view
             .rows
             .iter()
             .skip(view.offset)
             .take(state.page())
-            .filter_map(|&i| snap.topics().get(i))
+            .filter_map(|&i| state.screens.topics.topic(i))
             .map(|t| t.name.clone())
             .collect(),
-        Screen::Partitions { topic } => vec![topic.clone()],
+        Screen::Module(screens::Screen::Partitions(shown)) => vec![shown.topic.clone()],
         // Their retention, for the time until unread records may go.
         Screen::Group { group } => {
             let Some(detail) = super::group_rows::detail(&state.groups, group) else {
@@ -49,7 +48,7 @@ fn visible_topics(state: &AppState, snap: &MetadataSnapshot) -> Vec<String> {
 
 /// Ask for the summaries of the visible topics that are due (a config
 /// screen asks for its resource itself, as a screen module).
-pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
+pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     if state.link != Link::Connected {
         return;
     }
@@ -61,7 +60,7 @@ pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Eff
     }
     let now = state.now;
     let store = &state.screens.configs;
-    let resources: Vec<ConfigResource> = visible_topics(state, snap)
+    let resources: Vec<ConfigResource> = visible_topics(state)
         .into_iter()
         .filter(|t| store.summary_due(t, now))
         .map(ConfigResource::Topic)

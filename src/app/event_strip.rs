@@ -39,8 +39,7 @@ impl Strip {
 fn has_strip(screen: &Screen) -> bool {
     matches!(
         screen,
-        Screen::Partitions { .. }
-            | Screen::Module(Module::Brokers(_))
+        Screen::Module(Module::Partitions(_) | Module::Brokers(_))
             | Screen::Group { .. }
             | Screen::Members { .. }
     )
@@ -49,8 +48,8 @@ fn has_strip(screen: &Screen) -> bool {
 /// Whether `event` belongs on `screen`'s strip.
 fn belongs(screen: &Screen, event: &MovementEvent) -> bool {
     match screen {
-        Screen::Partitions { topic } => {
-            event.group().is_none() && event.topic.as_deref() == Some(topic.as_str())
+        Screen::Module(Module::Partitions(shown)) => {
+            event.group().is_none() && event.topic.as_deref() == Some(shown.topic.as_str())
         }
         Screen::Module(Module::Brokers(_)) => event.topic.is_none() && event.group().is_none(),
         Screen::Group { group } | Screen::Members { group } => {
@@ -130,9 +129,7 @@ mod tests {
         events.push(event(None, None, MovementKind::BrokerLeft { broker: 3 }));
         state.screens.events.push(&events);
 
-        state.stack.push(View::new(Screen::Partitions {
-            topic: "orders".to_owned(),
-        }));
+        state.stack.push(View::new(Screen::partitions("orders")));
         refresh(&mut state);
         assert_eq!(
             state.strip.rows,
@@ -152,7 +149,7 @@ mod tests {
         assert!(state.strip.rows.is_empty(), "no event of the group");
         assert_eq!(state.strip.height(), 0);
 
-        state.stack.push(View::new(Screen::Topics));
+        state.stack.push(View::new(Screen::topics()));
         refresh(&mut state);
         assert!(
             state.strip.rows.is_empty(),

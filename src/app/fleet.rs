@@ -77,7 +77,7 @@ pub fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
     };
     let name = row.context.clone();
     if name == state.context {
-        super::update::push(state, Screen::Topics, None, fx);
+        super::update::push(state, Screen::topics(), None, fx);
     } else if name == crate::config::resolve::ONE_OFF {
         state.notice =
             Some("the command line's -b cluster is opened by starting kscope with -b".to_owned());

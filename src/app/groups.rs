@@ -190,11 +190,11 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         return;
     }
     let now = state.now;
-    let lag_on_topics = state.topic_lag.follow;
+    let lag_on_topics = state.follow_lag;
     match &state.stack[state.stack.len() - 1].screen {
         Screen::Groups { .. } => return super::group_poll::plan(state, effects),
         // `L` on Topics: the LAG column's groups keep loading there.
-        Screen::Topics if lag_on_topics => {}
+        Screen::Module(super::screens::Screen::Topics(_)) if lag_on_topics => {}
         Screen::Group { .. } | Screen::Members { .. } => {}
         _ => return super::group_poll::drop_unseen(state),
     }

@@ -101,7 +101,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         }
     };
     match parsed {
-        Parsed::Topics => push(state, Screen::Topics, None, fx),
+        Parsed::Topics => push(state, Screen::topics(), None, fx),
         Parsed::Brokers => push(state, Screen::brokers(), None, fx),
         Parsed::Leaders => push(state, Screen::leaders(), None, fx),
         Parsed::Events => push(state, Screen::events(), None, fx),
@@ -112,11 +112,11 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
             push(state, screen, None, fx);
         }
         Parsed::Clients(None) => {
-            super::select::inspect_selected(state, snap, super::keymap::Command::Clients, fx);
+            super::select::inspect_selected(state, super::keymap::Command::Clients, fx);
         }
         Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
         Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
-        Parsed::Partitions(topic) => push(state, Screen::Partitions { topic }, None, fx),
+        Parsed::Partitions(topic) => push(state, Screen::partitions(topic), None, fx),
         Parsed::Config(of) => {
             let screen = super::screens::Screen::Configs(super::screens::configs::Config::list(of));
             push(state, Screen::Module(screen), None, fx);

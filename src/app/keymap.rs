@@ -78,13 +78,11 @@ impl Scope {
     fn covers(self, screen: &Screen) -> bool {
         match self {
             Scope::All => true,
-            Scope::Topics => matches!(screen, Screen::Topics),
+            Scope::Topics => screen.is_topics(),
             Scope::Drillable => {
                 matches!(
                     screen,
-                    Screen::Topics
-                        | Screen::Partitions { .. }
-                        | Screen::Groups { .. }
+                    Screen::Groups { .. }
                         | Screen::Group { .. }
                         | Screen::Messages { .. }
                         | Screen::Fleet
@@ -92,17 +90,16 @@ impl Scope {
             }
             Scope::HasConfigs => matches!(
                 screen,
-                Screen::Topics
-                    | Screen::Partitions { .. }
-                    | Screen::Module(super::screens::Screen::Brokers(_))
-                    | Screen::Groups { .. }
+                Screen::Module(
+                    super::screens::Screen::Topics(_)
+                        | super::screens::Screen::Partitions(_)
+                        | super::screens::Screen::Brokers(_)
+                ) | Screen::Groups { .. }
                     | Screen::Group { .. }
                     | Screen::Members { .. }
             ),
-            Scope::Partitions => matches!(screen, Screen::Partitions { .. }),
-            Scope::TopicsOrPartitions => {
-                matches!(screen, Screen::Topics | Screen::Partitions { .. })
-            }
+            Scope::Partitions => screen.partitions_topic().is_some(),
+            Scope::TopicsOrPartitions => screen.is_topics() || screen.partitions_topic().is_some(),
             Scope::Groups => matches!(screen, Screen::Groups { .. }),
             Scope::GroupOffsets => matches!(screen, Screen::Group { .. }),
             Scope::Messages => matches!(screen, Screen::Messages { .. }),
@@ -193,7 +190,7 @@ mod tests {
     #[test]
     fn defaults_cover_the_k9s_grammar() {
         let map = Keymap::default();
-        let topics = Screen::Topics;
+        let topics = Screen::topics();
         assert_eq!(map.lookup(Key::char('j'), &topics), Some(Command::Down));
         assert_eq!(map.lookup(Key::plain(Code::Up), &topics), Some(Command::Up));
         assert_eq!(map.lookup(Key::char('/'), &topics), Some(Command::Filter));
@@ -207,7 +204,7 @@ mod tests {
 
     #[test]
     fn a_remap_replaces_the_primary_key_and_steals_it_from_others() {
-        let topics = Screen::Topics;
+        let topics = Screen::topics();
         let (map, problems) =
             Keymap::with_remaps(&BTreeMap::from([("quit".to_owned(), "x".to_owned())]));
         assert!(problems.is_empty(), "{problems:?}");

@@ -23,7 +23,6 @@ pub mod messages_find;
 pub mod messages_isolation;
 pub mod messages_key;
 pub mod messages_store;
-pub mod partition_extras;
 pub mod record_export;
 pub mod record_filter;
 pub mod record_view;
@@ -37,7 +36,6 @@ pub mod sizes;
 pub mod state;
 pub mod table_rows;
 pub mod throughput;
-pub mod topic_lag;
 mod update;
 pub mod watermarks;
 

@@ -87,10 +87,14 @@ pub fn rfc3339(ms: i64) -> String {
 pub fn holds(screen: &Screen) -> bool {
     use super::screens::Screen as Module;
     match screen {
-        Screen::Topics
-        | Screen::Partitions { .. }
-        | Screen::Groups { .. }
-        | Screen::Module(Module::Brokers(_) | Module::Leaders(_) | Module::Events(_)) => true,
+        Screen::Groups { .. }
+        | Screen::Module(
+            Module::Topics(_)
+            | Module::Partitions(_)
+            | Module::Brokers(_)
+            | Module::Leaders(_)
+            | Module::Events(_),
+        ) => true,
         Screen::Module(_)
         | Screen::Fleet
         | Screen::Group { .. }

@@ -3,15 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::meta::MetadataSnapshot;
-
 use super::screen::{RowsKey, Screen, View};
 use super::state::AppState;
 use super::{group_rows, table_rows};
 
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
-pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
+pub fn refresh(state: &mut AppState) {
     let page = state.page();
     match &state.view().screen {
         Screen::Messages { .. } => {
@@ -60,7 +58,7 @@ pub fn refresh(state: &mut AppState, snap: &MetadataSnapshot) {
             .rows
             .get(view.selected)
             .and_then(|&i| identity(state, &view.screen, i));
-        let rows = build(state, snap);
+        let rows = build(state);
         // A group screen's rows are rebuilt from each answer and may
         // reorder: the selection stays on the group or partition it was on.
         let screen = state.view().screen.clone();
@@ -115,7 +113,7 @@ pub fn clamp(view: &mut View, page: usize) {
     view.offset = view.offset.min(len.saturating_sub(page));
 }
 
-fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
+fn build(state: &mut AppState) -> Vec<usize> {
     let view = state.view();
     let filter = view.filter.clone();
     let sort = view.sort;
@@ -123,22 +121,6 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
     let scratch = &mut state.scratch;
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
     let mut rows: Vec<usize> = match &screen {
-        Screen::Topics => snap
-            .topics()
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| state.show_internal || !t.internal)
-            .filter(|(_, t)| keep(&t.name))
-            .map(|(i, _)| i)
-            .collect(),
-        Screen::Partitions { topic } => snap.topic(topic).map_or_else(Vec::new, |t| {
-            t.partitions
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| keep(&p.partition.to_string()))
-                .map(|(i, _)| i)
-                .collect()
-        }),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             group_rows::build(&state.groups, &screen, &mut keep)
         }
@@ -146,7 +128,7 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
-    sort_rows(state, snap, &screen, sort.column, &mut rows);
+    sort_rows(state, &screen, sort.column, &mut rows);
     if sort.descending {
         rows.reverse();
     }
@@ -154,21 +136,9 @@ fn build(state: &mut AppState, snap: &MetadataSnapshot) -> Vec<usize> {
 }
 
 /// Sort `rows` by column `column` of the screen's table (ascending).
-fn sort_rows(
-    state: &AppState,
-    snap: &MetadataSnapshot,
-    screen: &Screen,
-    column: usize,
-    rows: &mut Vec<usize>,
-) {
-    use crate::columns::{group_offsets, groups, members, partitions, sort_indices, topics};
+fn sort_rows(state: &AppState, screen: &Screen, column: usize, rows: &mut Vec<usize>) {
+    use crate::columns::{group_offsets, groups, members, sort_indices};
     match screen {
-        Screen::Topics => sort_indices(rows, topics::table().get(column), |i| {
-            table_rows::topic(state, snap, i)
-        }),
-        Screen::Partitions { topic } => sort_indices(rows, partitions::table().get(column), |i| {
-            table_rows::partition(state, snap, topic, i)
-        }),
         Screen::Fleet => sort_indices(rows, crate::columns::fleet::table().get(column), |i| {
             state.fleet.row(i).cloned()
         }),

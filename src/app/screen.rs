@@ -6,13 +6,6 @@ use std::collections::BTreeMap;
 /// What is on screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Screen {
-    /// Every topic (the start screen).
-    Topics,
-    /// The partitions of one topic.
-    Partitions {
-        /// Its name.
-        topic: String,
-    },
     /// Every context of the config at a glance (`crate::fleet`).
     Fleet,
     /// Consumer groups: every one, or those consuming `topic`.
@@ -52,6 +45,34 @@ pub enum Screen {
 }
 
 impl Screen {
+    /// The Topics screen, every topic (the start screen; a module).
+    pub fn topics() -> Screen {
+        Screen::Module(super::screens::Screen::Topics(super::screens::topics::List))
+    }
+
+    /// Whether this is the Topics screen.
+    pub fn is_topics(&self) -> bool {
+        matches!(self, Screen::Module(super::screens::Screen::Topics(_)))
+    }
+
+    /// The Partitions screen of `topic` (a module).
+    pub fn partitions(topic: impl Into<String>) -> Screen {
+        Screen::Module(super::screens::Screen::Partitions(
+            super::screens::partitions::Topic {
+                topic: topic.into(),
+            },
+        ))
+    }
+
+    /// The topic whose partitions this screen shows, if it is the
+    /// Partitions screen.
+    pub fn partitions_topic(&self) -> Option<&str> {
+        match self {
+            Screen::Module(super::screens::Screen::Partitions(shown)) => Some(&shown.topic),
+            _ => None,
+        }
+    }
+
     /// The Brokers screen (a module).
     pub fn brokers() -> Screen {
         Screen::Module(super::screens::Screen::Brokers(
@@ -83,8 +104,6 @@ impl Screen {
     /// The title shown above the table (names from the cluster escaped).
     pub fn title(&self) -> String {
         crate::untrusted::escaped(match self {
-            Screen::Topics => "topics".to_owned(),
-            Screen::Partitions { topic } => format!("partitions of '{topic}'"),
             Screen::Fleet => "fleet: every context".to_owned(),
             Screen::Groups { topic: None } => "consumer groups".to_owned(),
             Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
@@ -109,12 +128,8 @@ impl Screen {
 
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
-        use crate::columns::{
-            group_offsets, groups, headers, members, messages, partitions, topics,
-        };
+        use crate::columns::{group_offsets, groups, headers, members, messages};
         match self {
-            Screen::Topics => headers(&topics::table()),
-            Screen::Partitions { .. } => headers(&partitions::table()),
             Screen::Fleet => headers(&crate::columns::fleet::table()),
             Screen::Groups { .. } => headers(&groups::table()),
             Screen::Group { .. } => headers(&group_offsets::table()),

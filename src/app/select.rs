@@ -2,7 +2,6 @@
 //! and what Enter opens from each screen.
 
 use crate::inspect::ConfigResource;
-use crate::meta::MetadataSnapshot;
 
 use super::action::Effect;
 use super::group_rows;
@@ -13,22 +12,17 @@ use super::screens::{self, Goto, producers::Partition, security::Listing, topic_
 use super::state::AppState;
 
 /// The selected partition's producers, or the selected topic's ACLs.
-pub(super) fn inspect_selected(
-    state: &mut AppState,
-    snap: &MetadataSnapshot,
-    command: Command,
-    fx: &mut Vec<Effect>,
-) {
+pub(super) fn inspect_selected(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
     if command == Command::Producers {
-        if let Screen::Partitions { topic } = &state.view().screen {
-            let topic = topic.clone();
-            if let Some(partition) = selected_partition(state, snap, &topic) {
+        if let Some(topic) = state.view().screen.partitions_topic() {
+            let topic = topic.to_owned();
+            if let Some(partition) = selected_partition(state, &topic) {
                 let shown = Partition { topic, partition };
                 let screen = Screen::Module(screens::Screen::Producers(shown));
                 super::update::push(state, screen, None, fx);
             }
         }
-    } else if let Some(topic) = current_topic(state, snap) {
+    } else if let Some(topic) = current_topic(state) {
         let screen = if command == Command::Clients {
             screens::Screen::Clients(Topic { topic })
         } else {
@@ -39,17 +33,17 @@ pub(super) fn inspect_selected(
 }
 
 /// The topic on screen (Partitions) or selected (Topics).
-pub(super) fn current_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
-    match &state.view().screen {
-        Screen::Partitions { topic } => Some(topic.clone()),
-        Screen::Topics => selected_topic(state, snap),
-        _ => None,
+pub(super) fn current_topic(state: &AppState) -> Option<String> {
+    let screen = &state.view().screen;
+    if let Some(topic) = screen.partitions_topic() {
+        return Some(topic.to_owned());
     }
+    screen.is_topics().then(|| selected_topic(state)).flatten()
 }
 
 /// Whose configs the configs key opens: the topic on screen or selected,
 /// or the selected broker.
-pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option<ConfigResource> {
+pub(super) fn config_target(state: &AppState) -> Option<ConfigResource> {
     // A group's own configs (session timeouts, share and streams settings).
     match &state.view().screen {
         Screen::Group { group } | Screen::Members { group } => {
@@ -63,7 +57,7 @@ pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option
         }
         _ => {}
     }
-    if let Some(topic) = current_topic(state, snap) {
+    if let Some(topic) = current_topic(state) {
         return Some(ConfigResource::Topic(topic));
     }
     let view = state.view();
@@ -75,37 +69,23 @@ pub(super) fn config_target(state: &AppState, snap: &MetadataSnapshot) -> Option
     Some(ConfigResource::Broker(broker))
 }
 
-pub(super) fn selected_topic(state: &AppState, snap: &MetadataSnapshot) -> Option<String> {
+/// The topic selected on the Topics screen.
+pub(super) fn selected_topic(state: &AppState) -> Option<String> {
     let view = state.view();
     let index = *view.rows.get(view.selected)?;
-    snap.topics().get(index).map(|t| t.name.clone())
+    state.screens.topics.topic(index).map(|t| t.name.clone())
 }
 
 /// The partition selected on the Partitions screen of `topic`.
-pub(super) fn selected_partition(
-    state: &AppState,
-    snap: &MetadataSnapshot,
-    topic: &str,
-) -> Option<i32> {
+pub(super) fn selected_partition(state: &AppState, topic: &str) -> Option<i32> {
     let view = state.view();
     let index = *view.rows.get(view.selected)?;
-    Some(snap.topic(topic)?.partitions.get(index)?.partition)
+    state.screens.partitions.partition(topic, index)
 }
 
-pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
     match &state.view().screen {
-        Screen::Partitions { topic } => {
-            let topic = topic.clone();
-            if let Some(p) = selected_partition(state, snap, &topic) {
-                messages::open(state, topic, Some(p), messages::DEFAULT_START, fx);
-            }
-        }
         Screen::Messages { .. } => messages::open_detail(state, fx),
-        Screen::Topics => {
-            if let Some(topic) = selected_topic(state, snap) {
-                super::update::push(state, Screen::Partitions { topic }, None, fx);
-            }
-        }
         Screen::Groups { .. } => {
             let view = state.view();
             let group = view
@@ -123,7 +103,7 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                 .and_then(|(d, &i)| d.lag.partitions.get(i))
                 .map(|p| p.topic.to_string());
             if let Some(topic) = topic {
-                super::update::push(state, Screen::Partitions { topic }, None, fx);
+                super::update::push(state, Screen::partitions(topic), None, fx);
             }
         }
         Screen::Fleet => super::fleet::select(state, fx),
@@ -140,11 +120,14 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
                     super::update::push(state, Screen::Group { group }, None, fx);
                 }
                 Some(Goto::Partition { topic, partition }) => {
-                    open_partition(state, snap, topic, partition, fx);
+                    open_partition(state, topic, partition, fx);
+                }
+                Some(Goto::Messages { topic, partition }) => {
+                    messages::open(state, topic, partition, messages::DEFAULT_START, fx);
                 }
                 Some(Goto::Broker(broker)) => {
                     super::update::push(state, Screen::brokers(), None, fx);
-                    super::rows::refresh(state, snap);
+                    super::rows::refresh(state);
                     let index = state.screens.brokers.position(broker);
                     select_source_row(state, index);
                 }
@@ -165,19 +148,18 @@ pub(super) fn select(state: &mut AppState, snap: &MetadataSnapshot, fx: &mut Vec
 /// event about it), or say that the topic is gone.
 fn open_partition(
     state: &mut AppState,
-    snap: &MetadataSnapshot,
     topic: String,
     partition: Option<i32>,
     fx: &mut Vec<Effect>,
 ) {
-    let Some(info) = snap.topic(&topic) else {
+    let Some(info) = state.screens.partitions.snap.topic(&topic) else {
         state.notice = Some(format!("topic '{topic}' is not in the cluster now"));
         return;
     };
     let index = partition.and_then(|p| info.partitions.iter().position(|q| q.partition == p));
-    super::update::push(state, Screen::Partitions { topic }, None, fx);
+    super::update::push(state, Screen::partitions(topic), None, fx);
     if partition.is_some() {
-        super::rows::refresh(state, snap);
+        super::rows::refresh(state);
         select_source_row(state, index);
     }
 }

@@ -15,6 +15,7 @@ use crate::meta::TopicPartition;
 
 use super::action::Effect;
 use super::screen::Screen;
+use super::screens::feed::{Changes, Sizes as Seen};
 use super::state::{AppState, Link};
 use super::throughput::Throughput;
 use super::watermarks::RATES_KEPT;
@@ -33,7 +34,7 @@ pub struct SizeStore {
     pub at: Option<Instant>,
     /// Bytes/s per topic (all replicas) between the last two answers;
     /// `None` when the size shrank (retention, compaction) or is unknown.
-    pub bytes_per_sec: HashMap<String, Option<u64>>,
+    pub bytes_per_sec: Arc<HashMap<String, Option<u64>>>,
     /// Bytes/s over the session of the topics that were visible (all
     /// replicas), for their sparkline.
     pub topic_bytes: HashMap<String, Throughput>,
@@ -66,9 +67,11 @@ impl SizeStore {
 fn shows_sizes(screen: &Screen) -> bool {
     matches!(
         screen,
-        Screen::Topics
-            | Screen::Partitions { .. }
-            | Screen::Module(crate::app::screens::Screen::Brokers(_))
+        Screen::Module(
+            crate::app::screens::Screen::Topics(_)
+                | crate::app::screens::Screen::Partitions(_)
+                | crate::app::screens::Screen::Brokers(_)
+        )
     )
 }
 
@@ -122,29 +125,39 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     effects.push(Effect::FetchSizes { request });
 }
 
-/// Take an answer; a stale one is dropped.
-pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) {
+/// Take an answer; a stale one is dropped. What it changed, for the
+/// screens that show sizes.
+pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) -> Option<Seen> {
     let now = state.now;
-    let partitions_shown = matches!(state.view().screen, Screen::Partitions { .. });
+    let partitions_shown = state.view().screen.partitions_topic().is_some();
     let visible = &state.watermarks.last_asked;
     let store = &mut state.sizes;
     if store.in_flight.map(|(id, _)| id) != Some(request) {
-        return;
+        return None;
     }
     store.in_flight = None;
     store.answers += 1;
     if let (Some(before), Some(at)) = (&store.latest, store.at) {
         let secs = now.saturating_duration_since(at).as_secs_f64();
-        store.bytes_per_sec = sizes
-            .topics
-            .iter()
-            .map(|(name, size)| {
-                let old = before.topics.get(name).and_then(|s| s.all_replicas);
-                (name.clone(), rate(old, size.all_replicas, secs))
-            })
-            .collect();
+        store.bytes_per_sec = Arc::new(
+            sizes
+                .topics
+                .iter()
+                .map(|(name, size)| {
+                    let old = before.topics.get(name).and_then(|s| s.all_replicas);
+                    (name.clone(), rate(old, size.all_replicas, secs))
+                })
+                .collect(),
+        );
     }
-    record_visible(store, &sizes, visible, partitions_shown, now);
+    let (topics, partitions, cleared) =
+        record_visible(store, &sizes, visible, partitions_shown, now);
+    let seen = Seen {
+        latest: Arc::clone(&sizes),
+        bytes_per_sec: Arc::clone(&store.bytes_per_sec),
+        topic_bytes: Changes::of(&store.topic_bytes, &topics, cleared),
+        partition_bytes: Changes::of(&store.partition_bytes, partitions, cleared),
+    };
     let silent: Vec<String> = sizes
         .brokers
         .iter()
@@ -159,30 +172,34 @@ pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) {
     }
     store.latest = Some(sizes);
     store.at = Some(now);
+    Some(seen)
 }
 
 /// Add the visible rows' sizes to their rates: the topics of the visible
 /// partitions, and those partitions themselves when the Partitions screen
 /// shows them. Scrolled through many rows, only what is on screen is kept.
-fn record_visible(
+/// The topics and partitions recorded, and whether the rates were cleared
+/// first.
+fn record_visible<'a>(
     store: &mut SizeStore,
     sizes: &ClusterSizes,
-    visible: &[TopicPartition],
+    visible: &'a [TopicPartition],
     partitions_shown: bool,
     now: Instant,
-) {
-    if store.partition_bytes.len() > RATES_KEPT || store.topic_bytes.len() > RATES_KEPT {
+) -> (Vec<String>, &'a [TopicPartition], bool) {
+    let cleared = store.partition_bytes.len() > RATES_KEPT || store.topic_bytes.len() > RATES_KEPT;
+    if cleared {
         store.partition_bytes.clear();
         store.topic_bytes.clear();
     }
-    let mut topics: Vec<&str> = visible.iter().map(|tp| tp.topic.as_str()).collect();
+    let mut topics: Vec<String> = visible.iter().map(|tp| tp.topic.clone()).collect();
     topics.dedup();
-    for topic in topics {
+    for topic in &topics {
         let size = sizes.topics.get(topic).and_then(|s| s.all_replicas);
-        record(&mut store.topic_bytes, topic.to_owned(), size, now);
+        record(&mut store.topic_bytes, topic.clone(), size, now);
     }
     if !partitions_shown {
-        return;
+        return (topics, &[], cleared);
     }
     for tp in visible {
         let largest = sizes
@@ -193,6 +210,7 @@ fn record_visible(
             .max();
         record(&mut store.partition_bytes, tp.clone(), largest, now);
     }
+    (topics, visible, cleared)
 }
 
 /// Add `size` to `key`'s rate; an unknown size forgets it (a rate needs

@@ -1,7 +1,7 @@
 //! The whole model of the UI.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use crate::meta::{TopicPartition, Watermarks};
 
@@ -12,8 +12,7 @@ use super::keymap::Keymap;
 use super::screen::{Screen, View};
 use super::sizes::SizeStore;
 
-/// How long a partition that moved stays highlighted.
-pub const MOVED_HIGHLIGHT: Duration = Duration::from_secs(30);
+pub use super::screens::partitions::MOVED_HIGHLIGHT;
 
 /// The input line's mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,8 +92,11 @@ pub struct AppState {
     pub mode: Mode,
     /// The help overlay is open.
     pub show_help: bool,
-    /// Internal topics are listed.
+    /// Internal topics are listed (the Topics screen's store has a copy).
     pub show_internal: bool,
+    /// `L`: the group list keeps loading while Topics shows, for its LAG
+    /// column (the Topics screen's store has a copy).
+    pub follow_lag: bool,
     /// The connection.
     pub link: Link,
     /// Partitions in the snapshot (counted once per snapshot, not per frame).
@@ -142,10 +144,6 @@ pub struct AppState {
     /// The source of the stores' request ids (kept across `:ctx`, so an
     /// answer from the previous cluster never matches a new request).
     pub requests: super::screens::requests::RequestIds,
-    /// The Partitions screen's ELR and local log starts.
-    pub extras: super::partition_extras::ExtrasStore,
-    /// The Topics screen's LAG column.
-    pub topic_lag: super::topic_lag::TopicLag,
     /// Schemas of the framed records met, from the registry.
     pub schemas: super::schema_cache::SchemaCache,
     /// The decoded cells of the Messages rows on screen (made in `update`,
@@ -180,10 +178,11 @@ impl AppState {
             bootstrap,
             read_only: false,
             keymap,
-            stack: vec![View::new(Screen::Topics)],
+            stack: vec![View::new(Screen::topics())],
             mode: Mode::Normal,
             show_help: false,
             show_internal: false,
+            follow_lag: false,
             link: Link::Connecting {
                 attempt: 0,
                 error: None,
@@ -208,12 +207,10 @@ impl AppState {
             groups: GroupsStore::default(),
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
-            topic_lag: super::topic_lag::TopicLag::default(),
             schemas: super::schema_cache::SchemaCache::default(),
             decoded: super::decoded_cells::DecodedCells::default(),
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
-            extras: super::partition_extras::ExtrasStore::default(),
             replay: None,
             quit: false,
             scratch: Scratch::default(),
@@ -251,7 +248,7 @@ impl AppState {
             .find(|v| v.screen == Screen::Fleet)
             .cloned();
         self.stack = fleet.into_iter().collect();
-        self.stack.push(View::new(Screen::Topics));
+        self.stack.push(View::new(Screen::topics()));
         self.generation = 0;
         self.degraded = None;
         self.health = None;
@@ -266,16 +263,25 @@ impl AppState {
             utc_offset: self.messages.utc_offset,
             ..super::messages::MessagesStore::default()
         };
-        self.topic_lag.reset();
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();
         self.screens = super::screens::Stores::default();
-        self.extras.reset();
+        // The session's toggles outlive the cluster: the new Topics store
+        // gets them too.
+        self.screens.receive(self.topics_toggles(), self.clock());
         self.link = Link::Connecting {
             attempt: 0,
             error: None,
             retrying: true,
         };
+    }
+
+    /// The session's toggles, for the Topics screen's store.
+    pub fn topics_toggles(&self) -> super::screens::Msg {
+        super::screens::Msg::Topics(super::screens::topics::Msg::Toggles {
+            internal: self.show_internal,
+            follow_lag: self.follow_lag,
+        })
     }
 
     /// Rows held in the big cluster-scoped lists (the groups list): cheap

@@ -3,82 +3,12 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use crate::columns::{group_offsets, groups, partitions, topics};
+use crate::columns::{group_offsets, groups};
 use crate::groups::{GroupDetail, Member};
-use crate::meta::{MetadataSnapshot, TopicPartition};
 
 use super::group_rows;
 use super::groups::DetailView;
 use super::state::AppState;
-
-/// Topic `index` of the snapshot.
-pub fn topic<'a>(
-    state: &'a AppState,
-    snap: &'a MetadataSnapshot,
-    index: usize,
-) -> Option<topics::Row<'a>> {
-    let t = snap.topics().get(index)?;
-    let summary = state.screens.configs.topics.get(&t.name).map(|(s, _)| s);
-    let throughput = state.watermarks.topic_rates.get(&t.name);
-    Some(topics::Row {
-        name: &t.name,
-        internal: t.internal,
-        stats: snap.topic_stats(&t.name),
-        messages: state.watermarks.topic_totals.get(&t.name).copied(),
-        cleanup: summary.and_then(|s| s.cleanup.as_deref()),
-        retention_ms: summary.and_then(|s| s.retention_ms),
-        under_min_isr: summary
-            .and_then(|s| s.min_isr)
-            .map(|min| t.partitions.iter().filter(|p| p.isr.len() < min).count()),
-        size: state
-            .sizes
-            .latest
-            .as_ref()
-            .and_then(|s| s.topics.get(&t.name))
-            .and_then(|s| s.all_replicas),
-        lag: state.topic_lag.of(&t.name),
-        rate: throughput.and_then(|r| r.rate),
-        bytes_rate: state.sizes.bytes_per_sec.get(&t.name).copied(),
-        rates: throughput.map(|r| &r.history),
-        bytes_rates: state.sizes.topic_bytes.get(&t.name).map(|r| &r.history),
-    })
-}
-
-/// Partition `index` of `topic`.
-pub fn partition<'a>(
-    state: &'a AppState,
-    snap: &'a MetadataSnapshot,
-    topic: &'a str,
-    index: usize,
-) -> Option<partitions::Row<'a>> {
-    let p = snap.topic(topic)?.partitions.get(index)?;
-    let marks = state
-        .watermarks
-        .partitions
-        .get(&TopicPartition::new(topic, p.partition))
-        .copied();
-    let key = TopicPartition::new(topic, p.partition);
-    let throughput = state.watermarks.partition_rates.get(&key);
-    let bytes = state.sizes.partition_bytes.get(&key);
-    Some(partitions::Row {
-        topic,
-        partition: p,
-        marks,
-        min_isr: state
-            .screens
-            .configs
-            .topics
-            .get(topic)
-            .and_then(|(s, _)| s.min_isr),
-        rate: throughput.and_then(|r| r.rate),
-        rates: throughput.map(|r| &r.history),
-        bytes_rate: bytes.and_then(|r| r.rate),
-        bytes_rates: bytes.map(|r| &r.history),
-        sizes: state.sizes.latest.as_deref(),
-        elr: state.extras.elr(topic, p.partition),
-        local_start: state.extras.local_start(topic, p.partition),
-    })
-}
 
 /// Group `index` of the overview.
 pub fn group(state: &AppState, index: usize) -> Option<groups::Row<'_>> {

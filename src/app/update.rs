@@ -1,6 +1,8 @@
 //! `update`: the one place the model changes. Pure: no I/O, no awaiting;
 //! anything that needs the outside world is returned as an [`Effect`].
 
+use std::sync::Arc;
+
 use crate::meta::{MetadataSnapshot, MovementEvent, MovementKind};
 
 use super::action::{Action, Effect};
@@ -15,6 +17,7 @@ use super::rows;
 use super::screen::{Screen, View};
 use super::screens;
 use super::screens::brokers::{self, Observed};
+use super::screens::{partitions, topics};
 use super::select::{config_target, current_topic, inspect_selected, select, selected_partition};
 use super::state::{AppState, Link, Mode};
 use super::watermarks;
@@ -27,14 +30,14 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             Mode::Normal => {
                 let replayed = super::replay::key(state, key, &mut effects);
                 if !replayed && let Some(command) = state.keymap.lookup(key, &state.view().screen) {
-                    run(state, command, snap, &mut effects);
+                    run(state, command, &mut effects);
                 }
             }
             Mode::Filter(_) | Mode::Command(_) => input::key(state, key, snap, &mut effects),
         },
         Action::ScrollUp => move_by(state, -3),
         Action::ScrollDown => move_by(state, 3),
-        Action::Click { row } => click(state, row, snap, &mut effects),
+        Action::Click { row } => click(state, row, &mut effects),
         Action::Resize { width, height } => {
             state.width = width;
             state.height = height;
@@ -50,11 +53,13 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Movements(events) => movements(state, events),
         Action::Fleet(rows) => super::fleet::receive(state, rows),
         Action::Watermarks { request, result } => {
-            watermarks::receive(state, snap, request, result);
+            if let Some(marks) = watermarks::receive(state, snap, request, result) {
+                shared(state, Shared::Marks(Arc::new(marks)));
+            }
         }
         Action::Groups { request, result } => {
             groups::receive_list(state, request, result);
-            super::topic_lag::refresh(state);
+            shared(state, Shared::Groups);
         }
         Action::GroupRows { request, result } => {
             super::group_poll::receive(state, request, result);
@@ -63,14 +68,17 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             groups::receive_detail(state, request, result);
         }
         Action::Sizes { request, sizes } => {
-            super::sizes::receive(state, request, sizes);
+            if let Some(seen) = super::sizes::receive(state, request, sizes) {
+                shared(state, Shared::Sizes(Arc::new(seen)));
+            }
             let latest = state.sizes.latest.clone();
             forward(state, screens::Msg::Brokers(brokers::Msg::Sizes(latest)));
         }
-        Action::PartitionExtras { request, answer } => {
-            super::partition_extras::receive(state, request, answer);
+        Action::Screen(msg) => {
+            let summaries = answered_topics(&msg);
+            forward(state, msg);
+            shared(state, Shared::Summaries(&summaries));
         }
-        Action::Screen(msg) => forward(state, msg),
         Action::Degraded(degraded) => {
             if degraded.is_some() {
                 state.refreshing = false;
@@ -136,15 +144,14 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     super::event_sources::min_isr(state, snap);
     // Before the rows: the strip's height is part of the page.
     super::event_strip::refresh(state);
-    rows::refresh(state, snap);
-    watermarks::plan(state, snap, effects);
+    rows::refresh(state);
+    watermarks::plan(state, effects);
     groups::plan(state, effects);
-    configs::plan(state, snap, effects);
+    configs::plan(state, effects);
     super::sizes::plan(state, effects);
     super::schema_cache::plan(state, effects);
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
-    super::partition_extras::plan(state, effects);
 }
 
 /// Ask for what the screen module on show needs, if it is due.
@@ -166,7 +173,7 @@ fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
 }
 
 /// Carry out a normal-mode command.
-pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
     if state.show_help && !matches!(command, Command::Quit) {
         state.show_help = false;
         return;
@@ -184,7 +191,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             state.mode = Mode::Filter(text.unwrap_or_default());
         }
         Command::Back => back(state, fx),
-        Command::Select => select(state, snap, fx),
+        Command::Select => select(state, fx),
         Command::Up => move_by(state, -1),
         Command::Down => move_by(state, 1),
         Command::PageUp => move_by(state, -page),
@@ -211,7 +218,11 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             let sort = &mut state.view_mut().sort;
             sort.descending = !sort.descending;
         }
-        Command::ToggleInternal => state.show_internal = !state.show_internal,
+        Command::ToggleInternal => {
+            state.show_internal = !state.show_internal;
+            let toggles = state.topics_toggles();
+            forward(state, toggles);
+        }
         Command::ToggleInactive => {
             state.groups.hide_inactive = !state.groups.hide_inactive;
             let hidden = if state.groups.hide_inactive {
@@ -223,7 +234,7 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
         }
         Command::CycleGroupType => super::groups::cycle_type(state),
         Command::Consumers => {
-            if let Some(topic) = current_topic(state, snap) {
+            if let Some(topic) = current_topic(state) {
                 push(state, Screen::Groups { topic: Some(topic) }, None, fx);
             }
         }
@@ -234,31 +245,29 @@ pub fn run(state: &mut AppState, command: Command, snap: &MetadataSnapshot, fx: 
             }
         }
         Command::Configs => {
-            if let Some(of) = config_target(state, snap) {
+            if let Some(of) = config_target(state) {
                 let screen =
                     super::screens::Screen::Configs(super::screens::configs::Config::list(of));
                 push(state, Screen::Module(screen), None, fx);
             }
         }
         Command::Messages => {
-            let partition = match &state.view().screen {
-                Screen::Partitions { topic } => selected_partition(state, snap, topic),
-                _ => None,
-            };
-            if let Some(topic) = current_topic(state, snap) {
+            let shown = state.view().screen.partitions_topic().map(str::to_owned);
+            let partition = shown.and_then(|topic| selected_partition(state, &topic));
+            if let Some(topic) = current_topic(state) {
                 messages::open(state, topic, partition, messages::DEFAULT_START, fx);
             }
         }
         Command::Pause => messages::toggle_pause(state),
         Command::CommittedMessages => messages::open_committed(state, fx),
-        Command::ToggleLag => super::topic_lag::toggle(state),
+        Command::ToggleLag => toggle_lag(state),
         Command::CopyValue => super::record_export::copy(state, fx),
         Command::Producers | Command::TopicAcls | Command::Clients => {
-            inspect_selected(state, snap, command, fx);
+            inspect_selected(state, command, fx);
         }
         Command::ToggleIsolation => super::messages_isolation::set(state, None, fx),
         Command::Leaders => {
-            if let Some(topic) = current_topic(state, snap) {
+            if let Some(topic) = current_topic(state) {
                 let filter = format!("~^{} ", regex::escape(&topic));
                 push(state, Screen::leaders(), Some(&filter), fx);
             }
@@ -274,7 +283,7 @@ fn move_by(state: &mut AppState, delta: isize) {
     }
 }
 
-fn click(state: &mut AppState, row: u16, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
+fn click(state: &mut AppState, row: u16, fx: &mut Vec<Effect>) {
     let Some(within) = row.checked_sub(layout::table_first_row(&state.view().screen)) else {
         return;
     };
@@ -287,7 +296,7 @@ fn click(state: &mut AppState, row: u16, snap: &MetadataSnapshot, fx: &mut Vec<E
         return;
     }
     if view.selected == target {
-        select(state, snap, fx);
+        select(state, fx);
     } else {
         view.selected = target;
     }
@@ -327,11 +336,122 @@ fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
 /// and stop browsing when the records left the screen.
 fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
     let topics = match &state.view().screen {
-        Screen::Partitions { topic } | Screen::Messages { topic, .. } => vec![topic.clone()],
-        _ => Vec::new(),
+        Screen::Messages { topic, .. } => vec![topic.clone()],
+        screen => screen
+            .partitions_topic()
+            .map_or_else(Vec::new, |topic| vec![topic.to_owned()]),
     };
     fx.push(Effect::WatchTopics(topics));
     messages::leave(state, fx);
+}
+
+/// `L`: keep the group list loading on the Topics screen, or stop.
+fn toggle_lag(state: &mut AppState) {
+    state.follow_lag = !state.follow_lag;
+    state.notice = Some(if state.follow_lag {
+        "LAG: loading every group's lag while Topics shows (L stops)".to_owned()
+    } else {
+        "LAG: no longer loading the groups; the column keeps its last values".to_owned()
+    });
+    let toggles = state.topics_toggles();
+    forward(state, toggles);
+}
+
+/// The topics a configs answer is about (their summaries are shown by the
+/// Topics screen).
+fn answered_topics(msg: &screens::Msg) -> Vec<String> {
+    let screens::Msg::Configs(screens::configs::Msg::Answer {
+        result: Ok(answers),
+        ..
+    }) = msg
+    else {
+        return Vec::new();
+    };
+    answers
+        .iter()
+        .filter_map(|(resource, _)| match resource {
+            crate::inspect::ConfigResource::Topic(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Shared data that landed, for the screens that show it.
+enum Shared<'a> {
+    /// What a watermark answer changed.
+    Marks(Arc<screens::feed::Marks>),
+    /// What a disk-sizes answer changed.
+    Sizes(Arc<screens::feed::Sizes>),
+    /// The configs store took an answer about these topics.
+    Summaries(&'a [String]),
+    /// A group list answer was taken.
+    Groups,
+    /// A new snapshot.
+    Snapshot(&'a MetadataSnapshot),
+}
+
+/// Hand what landed to the screens that show it (their stores keep a copy).
+fn shared(state: &mut AppState, landed: Shared) {
+    match landed {
+        Shared::Marks(marks) => {
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Marks(marks.clone())),
+            );
+            forward(
+                state,
+                screens::Msg::Partitions(partitions::Msg::Marks(marks)),
+            );
+        }
+        Shared::Sizes(seen) => {
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Sizes(seen.clone())),
+            );
+            forward(
+                state,
+                screens::Msg::Partitions(partitions::Msg::Sizes(seen)),
+            );
+        }
+        Shared::Summaries(names) => {
+            let held = &state.screens.configs.topics;
+            let summaries: screens::feed::Summaries = names
+                .iter()
+                .filter_map(|t| held.get(t).map(|(summary, _)| (t.clone(), summary.clone())))
+                .collect();
+            if summaries.is_empty() {
+                return;
+            }
+            let summaries = Arc::new(summaries);
+            let copy = summaries.clone();
+            forward(state, screens::Msg::Topics(topics::Msg::Summaries(copy)));
+            forward(
+                state,
+                screens::Msg::Partitions(partitions::Msg::Summaries(summaries)),
+            );
+        }
+        Shared::Groups => {
+            // The Topics screen's LAG column, if a newer list landed.
+            let overview = state.groups.overview.clone();
+            let at = state.groups.overview_at;
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Groups { overview, at }),
+            );
+        }
+        Shared::Snapshot(snap) => {
+            // One copy of the snapshot for the screens that list topics.
+            let snap = Arc::new(snap.clone());
+            forward(
+                state,
+                screens::Msg::Topics(topics::Msg::Snapshot(snap.clone())),
+            );
+            forward(
+                state,
+                screens::Msg::Partitions(partitions::Msg::Snapshot(snap)),
+            );
+        }
+    }
 }
 
 fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
@@ -339,6 +459,7 @@ fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
     state.partition_total = snap.partition_count();
     state.refreshing = false;
     state.link = Link::Connected;
+    shared(state, Shared::Snapshot(snap));
     let observed = Observed::of(snap, state.wall);
     forward(
         state,
@@ -349,6 +470,7 @@ fn snapshot(state: &mut AppState, generation: u64, snap: &MetadataSnapshot) {
 fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
     let arrived = screens::events::Msg::Arrived(events.clone());
     forward(state, screens::Msg::Events(arrived));
+    let mut moved = Vec::new();
     for event in events.iter().filter(|e| e.kind.is_leader_movement()) {
         if let (Some(topic), Some(partition)) = (&event.topic, event.partition)
             && matches!(
@@ -360,7 +482,15 @@ fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
         {
             state.moved_at.insert((topic.clone(), partition), state.now);
             state.last_moved = Some(state.now);
+            moved.push((topic.clone(), partition));
         }
+    }
+    // The Partitions screen highlights them.
+    if !moved.is_empty() {
+        forward(
+            state,
+            screens::Msg::Partitions(partitions::Msg::Moved(moved)),
+        );
     }
     // The Leaders screen keeps the leader movement of the batch.
     let msg = screens::Msg::Leaders(screens::leaders::Msg::Moved(events));

@@ -6,6 +6,7 @@ use crate::meta::{MetadataSnapshot, TopicPartition, Watermarks};
 
 use super::action::Effect;
 use super::screen::Screen;
+use super::screens::feed::{Changes, Marks};
 use super::state::{AppState, Link};
 
 /// How often the watermarks of the visible rows are re-read while they
@@ -22,15 +23,15 @@ pub(super) const RATES_KEPT: usize = 20_000;
 const MAX_PARTITIONS: usize = 5_000;
 
 /// The partitions whose watermarks the visible rows show.
-pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> {
+pub fn wanted(state: &AppState) -> Vec<TopicPartition> {
     let view = state.view();
     let page = state.page();
     let visible = view.rows.iter().skip(view.offset).take(page);
     let mut out = Vec::new();
     match &view.screen {
-        Screen::Topics => {
+        Screen::Module(super::screens::Screen::Topics(_)) => {
             for &i in visible {
-                let Some(topic) = snap.topics().get(i) else {
+                let Some(topic) = state.screens.topics.topic(i) else {
                     continue;
                 };
                 if out.len() + topic.partitions.len() > MAX_PARTITIONS {
@@ -44,13 +45,14 @@ pub fn wanted(state: &AppState, snap: &MetadataSnapshot) -> Vec<TopicPartition> 
                 );
             }
         }
-        Screen::Partitions { topic } => {
-            let Some(info) = snap.topic(topic) else {
+        Screen::Module(super::screens::Screen::Partitions(shown)) => {
+            let topic = shown.topic.as_str();
+            let Some(info) = state.screens.partitions.snap.topic(topic) else {
                 return out;
             };
             for &i in visible {
                 if let Some(p) = info.partitions.get(i) {
-                    out.push(TopicPartition::new(topic.as_str(), p.partition));
+                    out.push(TopicPartition::new(topic, p.partition));
                 }
             }
         }
@@ -77,7 +79,11 @@ fn window(state: &AppState) -> u64 {
     let view = state.view();
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     std::mem::discriminant(&view.screen).hash(&mut hasher);
-    if let Screen::Partitions { topic } = &view.screen {
+    if let Screen::Module(module) = &view.screen {
+        // Which module: they share the outer variant.
+        std::mem::discriminant(module).hash(&mut hasher);
+    }
+    if let Some(topic) = view.screen.partitions_topic() {
         topic.hash(&mut hasher);
     }
     state.generation.hash(&mut hasher);
@@ -91,7 +97,7 @@ fn window(state: &AppState) -> u64 {
 
 /// Ask for watermarks if the visible set changed or the last answer is old.
 /// An unchanged window that is not due costs a fingerprint, not a list.
-pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect>) {
+pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     if state.link != Link::Connected {
         return;
     }
@@ -108,7 +114,7 @@ pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Eff
     if window == store.last_window && !timely {
         return;
     }
-    let partitions = wanted(state, snap);
+    let partitions = wanted(state);
     state.watermarks.last_window = window;
     if partitions.is_empty() {
         return;
@@ -132,14 +138,15 @@ pub fn plan(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Eff
 }
 
 /// Take an answer; a stale one (not the request in flight) is dropped.
+/// What it changed, for the screens that show watermarks.
 pub fn receive(
     state: &mut AppState,
     snap: &MetadataSnapshot,
     request: u64,
     result: Result<Vec<(TopicPartition, Watermarks)>, String>,
-) {
+) -> Option<Marks> {
     if state.watermarks.in_flight != Some(request) {
-        return;
+        return None;
     }
     let store = &mut state.watermarks;
     store.in_flight = None;
@@ -148,17 +155,19 @@ pub fn receive(
         Ok(answer) => answer,
         Err(error) => {
             state.notice = Some(format!("watermarks: {error}"));
-            return;
+            return None;
         }
     };
     let mut topics: Vec<String> = answer.iter().map(|(tp, _)| tp.topic.clone()).collect();
     topics.dedup();
     let now = state.now;
-    if store.partition_rates.len() > RATES_KEPT {
+    let cleared = store.partition_rates.len() > RATES_KEPT;
+    if cleared {
         // Scrolled through many partitions: keep only what is on screen.
         store.partition_rates.clear();
         store.topic_rates.clear();
     }
+    let answered: Vec<TopicPartition> = answer.iter().map(|(tp, _)| tp.clone()).collect();
     let mut changed = false;
     for (tp, marks) in answer {
         // A key is cloned only for a partition not seen before.
@@ -183,10 +192,12 @@ pub fn receive(
     } else {
         store.quiet.saturating_add(1)
     };
+    let mut counted = Vec::with_capacity(topics.len());
     for name in topics {
         let Some(topic) = snap.topic(&name) else {
             continue;
         };
+        counted.push(name.clone());
         let total: Option<i64> = topic
             .partitions
             .iter()
@@ -219,4 +230,10 @@ pub fn receive(
             None => store.topic_totals.remove(&name),
         };
     }
+    Some(Marks {
+        topic_totals: Changes::of(&store.topic_totals, &counted, false),
+        topic_rates: Changes::of(&store.topic_rates, &counted, cleared),
+        partitions: Changes::of(&store.partitions, &answered, false),
+        partition_rates: Changes::of(&store.partition_rates, &answered, cleared),
+    })
 }

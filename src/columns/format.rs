@@ -12,6 +12,16 @@ pub fn ids(ids: &[i32]) -> String {
     parts.join(",")
 }
 
+/// How many samples a rate's sparkline shows.
+pub const RATE_WIDTH: usize = 20;
+
+/// A rate's history as a sparkline (empty until measured).
+pub fn over_time(history: Option<&std::collections::VecDeque<u64>>) -> String {
+    history.map_or_else(String::new, |h| {
+        sparkline(&h.iter().copied().collect::<Vec<_>>(), RATE_WIDTH)
+    })
+}
+
 /// A text sparkline of `values`, scaled to their maximum, at most `width` wide.
 pub fn sparkline(values: &[u64], width: usize) -> String {
     const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];

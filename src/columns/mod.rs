@@ -14,9 +14,7 @@ pub mod group_offsets;
 pub mod groups;
 pub mod members;
 pub mod messages;
-pub mod partitions;
 pub mod streams_tasks;
-pub mod topics;
 
 #[cfg(test)]
 mod fixtures;

@@ -25,8 +25,6 @@ pub enum Fetch {
     Browse,
     /// The Messages screen's `:find` scan.
     Find,
-    /// The ELR and local log starts of the topic on screen.
-    PartitionExtras,
     /// A screen module's fetch, one per kind of query.
     Query(std::mem::Discriminant<crate::app::screens::Query>),
 }

@@ -405,9 +405,7 @@ impl Session {
                 }
             }
             Effect::Query(query) => self.query(query),
-            effect @ (Effect::FetchPartitionExtras { .. } | Effect::FetchSizes { .. }) => {
-                self.inspect(effect);
-            }
+            Effect::FetchSizes { request } => self.sizes(request),
             effect @ (Effect::Browse { .. }
             | Effect::StopBrowse
             | Effect::Save { .. }
@@ -421,22 +419,13 @@ impl Session {
         false
     }
 
-    /// Start the inspection fetch `effect` asks for (cluster, sizes,
-    /// partition extras), replacing the one of its kind.
-    fn inspect(&mut self, effect: Effect) {
+    /// Start reading every broker's log dirs, replacing the read before.
+    fn sizes(&mut self, request: u64) {
         let Some(cluster) = self.cluster.clone() else {
             return;
         };
-        let tx = self.tx.clone();
-        let (kind, task) = match effect {
-            Effect::FetchPartitionExtras { request, asked } => (
-                Fetch::PartitionExtras,
-                worker::partition_extras(cluster, request, asked, tx),
-            ),
-            Effect::FetchSizes { request } => (Fetch::Sizes, worker::sizes(cluster, request, tx)),
-            _ => return,
-        };
-        self.fetches.replace(kind, task);
+        let task = worker::sizes(cluster, request, self.tx.clone());
+        self.fetches.replace(Fetch::Sizes, task);
     }
 
     /// Start a screen module's fetch, replacing the one of its kind (the
@@ -553,7 +542,7 @@ mod tests {
         let mut state = state();
         state.link = Link::Connected;
         // `L` on Topics keeps the list.
-        state.topic_lag.follow = true;
+        state.follow_lag = true;
         let answer = |state: &mut AppState, request| {
             state.groups.list.in_flight = Some(request);
             let result = Ok(overview(1_500));
@@ -562,7 +551,7 @@ mod tests {
         assert_eq!(answer(&mut state, 100), 0, "the first list is kept whole");
         assert_eq!(state.held_rows(), 1_500);
         assert_eq!(answer(&mut state, 101), 1_500, "absorbed: the answer goes");
-        state.topic_lag.follow = false;
+        state.follow_lag = false;
         let tick = Action::Tick {
             now: Instant::now(),
             wall: SystemTime::now(),

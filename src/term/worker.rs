@@ -243,37 +243,6 @@ pub fn query(
     answer(tx, async move { Action::Screen(work.await) })
 }
 
-/// Read the topic's eligible leader replicas and, where it is tiered, the
-/// local log starts of its partitions with a leader, at once.
-pub fn partition_extras(
-    cluster: Cluster,
-    request: u64,
-    asked: crate::app::partition_extras::Asked,
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
-    use crate::inspect::{elr, tiered};
-    answer(tx, async move {
-        let topic = asked.topic.as_str();
-        let partitions: Vec<i32> = cluster.snapshot().topic(topic).map_or_else(Vec::new, |t| {
-            t.partitions
-                .iter()
-                .filter(|p| p.leader.is_some())
-                .map(|p| p.partition)
-                .collect()
-        });
-        let local = async {
-            if asked.tiered {
-                Some(tiered::local_log_starts(&cluster, topic, &partitions).await)
-            } else {
-                None
-            }
-        };
-        let (elr, local_starts) = tokio::join!(elr::describe(&cluster, topic), local);
-        let answer = crate::app::partition_extras::Answer { elr, local_starts };
-        Action::PartitionExtras { request, answer }
-    })
-}
-
 /// Run `work` in the background and queue the action it ends with for the
 /// loop (waiting for room: the queue is bounded).
 fn answer<F>(tx: Sender<Msg>, work: F) -> JoinHandle<()>

@@ -59,10 +59,10 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
                 Constraint::Length(state.strip.height()),
             ])
             .areas(body);
-            draw_body(frame, table, state, snap, theme);
+            draw_body(frame, table, state, theme);
             event_strip::draw(frame, strip, state, theme);
         }
-        _ => draw_body(frame, body, state, snap, theme),
+        _ => draw_body(frame, body, state, theme),
     }
     status::draw_status(frame, status, state, snap, theme);
     draw_prompt(frame, prompt, state, theme);
@@ -72,13 +72,7 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
 }
 
 /// The screen on show in `body`: its panel, if it has one, and its table.
-fn draw_body(
-    frame: &mut Frame,
-    body: Rect,
-    state: &AppState,
-    snap: &MetadataSnapshot,
-    theme: &Theme,
-) {
+fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
     match &state.view().screen {
         Screen::Module(s) if s.is_text() => {
             let view = (state.view().offset, state.view().screen.title());
@@ -90,17 +84,17 @@ fn draw_body(
             let [panel, table] = split(body, s.panel_rows());
             let look = (state.clock(), theme);
             state.screens.draw_panel(frame, panel, s, look);
-            draw_table(frame, table, state, snap, theme);
+            draw_table(frame, table, state, theme);
         }
         Screen::Group { group } | Screen::Members { group } => {
             let [panel, table] = split(body, layout::GROUP_PANEL);
             group_screens::draw_panel(frame, panel, state, group, theme);
-            draw_table(frame, table, state, snap, theme);
+            draw_table(frame, table, state, theme);
         }
         Screen::Record { .. } => {
             messages::draw_record(frame, body, state, theme);
         }
-        _ => draw_table(frame, body, state, snap, theme),
+        _ => draw_table(frame, body, state, theme),
     }
 }
 
@@ -275,16 +269,10 @@ fn draw_connecting(
     frame.render_widget(text, area);
 }
 
-fn draw_table(
-    frame: &mut Frame,
-    area: Rect,
-    state: &AppState,
-    snap: &MetadataSnapshot,
-    theme: &Theme,
-) {
+fn draw_table(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let view = state.view();
     let page = state.page();
-    let grid = screens::visible(state, snap, theme, page);
+    let grid = screens::visible(state, theme, page);
     let sort = view.sort;
     let headers: Vec<String> = grid
         .headers

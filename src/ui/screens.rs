@@ -3,53 +3,16 @@
 
 use ratatui::style::Style;
 
-use crate::app::{AppState, Screen, table_rows};
-use crate::columns::{partitions, topics};
-use crate::meta::MetadataSnapshot;
+use crate::app::{AppState, Screen};
 
 pub use super::grid::{Grid, grid};
 use super::theme::Theme;
 
 /// The visible rows of the view on screen.
-pub fn visible(state: &AppState, snap: &MetadataSnapshot, theme: &Theme, page: usize) -> Grid {
+pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     let view = state.view();
     let window = view.rows.iter().skip(view.offset).take(page).copied();
     match &view.screen {
-        Screen::Topics => grid(
-            &topics::table(),
-            window
-                .filter_map(|i| table_rows::topic(state, snap, i))
-                .map(|row| {
-                    let style = if row.stats.is_some_and(|s| s.offline > 0)
-                        || row.under_min_isr.is_some_and(|n| n > 0)
-                    {
-                        theme.problem
-                    } else if row.stats.is_some_and(|s| s.under_replicated > 0) {
-                        theme.warning
-                    } else {
-                        Style::new()
-                    };
-                    (row, style)
-                }),
-        ),
-        Screen::Partitions { topic } => grid(
-            &partitions::table(),
-            window
-                .filter_map(|i| table_rows::partition(state, snap, topic, i))
-                .map(|row| {
-                    let p = row.partition;
-                    let style = if p.is_offline() || row.under_min_isr() == Some(true) {
-                        theme.problem
-                    } else if state.recently_moved(topic, p.partition) {
-                        theme.moved
-                    } else if p.is_under_replicated() || !p.is_preferred_leader() {
-                        theme.warning
-                    } else {
-                        Style::new()
-                    };
-                    (row, style)
-                }),
-        ),
         Screen::Fleet => fleet(state, theme, window),
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
             super::group_screens::visible(state, theme, page)

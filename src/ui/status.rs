@@ -53,7 +53,6 @@ fn rows_count_seconds(state: &AppState) -> bool {
         return true;
     }
     match &state.view().screen {
-        Screen::Topics | Screen::Partitions { .. } => state.highlights_fading(),
         Screen::Module(s) => state.highlights_fading() || state.screens.counts_seconds(s),
         _ => true,
     }

@@ -6,28 +6,8 @@
 use std::fmt::Write as _;
 
 use crate::app::{AppState, Screen};
-use crate::columns;
 
 use super::{group_screens, messages};
-
-/// A topic's size on disk for the Partitions screen's title: all replicas
-/// and the leaders' alone (empty until the brokers answered).
-fn topic_size(state: &AppState, topic: &str) -> String {
-    let Some(size) = state
-        .sizes
-        .latest
-        .as_ref()
-        .and_then(|s| s.topics.get(topic))
-    else {
-        return String::new();
-    };
-    let shown = |n: Option<i64>| n.map_or_else(|| "?".to_owned(), columns::format::bytes);
-    format!(
-        " · size {} (all replicas), {} (leaders)",
-        shown(size.all_replicas),
-        shown(size.leaders_only)
-    )
-}
 
 /// The table's title: the screen, the selected row of how many, the filter,
 /// the screen's own status, and how many columns did not fit.
@@ -51,9 +31,6 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     if let Screen::Module(s) = &view.screen {
         title.push_str(&state.screens.status(s, state.now));
     }
-    if let Screen::Partitions { topic } = &view.screen {
-        title.push_str(&topic_size(state, topic));
-    }
     // The counts the screen's module made with its rows (leader moves).
     let counts: Vec<String> = view
         .kinds
@@ -72,10 +49,8 @@ pub fn title(state: &AppState, hidden: usize) -> String {
         );
     }
     // Last: a narrow terminal keeps the count of columns not shown.
-    if matches!(view.screen, Screen::Topics)
-        && let Some(waiting) = state.topic_lag.waiting()
-    {
-        let _ = write!(title, " · {waiting}");
+    if let Screen::Module(s) = &view.screen {
+        title.push_str(&state.screens.title_end(s));
     }
     title.push(' ');
     title

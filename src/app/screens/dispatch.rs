@@ -237,6 +237,14 @@ macro_rules! screens {
                 }
             }
 
+            /// What `screen`'s title says last, after the count of columns
+            /// not shown.
+            pub fn title_end(&self, screen: &Screen) -> String {
+                match screen {
+                    $(Screen::$variant(s) => s.title_end(&self.$module),)+
+                }
+            }
+
             /// Draw `screen`'s panel into `area`.
             pub fn draw_panel(
                 &self,

@@ -27,9 +27,10 @@
 //!    are rebuilt from answers gives each row's `identity` so the selection
 //!    follows it; one that reports a failure in the status line leaves it
 //!    in its store for `take_notice`. A store other screens read too (the
-//!    Topics screen's config summaries in the configs store) stays the
-//!    module's; those screens reach it as `AppState::screens.NAME` until
-//!    they are modules themselves.
+//!    config summaries in the configs store) stays the module's; code
+//!    outside the modules (the Group screen, the sizes planner) reaches it
+//!    as `AppState::screens.NAME`, and a module that shows it gets a copy
+//!    as its own `Msg` (below).
 //!
 //!    `type Source` says what `fetch` runs against: the [`Cluster`](crate::meta::Cluster)
 //!    (most screens; asked only while connected) or the context's schema
@@ -46,7 +47,26 @@
 //!    by the module from the shared value (`brokers::Observed::of` a
 //!    snapshot), so the store keeps a plain copy of what its rows show and
 //!    nothing reads the snapshot for it at draw time. The shared value
-//!    stays where it was (the header reads it too). Where the module's
+//!    stays where it was (the header reads it too). Topics is one too, and
+//!    Partitions takes the same shared data beside its own query (the
+//!    ELR and local log starts): the snapshot (one `Arc` of it per
+//!    generation, for both), and what the session asks for the visible
+//!    rows on behalf of several screens — watermarks, disk sizes, config
+//!    summaries, each with its own request bookkeeping in `app/` — reach
+//!    them as the changes an answer made ([`feed`]: the shared store
+//!    builds a [`feed::Changes`] of the keys it touched, each module's
+//!    store `apply`s it to its copy; `update`'s `shared` hands each kind to
+//!    every module that shows it), and the group list (Topics' LAG) and
+//!    the partitions that changed leader (Partitions' highlight) as they
+//!    land. Code outside the modules that needs what a row index points at
+//!    (the selected topic or partition, the visible rows' partitions for
+//!    the watermark request) asks the module's store
+//!    (`screens.topics.topic(i)`, `screens.partitions.partition(topic,
+//!    i)`), never the snapshot it was handed, so the two cannot disagree. A
+//!    session setting a module's rows depend on (`i` shows internal
+//!    topics, `L` keeps the groups loading) stays in `AppState` and is
+//!    forwarded when it changes and again after `:ctx` (the stores are
+//!    replaced, the settings are not). Where the module's
 //!    store is itself what others read (the events timeline: the header's
 //!    recent counts, the strips under other screens), they read it as
 //!    `AppState::screens.NAME`, and a tick reaches it as a `Msg` too
@@ -57,7 +77,10 @@
 //!    with the data (no tick each second), and [`Goto::Filtered`] to open
 //!    another module's screen with a filter (a broker's leader movement),
 //!    [`Goto::Partition`] or [`Goto::Broker`] to open a screen on its
-//!    subject's row (an event's).
+//!    subject's row (an event's, a topic's partitions), [`Goto::Messages`]
+//!    for a partition's records. `title_end` is what
+//!    the title says after the count of columns that did not fit (a narrow
+//!    terminal cuts it first: what the LAG column waits for).
 //!
 //!    A screen that shows text scrolled line by line
 //!    rather than a table (a schema's text) says so with `is_text` and
@@ -76,6 +99,7 @@
 
 #[macro_use]
 mod dispatch;
+pub mod feed;
 pub mod module;
 pub mod requests;
 
@@ -93,6 +117,8 @@ pub use module::{Clock, Goto, Module, Reach, Registry, Source};
 use requests::RequestIds;
 
 screens! {
+    Topics => topics::List,
+    Partitions => partitions::Topic,
     Producers => producers::Partition,
     Clients => topic_clients::Topic,
     Security => security::Listing,

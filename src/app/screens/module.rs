@@ -45,6 +45,14 @@ pub enum Goto {
         /// The partition whose row is selected.
         partition: Option<i32>,
     },
+    /// A topic's records from the default start, of one partition or all
+    /// (a partition's row).
+    Messages {
+        /// The topic.
+        topic: String,
+        /// Only this partition.
+        partition: Option<i32>,
+    },
     /// The Brokers screen on the row of the broker with this id (an event
     /// about it).
     Broker(i32),
@@ -197,6 +205,14 @@ pub trait Module: Sized {
     /// What the title adds after the filter (the data's age); empty for
     /// nothing.
     fn status(&self, store: &Self::Store, now: Instant) -> String;
+
+    /// What the title says last, after the count of columns the terminal
+    /// could not fit (a narrow terminal cuts it first: what a column waits
+    /// for); nothing by default.
+    fn title_end(&self, store: &Self::Store) -> String {
+        let _ = store;
+        String::new()
+    }
 
     /// What identifies row `index` when rows are rebuilt from a new answer,
     /// so the selection follows it; nothing (it stays at its position) by

@@ -11,13 +11,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::state::AppState;
+use crate::groups::Overview;
 
 /// The largest lag per topic, from one group list.
 #[derive(Debug, Default)]
 pub struct TopicLag {
-    /// `L` was pressed: the group list keeps loading while Topics shows.
-    pub follow: bool,
     /// When the group list this was worked out from landed; `None`: no
     /// group list yet (the column is unknown).
     pub from: Option<Instant>,
@@ -34,64 +32,44 @@ impl TopicLag {
     }
 
     /// What the LAG column waits for, in words for the Topics screen's
-    /// title, while it is unknown (`?`); `None` once a group list landed.
-    pub fn waiting(&self) -> Option<&'static str> {
-        match (self.from, self.follow) {
+    /// title, while it is unknown (`?`), `follow` telling whether `L` keeps
+    /// the group list loading; `None` once a group list landed.
+    pub fn waiting(&self, follow: bool) -> Option<&'static str> {
+        match (self.from, follow) {
             (Some(_), _) => None,
             (None, true) => Some("LAG: reading every group's lag…"),
             (None, false) => Some("LAG ?: L (or :groups) reads every group's lag"),
         }
     }
 
-    /// Forget the cluster (another context), keeping whether `L` is on.
-    pub fn reset(&mut self) {
-        *self = TopicLag {
-            follow: self.follow,
-            ..TopicLag::default()
-        };
-    }
-}
-
-/// Work the maxima out again if a newer group list landed.
-pub fn refresh(state: &mut AppState) {
-    let at = state.groups.overview_at;
-    if at.is_none() || at == state.topic_lag.from {
-        return;
-    }
-    let mut max: HashMap<Arc<str>, i64> = HashMap::new();
-    if let Some(overview) = &state.groups.overview {
-        for group in &overview.groups {
-            let Some(lag) = &group.lag else { continue };
-            for (topic, totals) in &lag.per_topic {
-                if totals.counted == 0 {
-                    continue;
+    /// Work the maxima out again from the group list `overview` that
+    /// landed `at`, if it is newer than the one they came from.
+    pub fn refresh(&mut self, overview: Option<&Overview>, at: Option<Instant>) {
+        if at.is_none() || at == self.from {
+            return;
+        }
+        let mut max: HashMap<Arc<str>, i64> = HashMap::new();
+        if let Some(overview) = overview {
+            for group in &overview.groups {
+                let Some(lag) = &group.lag else { continue };
+                for (topic, totals) in &lag.per_topic {
+                    if totals.counted == 0 {
+                        continue;
+                    }
+                    let held = max.entry(Arc::clone(topic)).or_insert(totals.records);
+                    *held = (*held).max(totals.records);
                 }
-                let held = max.entry(Arc::clone(topic)).or_insert(totals.records);
-                *held = (*held).max(totals.records);
             }
         }
+        self.max = max;
+        self.from = at;
     }
-    state.topic_lag.max = max;
-    state.topic_lag.from = at;
-}
-
-/// `L`: keep the group list loading on the Topics screen, or stop.
-pub fn toggle(state: &mut AppState) {
-    let lag = &mut state.topic_lag;
-    lag.follow = !lag.follow;
-    state.notice = Some(if lag.follow {
-        "LAG: loading every group's lag while Topics shows (L stops)".to_owned()
-    } else {
-        "LAG: no longer loading the groups; the column keeps its last values".to_owned()
-    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::keymap::Keymap;
-    use crate::groups::{GroupLag, GroupSummary, Overview, PartitionLag};
-    use std::sync::Arc;
+    use crate::groups::{GroupLag, GroupSummary, PartitionLag};
 
     fn summary(name: &str, partitions: &[(&str, i64, i64)]) -> GroupSummary {
         let lag = GroupLag::new(
@@ -126,9 +104,9 @@ mod tests {
 
     #[test]
     fn the_largest_group_lag_per_topic_and_unknown_before_a_group_list() {
-        let mut state = AppState::new("t", Vec::new(), Keymap::default());
-        refresh(&mut state);
-        assert_eq!(state.topic_lag.of("orders"), None, "no group list yet");
+        let mut lag = TopicLag::default();
+        lag.refresh(None, None);
+        assert_eq!(lag.of("orders"), None, "no group list yet");
         let overview = Overview {
             groups: vec![
                 // orders: 3 + 4 = 7 behind; payments 1.
@@ -142,21 +120,18 @@ mod tests {
             failed_brokers: Vec::new(),
             requests: crate::groups::RequestCounts::default(),
         };
-        state.groups.overview = Some(Arc::new(overview));
-        state.groups.overview_at = Some(state.now);
-        refresh(&mut state);
-        assert_eq!(state.topic_lag.of("orders"), Some(Some(20)));
-        assert_eq!(state.topic_lag.of("payments"), Some(Some(1)));
-        assert_eq!(state.topic_lag.of("idle"), Some(None), "no group on it");
+        lag.refresh(Some(&overview), Some(Instant::now()));
+        assert_eq!(lag.of("orders"), Some(Some(20)));
+        assert_eq!(lag.of("payments"), Some(Some(1)));
+        assert_eq!(lag.of("idle"), Some(None), "no group on it");
     }
 
     #[test]
     fn the_title_says_what_the_lag_column_waits_for_until_a_group_list_lands() {
         let mut lag = TopicLag::default();
-        assert!(lag.waiting().is_some_and(|w| w.contains("L (or :groups)")));
-        lag.follow = true;
-        assert!(lag.waiting().is_some_and(|w| w.contains("reading")));
+        assert!(lag.waiting(false).is_some_and(|w| w.contains("L (or :groups)")));
+        assert!(lag.waiting(true).is_some_and(|w| w.contains("reading")));
         lag.from = Some(Instant::now());
-        assert_eq!(lag.waiting(), None);
+        assert_eq!(lag.waiting(true), None);
     }
 }

@@ -8,15 +8,13 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::inspect::Error;
 use crate::inspect::elr::Elr;
+use crate::meta::Cluster;
 
-use super::action::Effect;
-use super::screen::Screen;
-use super::screens::requests::Requests;
-use super::state::{AppState, Link};
+use super::super::requests::Requests;
 
 /// How often the extras are re-read while shown. The ELR changes only
 /// when the ISR falls below `min.insync.replicas`, which the metadata
@@ -24,7 +22,7 @@ use super::state::{AppState, Link};
 /// time.
 pub const INTERVAL: Duration = Duration::from_secs(10);
 /// A request older than this is forgotten (its answer will be dropped).
-const GIVE_UP: Duration = Duration::from_secs(20);
+pub const GIVE_UP: Duration = Duration::from_secs(20);
 
 /// What is asked: the topic, and whether it has tiered storage.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,65 +66,62 @@ impl ExtrasStore {
         let starts = self.held(topic)?.local_starts.as_ref()?.as_ref().ok()?;
         starts.get(&partition).copied()
     }
+
+    /// Take the answer to `request` landed at `now` (a stale one is
+    /// dropped): a failure to say in the status line when it is new (not
+    /// every interval); the columns keep what was last known of the part
+    /// that failed.
+    pub fn take(&mut self, request: u64, answer: Answer, now: Instant) -> Option<String> {
+        let said = |answer: Option<&Answer>| -> Vec<String> {
+            answer.map_or_else(Vec::new, |a| {
+                let local = a.local_starts.as_ref().and_then(|r| r.as_ref().err());
+                a.elr
+                    .as_ref()
+                    .err()
+                    .into_iter()
+                    .chain(local)
+                    .map(ToString::to_string)
+                    .collect()
+            })
+        };
+        let before = said(self.answer.as_ref().map(|(_, a)| a.as_ref()));
+        let mut answer = answer;
+        if answer.elr.is_err()
+            && let Some((_, held)) = &self.answer
+            && let Ok(elr) = &held.elr
+        {
+            answer.elr = Ok(elr.clone());
+        }
+        let said_now = said(Some(&answer));
+        if self.receive(request, Arc::new(answer), now) {
+            said_now.into_iter().find(|e| !before.contains(e))
+        } else {
+            None
+        }
+    }
 }
 
-/// Ask for the topic on the Partitions screen if it is due.
-pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
-    if state.link != Link::Connected {
-        return;
-    }
-    let Screen::Partitions { topic } = &state.view().screen else {
-        return;
+/// Read the topic's eligible leader replicas and, where it is tiered, the
+/// local log starts of its partitions with a leader, at once.
+pub async fn fetch(cluster: &Cluster, asked: &Asked) -> Answer {
+    use crate::inspect::{elr, tiered};
+    let topic = asked.topic.as_str();
+    let partitions: Vec<i32> = cluster.snapshot().topic(topic).map_or_else(Vec::new, |t| {
+        t.partitions
+            .iter()
+            .filter(|p| p.leader.is_some())
+            .map(|p| p.partition)
+            .collect()
+    });
+    let local = async {
+        if asked.tiered {
+            Some(tiered::local_log_starts(cluster, topic, &partitions).await)
+        } else {
+            None
+        }
     };
-    let tiered = state
-        .screens
-        .configs
-        .topics
-        .get(topic)
-        .is_some_and(|(summary, _)| summary.remote_storage);
-    let asked = Asked {
-        topic: topic.clone(),
-        tiered,
-    };
-    if let Some(request) =
-        state
-            .extras
-            .ask(&mut state.requests, &asked, state.now, (INTERVAL, GIVE_UP))
-    {
-        effects.push(Effect::FetchPartitionExtras { request, asked });
-    }
-}
-
-/// Take an answer (a stale one is dropped). A failure is said in the status
-/// line when it is new (not every interval), and the columns keep what was
-/// last known of the part that failed.
-pub fn receive(state: &mut AppState, request: u64, answer: Answer) {
-    let said = |answer: Option<&Answer>| -> Vec<String> {
-        answer.map_or_else(Vec::new, |a| {
-            let local = a.local_starts.as_ref().and_then(|r| r.as_ref().err());
-            a.elr
-                .as_ref()
-                .err()
-                .into_iter()
-                .chain(local)
-                .map(ToString::to_string)
-                .collect()
-        })
-    };
-    let before = said(state.extras.answer.as_ref().map(|(_, a)| a.as_ref()));
-    let mut answer = answer;
-    if answer.elr.is_err()
-        && let Some((_, held)) = &state.extras.answer
-        && let Ok(elr) = &held.elr
-    {
-        answer.elr = Ok(elr.clone());
-    }
-    let now = said(Some(&answer));
-    if state.extras.receive(request, Arc::new(answer), state.now)
-        && let Some(new) = now.into_iter().find(|e| !before.contains(e))
-    {
-        state.notice = Some(new);
-    }
+    let (elr, local_starts) = tokio::join!(elr::describe(cluster, topic), local);
+    Answer { elr, local_starts }
 }
 
 #[cfg(test)]

@@ -4,9 +4,8 @@ use crate::inspect::elr::Elr;
 use crate::inspect::{BrokerReplica, ClusterSizes};
 use crate::meta::{PartitionInfo, Watermarks};
 
-use super::Column;
-use super::format::{bytes, ids};
-use super::topics::over_time;
+use crate::columns::Column;
+use crate::columns::format::{bytes, ids, over_time};
 
 /// What one partition row shows.
 #[derive(Debug, Clone, Copy)]
@@ -361,7 +360,7 @@ mod tests {
             topic: "payments",
             ..row
         };
-        let cells = super::super::cells(&table(), &other);
+        let cells = crate::columns::cells(&table(), &other);
         assert_eq!(cells[12], "-", "no broker holds a replica of it");
         assert_eq!(cells[13], "1:none 2:none 3:?");
         assert_eq!(cells[14], "-", "no move in progress");

@@ -2,10 +2,9 @@
 
 use std::cmp::Ordering;
 
+use crate::columns::Column;
+use crate::columns::format::{bytes, over_time, retention};
 use crate::meta::TopicStats;
-
-use super::Column;
-use super::format::{bytes, retention, sparkline};
 
 /// What one topic row shows.
 #[derive(Debug, Clone, Copy)]
@@ -42,9 +41,6 @@ pub struct Row<'a> {
     pub bytes_rates: Option<&'a std::collections::VecDeque<u64>>,
 }
 
-/// How many samples a rate's sparkline shows.
-pub const RATE_WIDTH: usize = 20;
-
 fn dash<T: ToString>(value: Option<T>) -> String {
     value.map_or_else(|| "-".to_owned(), |v| v.to_string())
 }
@@ -52,13 +48,6 @@ fn dash<T: ToString>(value: Option<T>) -> String {
 fn count(row: &Row, f: fn(&TopicStats) -> usize) -> String {
     row.stats
         .map_or_else(|| "-".to_owned(), |s| f(s).to_string())
-}
-
-/// A rate's history as a sparkline (empty until measured).
-pub fn over_time(history: Option<&std::collections::VecDeque<u64>>) -> String {
-    history.map_or_else(String::new, |h| {
-        sparkline(&h.iter().copied().collect::<Vec<_>>(), RATE_WIDTH)
-    })
 }
 
 /// `-` until measured, `—` when the size shrank.
