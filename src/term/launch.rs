@@ -39,13 +39,8 @@ pub fn run(context: &ResolvedContext, args: ConnectArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut tui = match terminal::enter() {
-        Ok(tui) => tui,
-        Err(error) => {
-            terminal::restore();
-            eprintln!("kscope: cannot use the terminal: {error}");
-            return ExitCode::FAILURE;
-        }
+    let Some(mut tui) = terminal::enter_or_say() else {
+        return ExitCode::FAILURE;
     };
     let result = runtime.block_on(super::run::run_loop(&mut tui, context, args, utc_offset));
     terminal::restore();

@@ -46,13 +46,8 @@ pub fn run(path: &Path, at: Option<&str>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut tui = match terminal::enter() {
-        Ok(tui) => tui,
-        Err(error) => {
-            terminal::restore();
-            eprintln!("kscope: cannot use the terminal: {error}");
-            return ExitCode::FAILURE;
-        }
+    let Some(mut tui) = terminal::enter_or_say() else {
+        return ExitCode::FAILURE;
     };
     let theme = Theme::load("default", no_color()).0;
     let result = runtime.block_on(run_loop(&mut tui, &mut replay, &theme));

@@ -21,6 +21,19 @@ pub fn enter() -> std::io::Result<Tui> {
     Terminal::new(CrosstermBackend::new(stdout()))
 }
 
+/// Take over the terminal, or say on stderr why it cannot be used (and
+/// leave it as it was).
+pub fn enter_or_say() -> Option<Tui> {
+    match enter() {
+        Ok(tui) => Some(tui),
+        Err(error) => {
+            restore();
+            eprintln!("kscope: cannot use the terminal: {error}");
+            None
+        }
+    }
+}
+
 /// Take the terminal over again after [`restore`] (a login run on it):
 /// the whole screen is drawn anew on the next frame.
 pub fn resume(tui: &mut Tui) -> std::io::Result<()> {
