@@ -23,6 +23,7 @@ mod in_flight;
 pub mod internal;
 pub mod jq;
 pub mod json;
+mod json_text;
 mod list_offsets;
 mod lz4_frame;
 pub mod mask;

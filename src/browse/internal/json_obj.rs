@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::browse::json::{number, string};
+use crate::browse::json_text::{number, string};
 
 /// A small JSON object writer over the record writer's escaping.
 pub struct Obj<'a> {
