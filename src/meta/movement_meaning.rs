@@ -23,7 +23,9 @@ impl MovementKind {
                 Severity::Warn
             }
             K::EventsSuppressed { severity, .. } => *severity,
-            K::GroupStateChanged { .. }
+            K::TopicConfigChanged { .. }
+            | K::BrokerConfigChanged { .. }
+            | K::GroupStateChanged { .. }
             | K::GroupMembersChanged { .. }
             | K::GroupMoving { .. }
             | K::MinIsrRestored { .. }
@@ -64,6 +66,7 @@ impl MovementKind {
             | K::BrokerLeft { broker }
             | K::BrokerNotAnswering { broker }
             | K::BrokerAnswering { broker } => Some(*broker),
+            K::BrokerConfigChanged { broker, .. } => *broker,
             _ => None,
         }
     }
@@ -81,7 +84,9 @@ impl MovementKind {
             | MovementKind::GroupStuck { .. }
             | MovementKind::GroupMoving { .. }
             | MovementKind::UnderMinIsr { .. }
-            | MovementKind::MinIsrRestored { .. } => false,
+            | MovementKind::MinIsrRestored { .. }
+            | MovementKind::TopicConfigChanged { .. }
+            | MovementKind::BrokerConfigChanged { .. } => false,
             MovementKind::EventsSuppressed { suppressed, .. } => !matches!(
                 *suppressed,
                 "partitions_added"
@@ -93,6 +98,8 @@ impl MovementKind {
                     | "group_moving"
                     | "under_min_isr"
                     | "min_isr_restored"
+                    | "topic_config_changed"
+                    | "broker_config_changed"
             ),
             _ => true,
         }

@@ -83,6 +83,8 @@ pub const KIND_NAMES: &[&str] = &[
     "group_moving",
     "under_min_isr",
     "min_isr_restored",
+    "topic_config_changed",
+    "broker_config_changed",
     "events_suppressed",
 ];
 

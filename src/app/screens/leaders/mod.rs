@@ -73,8 +73,10 @@ pub fn movement_key(event: &MovementEvent) -> String {
         | K::GroupMembersChanged { .. }
         | K::GroupRecordsLost { .. }
         | K::GroupStuck { .. }
-        | K::GroupMoving { .. } => Vec::new(),
+        | K::GroupMoving { .. }
+        | K::TopicConfigChanged { .. } => Vec::new(),
         K::UnderMinIsr { isr, .. } | K::MinIsrRestored { isr, .. } => isr.clone(),
+        K::BrokerConfigChanged { broker, .. } => broker.iter().copied().collect(),
     };
     let mut key = format!(
         "{} {} {}",
