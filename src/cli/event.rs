@@ -104,7 +104,7 @@ pub fn record(event: &MovementEvent) -> Value {
 /// What the event's subject was and is: the leader, the ISR, the replica
 /// set, the partition count, the controller, a config's value; for
 /// presence and liveness, a state word (`absent`/`present`,
-/// `answering`/`not_answering`, `live`/`frozen`); null where there is no
+/// `answering`/`not_answering`, `unfenced`/`fenced`, `live`/`frozen`); null where there is no
 /// before (or after).
 pub fn change(kind: &MovementKind) -> (Value, Value) {
     use MovementKind as K;
@@ -132,6 +132,8 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
         K::BrokerLeft { .. } | K::TopicDeleted => word("present", "absent"),
         K::BrokerNotAnswering { .. } => word("answering", "not_answering"),
         K::BrokerAnswering { .. } => word("not_answering", "answering"),
+        K::BrokerFenced { .. } => word("unfenced", "fenced"),
+        K::BrokerUnfenced { .. } => word("fenced", "unfenced"),
         K::MetadataFrozen { .. } => word("live", "frozen"),
         K::MetadataLive { .. } => word("frozen", "live"),
         K::GroupStuck { .. } => word("moving", "stuck"),

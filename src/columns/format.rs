@@ -150,6 +150,12 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             write!(out, "broker {broker} not answering")
         }
         MovementKind::BrokerAnswering { broker } => write!(out, "broker {broker} answers again"),
+        MovementKind::BrokerFenced { broker } => {
+            write!(out, "broker {broker} fenced by the controller")
+        }
+        MovementKind::BrokerUnfenced { broker } => {
+            write!(out, "broker {broker} unfenced by the controller")
+        }
         MovementKind::MetadataFrozen { reason } => write!(out, "metadata frozen: {reason}"),
         MovementKind::MetadataLive { leader } => {
             write!(out, "metadata live again (quorum leader {leader})")

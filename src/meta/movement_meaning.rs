@@ -19,9 +19,11 @@ impl MovementKind {
             K::GroupStateChanged { to, .. } if matches!(to.as_str(), "Empty" | "Dead") => {
                 Severity::Warn
             }
-            K::IsrShrank { .. } | K::BrokerLeft { .. } | K::TopicDeleted | K::GroupStuck { .. } => {
-                Severity::Warn
-            }
+            K::IsrShrank { .. }
+            | K::BrokerLeft { .. }
+            | K::BrokerFenced { .. }
+            | K::TopicDeleted
+            | K::GroupStuck { .. } => Severity::Warn,
             K::EventsSuppressed { severity, .. } => *severity,
             K::TopicConfigChanged { .. }
             | K::BrokerConfigChanged { .. }
@@ -35,6 +37,7 @@ impl MovementKind {
             | K::ReplicasChanged { .. }
             | K::BrokerJoined { .. }
             | K::BrokerAnswering { .. }
+            | K::BrokerUnfenced { .. }
             | K::ControllerChanged { .. }
             | K::QuorumLeaderChanged { .. }
             | K::MetadataLive { .. }
@@ -65,7 +68,9 @@ impl MovementKind {
             K::BrokerJoined { broker, .. }
             | K::BrokerLeft { broker }
             | K::BrokerNotAnswering { broker }
-            | K::BrokerAnswering { broker } => Some(*broker),
+            | K::BrokerAnswering { broker }
+            | K::BrokerFenced { broker }
+            | K::BrokerUnfenced { broker } => Some(*broker),
             K::BrokerConfigChanged { broker, .. } => *broker,
             _ => None,
         }
@@ -86,7 +91,9 @@ impl MovementKind {
             | MovementKind::UnderMinIsr { .. }
             | MovementKind::MinIsrRestored { .. }
             | MovementKind::TopicConfigChanged { .. }
-            | MovementKind::BrokerConfigChanged { .. } => false,
+            | MovementKind::BrokerConfigChanged { .. }
+            | MovementKind::BrokerFenced { .. }
+            | MovementKind::BrokerUnfenced { .. } => false,
             MovementKind::EventsSuppressed { suppressed, .. } => !matches!(
                 *suppressed,
                 "partitions_added"
@@ -100,6 +107,8 @@ impl MovementKind {
                     | "min_isr_restored"
                     | "topic_config_changed"
                     | "broker_config_changed"
+                    | "broker_fenced"
+                    | "broker_unfenced"
             ),
             _ => true,
         }

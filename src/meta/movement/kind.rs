@@ -81,6 +81,19 @@ pub enum MovementKind {
         /// Its node id.
         broker: i32,
     },
+    /// The controller fenced a broker (its heartbeats stopped for
+    /// `broker.session.timeout.ms`, or it shut down): registered, serving
+    /// nothing. From `DescribeCluster` v2 (Kafka 3.9+), which the liveness
+    /// check asks; older brokers are not asked, and nothing is guessed.
+    BrokerFenced {
+        /// Its node id.
+        broker: i32,
+    },
+    /// The controller unfenced a broker (restarted and caught up).
+    BrokerUnfenced {
+        /// Its node id.
+        broker: i32,
+    },
     /// The cluster's metadata stopped changing: the `KRaft` quorum has no
     /// leader, does not answer, or commits nothing. What is shown is what
     /// it was when this happened.
@@ -239,6 +252,8 @@ impl MovementKind {
             MovementKind::ControllerChanged { .. } => "controller_changed",
             MovementKind::BrokerNotAnswering { .. } => "broker_not_answering",
             MovementKind::BrokerAnswering { .. } => "broker_answering",
+            MovementKind::BrokerFenced { .. } => "broker_fenced",
+            MovementKind::BrokerUnfenced { .. } => "broker_unfenced",
             MovementKind::MetadataFrozen { .. } => "metadata_frozen",
             MovementKind::MetadataLive { .. } => "metadata_live",
             MovementKind::TopicCreated { .. } => "topic_created",

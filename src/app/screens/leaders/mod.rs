@@ -60,7 +60,9 @@ pub fn movement_key(event: &MovementEvent) -> String {
         K::BrokerJoined { broker, .. }
         | K::BrokerLeft { broker }
         | K::BrokerNotAnswering { broker }
-        | K::BrokerAnswering { broker } => vec![*broker],
+        | K::BrokerAnswering { broker }
+        | K::BrokerFenced { broker }
+        | K::BrokerUnfenced { broker } => vec![*broker],
         K::MetadataLive { leader } => vec![*leader],
         K::ControllerChanged { from, to } => from.iter().chain(to).copied().collect(),
         K::QuorumLeaderChanged { from, to, .. } => from.iter().chain([to]).copied().collect(),
