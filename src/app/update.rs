@@ -91,10 +91,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
                 retrying,
             };
         }
-        Action::Connected { context } => {
-            state.context = context;
-            state.link = Link::Connected;
-        }
+        Action::Connected { context } => (state.context, state.link) = (context, Link::Connected),
         Action::Notice(notice) => state.notice = Some(notice),
         Action::ContextResolved { name, result } => match result {
             Ok(context) => switch_context(state, &context),
