@@ -41,7 +41,7 @@ fn a_killed_broker_puts_a_min_isr_3_topic_under_and_its_restart_brings_it_back()
     // Group events off: only what the metadata and the configs say.
     let mut watch = Watch::start(env.bootstrap(), "^$", "0");
     // The first configs read is the baseline; stderr says when it is done.
-    let note = watch.note("min.insync.replicas of");
+    let note = watch.note("configs of");
     assert!(!note.contains(" 0 topic(s)"), "{note}");
 
     let victim = "3";

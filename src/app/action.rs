@@ -44,6 +44,10 @@ pub enum Action {
     },
     /// Leader-movement events, oldest first.
     Movements(Vec<MovementEvent>),
+    /// A sweep of the cluster's configs landed (the worker sweeps every 30 s
+    /// or more): config-change events, and `min.insync.replicas` for the
+    /// min-ISR events.
+    ConfigSweep(Arc<crate::inspect::Sweep>),
     /// The fleet poller published its rows (every context, worst first).
     Fleet(crate::fleet::FleetRows),
     /// The answer to [`Effect::FetchWatermarks`].

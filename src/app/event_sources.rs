@@ -6,17 +6,28 @@
 //!   moving again over the reads of the groups the TUI already polls — the
 //!   whole list, the visible rows of a list, the group on screen. No group
 //!   is read for the events' sake;
+//! - `topic_config_changed` / `broker_config_changed` ([`ConfigWatch`]):
+//!   the changes between two of the worker's config sweeps
+//!   ([`crate::inspect::config_sweep`]: every topic's configs, 1000 a
+//!   request, and the brokers' dynamic ones, every 30 s or four times as
+//!   long as a sweep took), secrets masked before they are kept. The one
+//!   source that reads for the events' sake: no screen reads every topic's
+//!   configs;
 //! - `under_min_isr` / `min_isr_restored` ([`MinIsrWatch`]): each new
 //!   snapshot's ISRs against the `min.insync.replicas` of the topics whose
-//!   configs the Topics and Partitions screens already read. A topic whose
-//!   value is not known is not judged (no value is guessed); a topic's
-//!   first look, once its value arrives, is its baseline.
+//!   configs the Topics and Partitions screens read, or else the last
+//!   sweep's. A topic whose value is not known is not judged (no value is
+//!   guessed); a topic's first look, once its value arrives, is its
+//!   baseline.
 //!
-//! Both are rate limited per kind as the movement log is: past a kind's
+//! All are rate limited per kind as the movement log is: past a kind's
 //! limit the rest of a storm is one counted `events_suppressed` record.
+
+use std::sync::Arc;
 
 use crate::columns::group_offsets::STUCK_READS;
 use crate::groups::stuck_events::GroupEvents;
+use crate::inspect::{ConfigWatch, Sweep};
 use crate::meta::min_isr::MinIsrWatch;
 use crate::meta::{MetadataSnapshot, MovementEvent};
 
@@ -29,17 +40,19 @@ pub struct EventSources {
     pub groups: GroupEvents,
     /// The min-ISR kinds, from snapshots and topic configs.
     min_isr: MinIsrWatch,
-    /// The snapshot generation and configs answer count last looked at.
-    looked: Option<(u64, u64)>,
+    /// The config kinds, from the config sweeps.
+    configs: ConfigWatch,
+    /// The last config sweep (its `min.insync.replicas` serve the min-ISR
+    /// kinds), and how many arrived.
+    swept: (Option<Arc<Sweep>>, u64),
+    /// The snapshot generation, configs answer count and sweep count last
+    /// looked at.
+    looked: Option<(u64, u64, u64)>,
 }
 
 impl Default for EventSources {
     fn default() -> Self {
-        EventSources {
-            groups: GroupEvents::new(STUCK_READS),
-            min_isr: MinIsrWatch::new(),
-            looked: None,
-        }
+        EventSources::with_limits(crate::meta::Limits::default())
     }
 }
 
@@ -49,6 +62,8 @@ impl EventSources {
         EventSources {
             groups: GroupEvents::with_limits(STUCK_READS, limits),
             min_isr: MinIsrWatch::with_limits(limits),
+            configs: ConfigWatch::with_limits(limits),
+            swept: (None, 0),
             looked: None,
         }
     }
@@ -65,19 +80,38 @@ pub fn publish(state: &mut AppState, events: &[MovementEvent]) {
     super::update::forward(state, super::screens::Msg::Events(arrived));
 }
 
-/// Look for min-ISR changes when a new snapshot or a configs answer came
-/// since the last look: one pass over the partitions of the topics whose
-/// `min.insync.replicas` is known, nothing otherwise.
+/// Take in a config sweep: the config changes since the last one on the
+/// timeline, its `min.insync.replicas` kept for the min-ISR kinds.
+pub fn configs(state: &mut AppState, sweep: Arc<Sweep>) {
+    let events = state.sources.configs.observe(&sweep, state.wall);
+    state.sources.swept = (Some(sweep), state.sources.swept.1 + 1);
+    publish(state, &events);
+}
+
+/// Look for min-ISR changes when a new snapshot, a configs answer or a
+/// config sweep came since the last look: one pass over the partitions of
+/// the topics whose `min.insync.replicas` is known, nothing otherwise.
 pub fn min_isr(state: &mut AppState, snap: &MetadataSnapshot) {
-    let key = (state.generation, state.screens.configs.answers);
-    if state.sources.looked == Some(key) {
+    let sources = &mut state.sources;
+    let key = (
+        state.generation,
+        state.screens.configs.answers,
+        sources.swept.1,
+    );
+    if sources.looked == Some(key) {
         return;
     }
-    state.sources.looked = Some(key);
+    sources.looked = Some(key);
     let configs = &state.screens.configs.topics;
-    let events = state.sources.min_isr.observe(
+    let swept = sources.swept.0.as_deref();
+    let events = sources.min_isr.observe(
         snap,
-        |topic| configs.get(topic).and_then(|(summary, _)| summary.min_isr),
+        |topic| {
+            configs
+                .get(topic)
+                .and_then(|(summary, _)| summary.min_isr)
+                .or_else(|| swept.and_then(|s| s.min_isr(topic)))
+        },
         state.wall,
     );
     publish(state, &events);
@@ -150,6 +184,54 @@ mod tests {
         // Nothing new (same generation, same configs): not looked at again.
         min_isr(&mut state, &healthy);
         assert_eq!(state.screens.events.ring.len(), 2);
+    }
+
+    /// A sweep of `orders` with `retention.ms` set on it and its
+    /// `min.insync.replicas`.
+    fn swept(retention: &str, min_isr: usize) -> Arc<Sweep> {
+        use crate::inspect::config_overrides::Overrides;
+        use crate::inspect::config_sweep::TopicConfigs;
+        use crate::inspect::{ConfigEntry, ConfigSource, ConfigType};
+        let entry = ConfigEntry {
+            name: "retention.ms".to_owned(),
+            value: Some(retention.to_owned()),
+            source: ConfigSource::DynamicTopic,
+            sensitive: false,
+            read_only: false,
+            kind: ConfigType::Long,
+            documentation: None,
+            synonyms: Vec::new(),
+        };
+        let mut sweep = Sweep::default();
+        let read = TopicConfigs {
+            id: crate::meta::TopicId::NIL,
+            min_isr: Some(min_isr),
+            overrides: Overrides::topic(&[entry]),
+        };
+        sweep.topics.insert("orders".to_owned(), Some(read));
+        Arc::new(sweep)
+    }
+
+    #[test]
+    fn sweeps_bring_config_changes_and_the_min_isr_of_topics_no_screen_read() {
+        let mut state = AppState::new("t", Vec::new(), Keymap::default());
+        configs(&mut state, swept("604800000", 2));
+        assert!(kinds(&state).is_empty(), "the first sweep is the baseline");
+        configs(&mut state, swept("86400000", 2));
+        assert_eq!(kinds(&state), ["topic_config_changed"]);
+        let event = state.screens.events.ring.back().expect("an event");
+        assert_eq!(event.topic.as_deref(), Some("orders"));
+        assert_eq!(
+            crate::columns::format::movement_detail(&event.kind),
+            "retention.ms 604800000 → 86400000"
+        );
+        // No screen read `orders`' configs: the sweep's value judges it.
+        let healthy = snapshot_with_isr("orders", &[&[1, 2, 3]]);
+        let under = snapshot_with_isr("orders", &[&[1]]);
+        min_isr(&mut state, &healthy);
+        state.generation += 1;
+        min_isr(&mut state, &under);
+        assert_eq!(kinds(&state), ["topic_config_changed", "under_min_isr"]);
     }
 
     fn list(committed: i64, end: i64) -> Overview {

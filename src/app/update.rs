@@ -51,6 +51,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         }
         Action::Snapshot { generation } => snapshot(state, generation, snap),
         Action::Movements(events) => movements(state, events),
+        Action::ConfigSweep(sweep) => super::event_sources::configs(state, sweep),
         Action::Fleet(rows) => super::fleet::receive(state, rows),
         Action::Watermarks { request, result } => {
             if let Some(marks) = watermarks::receive(state, snap, request, result) {
@@ -100,10 +101,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
                 retrying,
             };
         }
-        Action::Connected { context } => {
-            state.context = context;
-            state.link = Link::Connected;
-        }
+        Action::Connected { context } => (state.context, state.link) = (context, Link::Connected),
         Action::Notice(notice) => state.notice = Some(notice),
         Action::ContextResolved { name, result } => match result {
             Ok(context) => switch_context(state, &context),

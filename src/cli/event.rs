@@ -102,9 +102,10 @@ pub fn record(event: &MovementEvent) -> Value {
 }
 
 /// What the event's subject was and is: the leader, the ISR, the replica
-/// set, the partition count, the controller; for presence and liveness, a
-/// state word (`absent`/`present`, `answering`/`not_answering`,
-/// `live`/`frozen`); null where there is no before (or after).
+/// set, the partition count, the controller, a config's value; for
+/// presence and liveness, a state word (`absent`/`present`,
+/// `answering`/`not_answering`, `unfenced`/`fenced`, `live`/`frozen`); null where there is no
+/// before (or after).
 pub fn change(kind: &MovementKind) -> (Value, Value) {
     use MovementKind as K;
     let id = |v: Option<i32>| v.map_or(Value::Null, Value::from);
@@ -131,6 +132,8 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
         K::BrokerLeft { .. } | K::TopicDeleted => word("present", "absent"),
         K::BrokerNotAnswering { .. } => word("answering", "not_answering"),
         K::BrokerAnswering { .. } => word("not_answering", "answering"),
+        K::BrokerFenced { .. } => word("unfenced", "fenced"),
+        K::BrokerUnfenced { .. } => word("fenced", "unfenced"),
         K::MetadataFrozen { .. } => word("live", "frozen"),
         K::MetadataLive { .. } => word("frozen", "live"),
         K::GroupStuck { .. } => word("moving", "stuck"),
@@ -145,6 +148,10 @@ pub fn change(kind: &MovementKind) -> (Value, Value) {
         K::GroupRecordsLost {
             committed, start, ..
         } => (Value::from(*committed), Value::from(*start)),
+        K::TopicConfigChanged { from, to, .. } | K::BrokerConfigChanged { from, to, .. } => {
+            let value = |v: &Option<String>| v.as_deref().map_or(Value::Null, Value::from);
+            (value(from), value(to))
+        }
     }
 }
 

@@ -23,8 +23,8 @@ pub mod rows;
 mod schemas;
 pub mod table;
 mod watch;
+mod watch_configs;
 mod watch_groups;
-mod watch_min_isr;
 
 use crate::untrusted::escape;
 use std::process::ExitCode;

@@ -3,9 +3,10 @@
 //! liveness view, the group list with lag and the group events derived
 //! from it (state, members, records lost, STUCK and moving again) — written
 //! to a recording (`crate::recording`) until `--duration` passes or
-//! Ctrl-C. The min-ISR events come from the reader `watch events` uses
-//! ([`super::watch_min_isr`]: the topics' `min.insync.replicas`, read
-//! every 30 s or more). Every derived kind is rate limited per kind as the
+//! Ctrl-C. The config-change and min-ISR events come from the config sweep
+//! `watch events` uses ([`super::watch_configs`]: the configs of the topics
+//! `--topics` matches and of the brokers, read every 30 s or more; secrets
+//! masked before they are kept). Every derived kind is rate limited per kind as the
 //! movement log is, so a recording holds the same folds a live watch
 //! prints. Only reads: nothing is written to the cluster, no group is
 //! joined, no offset committed.
@@ -251,7 +252,7 @@ pub async fn run(cluster: &Cluster, args: RecordArgs) -> Result<(), Error> {
         });
     }
     let (tx, mut news) = tokio::sync::mpsc::channel(8);
-    super::watch_min_isr::spawn(cluster, recorder.topics.clone(), tx);
+    super::watch_configs::spawn(cluster, recorder.topics.clone(), tx);
     let mut flush = tokio::time::interval(FLUSH_EVERY);
     let mut look = tokio::time::interval(LOOK_EVERY);
     flush.set_missed_tick_behavior(MissedTickBehavior::Delay);
@@ -296,7 +297,7 @@ pub async fn run(cluster: &Cluster, args: RecordArgs) -> Result<(), Error> {
     while let Some(received) = feed.try_recv() {
         recorder.events(&received.events)?;
     }
-    // What the min-ISR reader said and is still waiting in the channel.
+    // What the config sweep said and is still waiting in the channel.
     while let Ok(news) = news.try_recv() {
         if let News::Events(events) = news {
             recorder.events(&events)?;

@@ -10,13 +10,14 @@
 //! in-band (a `events_missed` record with the exact count) and on stderr.
 //!
 //! `events` also prints what two readers beside the metadata feed derive:
-//! the group events ([`super::watch_groups`]) and the min-ISR events
-//! ([`super::watch_min_isr`]). They come over a small bounded channel the
-//! readers wait on (nothing is dropped), not through the movement log;
-//! each reader applies the log's per-kind rate limit itself
-//! ([`crate::meta::EventGate`]), so a storm of `group_stuck` or
-//! `under_min_isr` arrives folded into counted `events_suppressed` records
-//! as a storm of leader moves does.
+//! the group events ([`super::watch_groups`]), and the config-change and
+//! min-ISR events of the config sweep ([`super::watch_configs`], not run
+//! when `--kinds` wants none of its kinds). They come over a small bounded
+//! channel the readers wait on (nothing is dropped), not through the
+//! movement log; each reader applies the log's per-kind rate limit itself
+//! ([`crate::meta::EventGate`]), so a storm of `group_stuck`,
+//! `under_min_isr` or `topic_config_changed` arrives folded into counted
+//! `events_suppressed` records as a storm of leader moves does.
 
 use std::io::Write;
 
@@ -31,6 +32,14 @@ use super::args::{OutputFormat, WatchWhat};
 use super::error::Error;
 use super::event;
 use super::watch_groups::{GroupWatch, News};
+
+/// The kinds the config sweep ([`super::watch_configs`]) derives.
+const CONFIG_KINDS: &[&str] = &[
+    "under_min_isr",
+    "min_isr_restored",
+    "topic_config_changed",
+    "broker_config_changed",
+];
 
 /// Which events a watch prints, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +93,16 @@ impl Filter {
         })
     }
 
+    /// Whether `watch events` prints any of `kinds` (so whoever derives
+    /// them has to run).
+    fn wants_any(&self, kinds: &[&str]) -> bool {
+        self.events
+            && self
+                .kinds
+                .as_ref()
+                .is_none_or(|wanted| wanted.iter().any(|k| kinds.contains(k)))
+    }
+
     /// Whether `event` is printed (the topic filter aside).
     fn wants(&self, event: &MovementEvent) -> bool {
         if !self.events {
@@ -112,8 +131,8 @@ pub async fn run(
     if let Some(watch) = groups {
         super::watch_groups::spawn(cluster, watch, tx.clone());
     }
-    if filter.events {
-        super::watch_min_isr::spawn(cluster, None, tx.clone());
+    if filter.wants_any(CONFIG_KINDS) {
+        super::watch_configs::spawn(cluster, None, tx.clone());
     }
     drop(tx);
     if let Some(name) = topic {
@@ -329,5 +348,10 @@ mod tests {
         assert!(!some.wants(&moved) && some.wants(&added) && some.wants(&folded));
         let all = Filter::new(WatchWhat::Events, &[]).expect("every kind");
         assert!(all.wants(&moved) && all.wants(&added));
+        // The config sweep runs only when one of its kinds is wanted.
+        assert!(all.wants_any(CONFIG_KINDS) && !some.wants_any(CONFIG_KINDS));
+        assert!(!leaders.wants_any(CONFIG_KINDS));
+        let configs = Filter::new(WatchWhat::Events, &["topic_config_changed".to_owned()]);
+        assert!(configs.expect("a valid kind").wants_any(CONFIG_KINDS));
     }
 }

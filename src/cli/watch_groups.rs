@@ -84,8 +84,8 @@ async fn read(client: &GroupsClient, groups: Option<&Regex>) -> groups::Result<O
     })
 }
 
-/// What the readers beside the metadata feed (this one, and the min-ISR
-/// one of `super::watch_min_isr`) send.
+/// What the readers beside the metadata feed (this one, and the config
+/// sweep of `super::watch_configs`) send.
 #[derive(Debug)]
 pub enum News {
     /// A line for stderr: the first read is done (the baseline: nothing

@@ -109,10 +109,23 @@ pub fn bytes(n: i64) -> String {
     format!("{value:.1}{}", UNITS[unit])
 }
 
+/// A config's change in words: `retention.ms 604800000 → 86400000`, `… set
+/// to 86400000`, `… removed (was 86400000)`.
+pub fn config_change(config: &str, from: Option<&str>, to: Option<&str>) -> String {
+    match (from, to) {
+        (Some(from), Some(to)) => format!("{config} {from} → {to}"),
+        (None, Some(to)) => format!("{config} set to {to}"),
+        (Some(from), None) => format!("{config} removed (was {from})"),
+        (None, None) => format!("{config} changed"),
+    }
+}
+
 /// What a movement event says, in words.
 pub fn movement_detail(kind: &MovementKind) -> String {
+    if let Some(text) = group_detail(kind).or_else(|| config_detail(kind)) {
+        return text;
+    }
     let mut out = String::new();
-    let shown = |group: &str| crate::anonymize::name(crate::anonymize::Kind::Group, group);
     let _ = match kind {
         MovementKind::LeaderChanged { from, to, epoch } => {
             write!(out, "leader {from} → {to} (epoch {epoch})")
@@ -147,6 +160,12 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             write!(out, "broker {broker} not answering")
         }
         MovementKind::BrokerAnswering { broker } => write!(out, "broker {broker} answers again"),
+        MovementKind::BrokerFenced { broker } => {
+            write!(out, "broker {broker} fenced by the controller")
+        }
+        MovementKind::BrokerUnfenced { broker } => {
+            write!(out, "broker {broker} unfenced by the controller")
+        }
         MovementKind::MetadataFrozen { reason } => write!(out, "metadata frozen: {reason}"),
         MovementKind::MetadataLive { leader } => {
             write!(out, "metadata live again (quorum leader {leader})")
@@ -164,32 +183,6 @@ pub fn movement_detail(kind: &MovementKind) -> String {
         MovementKind::EventsSuppressed {
             suppressed, count, ..
         } => write!(out, "{count} more {suppressed} suppressed"),
-        MovementKind::GroupStateChanged { group, from, to } => {
-            write!(out, "group {}: {from} → {to}", shown(group))
-        }
-        MovementKind::GroupMembersChanged { group, from, to } => {
-            write!(out, "group {}: members {from} → {to}", shown(group))
-        }
-        MovementKind::GroupRecordsLost {
-            group,
-            committed,
-            start,
-        } => write!(
-            out,
-            "group {} lost {} unread records: committed {committed}, log start {start}",
-            shown(group),
-            start - committed
-        ),
-        MovementKind::GroupStuck {
-            group,
-            committed,
-            end,
-        } => write!(
-            out,
-            "group {} stuck at {committed} (end {end}, lag {})",
-            shown(group),
-            end - committed
-        ),
         MovementKind::UnderMinIsr { isr, min_isr } => {
             write!(out, "isr {} under min.insync.replicas {min_isr}", ids(isr))
         }
@@ -200,15 +193,76 @@ pub fn movement_detail(kind: &MovementKind) -> String {
                 ids(isr)
             )
         }
+        // Said by `group_detail` and `config_detail`.
+        MovementKind::GroupStateChanged { .. }
+        | MovementKind::GroupMembersChanged { .. }
+        | MovementKind::GroupRecordsLost { .. }
+        | MovementKind::GroupStuck { .. }
+        | MovementKind::GroupMoving { .. }
+        | MovementKind::TopicConfigChanged { .. }
+        | MovementKind::BrokerConfigChanged { .. } => Ok(()),
+    };
+    out
+}
+
+/// What a group event says (the group's name as `--anonymize` shows it).
+fn group_detail(kind: &MovementKind) -> Option<String> {
+    let shown = |group: &str| crate::anonymize::name(crate::anonymize::Kind::Group, group);
+    Some(match kind {
+        MovementKind::GroupStateChanged { group, from, to } => {
+            format!("group {}: {from} → {to}", shown(group))
+        }
+        MovementKind::GroupMembersChanged { group, from, to } => {
+            format!("group {}: members {from} → {to}", shown(group))
+        }
+        MovementKind::GroupRecordsLost {
+            group,
+            committed,
+            start,
+        } => format!(
+            "group {} lost {} unread records: committed {committed}, log start {start}",
+            shown(group),
+            start - committed
+        ),
+        MovementKind::GroupStuck {
+            group,
+            committed,
+            end,
+        } => format!(
+            "group {} stuck at {committed} (end {end}, lag {})",
+            shown(group),
+            end - committed
+        ),
         MovementKind::GroupMoving { group, committed } => {
-            write!(
-                out,
+            format!(
                 "group {} moving again (committed {committed})",
                 shown(group)
             )
         }
-    };
-    out
+        _ => return None,
+    })
+}
+
+/// What a config event says: the config's change, after the broker for a
+/// broker's (`broker 2: …`, `broker defaults: …`).
+fn config_detail(kind: &MovementKind) -> Option<String> {
+    match kind {
+        MovementKind::TopicConfigChanged {
+            config, from, to, ..
+        } => Some(config_change(config, from.as_deref(), to.as_deref())),
+        MovementKind::BrokerConfigChanged {
+            broker,
+            config,
+            from,
+            to,
+            ..
+        } => Some(format!(
+            "{}: {}",
+            broker.map_or_else(|| "broker defaults".to_owned(), |b| format!("broker {b}")),
+            config_change(config, from.as_deref(), to.as_deref())
+        )),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

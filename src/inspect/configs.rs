@@ -104,8 +104,28 @@ pub const REMOTE_STORAGE_ENABLE: &str = "remote.storage.enable";
 /// The answer for one resource: its entries sorted by name, or why not.
 pub type Described = (ConfigResource, Result<Vec<ConfigEntry>>);
 
+/// How much of each entry a `DescribeConfigs` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Synonyms, and documentation where the version has it (the config
+    /// screens).
+    Full,
+    /// Values and sources only (the sweeps: a tenth of the bytes).
+    Values,
+}
+
 /// The request for `resources`; documentation only where the version has it.
 pub fn request(resources: &[ConfigResource], version: i16) -> DescribeConfigsRequest {
+    request_for(resources, version, Detail::Full)
+}
+
+/// The request for `resources` with `detail`.
+pub fn request_for(
+    resources: &[ConfigResource],
+    version: i16,
+    detail: Detail,
+) -> DescribeConfigsRequest {
+    let full = detail == Detail::Full;
     DescribeConfigsRequest::default()
         .with_resources(
             resources
@@ -119,8 +139,8 @@ pub fn request(resources: &[ConfigResource], version: i16) -> DescribeConfigsReq
                 })
                 .collect(),
         )
-        .with_include_synonyms(true)
-        .with_include_documentation(version >= 3)
+        .with_include_synonyms(full)
+        .with_include_documentation(full && version >= 3)
 }
 
 /// Each of `resources` with its entries from `response`.
@@ -203,6 +223,23 @@ fn entries(result: &DescribeConfigsResult, resource: &ConfigResource) -> Result<
 /// A request that fails or takes longer than [`CONFIGS_DEADLINE`] fails
 /// its resources only.
 pub async fn describe(cluster: &Cluster, resources: &[ConfigResource]) -> Result<Vec<Described>> {
+    describe_with(cluster, resources, Detail::Full).await
+}
+
+/// [`describe`] asking for values and sources only (no synonyms, no
+/// documentation).
+pub async fn describe_values(
+    cluster: &Cluster,
+    resources: &[ConfigResource],
+) -> Result<Vec<Described>> {
+    describe_with(cluster, resources, Detail::Values).await
+}
+
+async fn describe_with(
+    cluster: &Cluster,
+    resources: &[ConfigResource],
+    detail: Detail,
+) -> Result<Vec<Described>> {
     let version = cluster
         .negotiated_for::<DescribeConfigsRequest>()
         .await
@@ -218,7 +255,7 @@ pub async fn describe(cluster: &Cluster, resources: &[ConfigResource]) -> Result
     for (node, batch) in batches {
         let cluster = cluster.clone();
         requests.spawn(async move {
-            let answer = ask(&cluster, node, &batch, version).await;
+            let answer = ask(&cluster, node, &batch, (version, detail)).await;
             (batch, answer)
         });
     }
@@ -241,13 +278,13 @@ async fn ask(
     cluster: &Cluster,
     node: Option<i32>,
     batch: &[ConfigResource],
-    version: i16,
+    (version, detail): (i16, Detail),
 ) -> Result<DescribeConfigsResponse> {
     let what = match node {
         Some(id) => format!("configs of broker {id}"),
         None => "describe configs".to_owned(),
     };
-    let request = request(batch, version);
+    let request = request_for(batch, version, detail);
     let sent = async {
         match node {
             Some(id) => cluster.send_to_node(id, request).await,
@@ -302,6 +339,9 @@ mod tests {
         );
         assert!(request.include_synonyms && request.include_documentation);
         assert!(!super::request(&[], 2).include_documentation, "v2 has none");
+        let values = request_for(&[ConfigResource::BrokerDefaults], 4, Detail::Values);
+        assert!(!values.include_synonyms && !values.include_documentation);
+        assert!(values.resources[0].configuration_keys.is_none());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Read-only inspection of the cluster beyond its metadata: configs
-//! (`DescribeConfigs`), disk usage (`DescribeLogDirs`), ACLs, client quotas,
+//! (`DescribeConfigs`; swept for config-change events), disk usage (`DescribeLogDirs`), ACLs, client quotas,
 //! SCRAM users and the `KRaft` quorum.
 //!
 //! Every request here only reads (all are on the read-only guard's
@@ -12,7 +12,10 @@
 
 pub mod clients;
 pub mod cluster_info;
+pub mod config_changes;
+pub mod config_overrides;
 pub mod config_source;
+pub mod config_sweep;
 pub mod configs;
 pub mod elr;
 mod error;
@@ -25,7 +28,9 @@ pub mod tiered;
 pub mod transactions;
 
 pub use cluster_info::{ClusterInfo, Feature, Reassignment};
+pub use config_changes::ConfigWatch;
 pub use config_source::{ConfigResource, ConfigSource, ConfigType};
+pub use config_sweep::Sweep;
 pub use configs::{ConfigEntry, Described, Synonym, TopicSummary};
 pub use error::{Error, Result};
 pub use log_dirs::{BrokerLogDirs, LogDir, ReplicaSize, TopicReplicas};

@@ -86,13 +86,22 @@ pub fn approx_bytes(event: &MovementEvent) -> usize {
         MovementKind::ReplicasChanged { from, to } => ids(from) + ids(to),
         MovementKind::BrokerJoined { address, .. } => address.len(),
         MovementKind::MetadataFrozen { reason } => reason.len(),
+        MovementKind::TopicConfigChanged {
+            config, from, to, ..
+        }
+        | MovementKind::BrokerConfigChanged {
+            config, from, to, ..
+        } => {
+            let text = |v: &Option<String>| v.as_ref().map_or(0, String::len);
+            config.len() + text(from) + text(to)
+        }
         _ => 0,
     };
     size_of::<MovementEvent>() + event.topic.as_ref().map_or(0, String::len) + heap
 }
 
 /// The rate limit of a source of events derived beside the movement log
-/// (the group reads, the min-ISR tracker): the same [`RateLimiter`] and
+/// (the group reads, the min-ISR tracker, the config sweep): the same [`RateLimiter`] and
 /// [`Limits`] the log applies, so a storm of `group_stuck` or
 /// `under_min_isr` is folded into counted `events_suppressed` records as a
 /// storm of leader moves is, never dropped unseen. Each source derives its

@@ -17,6 +17,9 @@
 //!   answering in the pool (requests for it fail at once, requests for any
 //!   broker go elsewhere) and its connection is abandoned, so callers waiting
 //!   on it fail now rather than at their request timeout.
+//! - beside the pings, `DescribeCluster` v2 for every registered broker and
+//!   whether the controller fenced it (`super::fencing`), where the broker
+//!   asked offers v2 (Kafka 3.9+); nothing is said of fencing otherwise.
 //!
 //! Changes are published as [`Health`] and as movement events.
 
@@ -28,6 +31,7 @@ use arc_swap::ArcSwapOption;
 use tokio::task::AbortHandle;
 
 use super::error::Result;
+use super::fencing::FencingTracker;
 use super::movement::MovementKind;
 use super::quorum::Quorum;
 
@@ -127,6 +131,8 @@ pub(super) struct Tracker {
     progress: Option<(i64, SystemTime)>,
     /// The quorum's leader and its epoch, as last seen.
     elected: Option<(i32, i32)>,
+    /// Which brokers the controller fenced, as last answered.
+    fencing: FencingTracker,
     health: Health,
 }
 
@@ -290,13 +296,15 @@ impl Liveness {
     }
 
     /// Feed a check's findings at `now` to the tracker: the quorum's
-    /// outcome (`None`: it did not answer in time) and each broker's answer.
+    /// outcome (`None`: it did not answer in time), each broker's answer,
+    /// and which brokers are fenced (`None`: not known).
     /// Returns the changes they cause and the health after them, not yet
     /// published (see [`Liveness::publish`]).
     pub(super) fn observe(
         &self,
         asked: Option<&Result<Option<Quorum>>>,
         answers: &BTreeMap<i32, bool>,
+        fenced: Option<BTreeMap<i32, bool>>,
         now: SystemTime,
     ) -> (Vec<MovementKind>, Arc<Health>) {
         match self.tracker.lock() {
@@ -305,6 +313,7 @@ impl Liveness {
                     tracker.observe_quorum(QuorumSeen::from_asked(asked), now)
                 });
                 events.extend(tracker.observe_brokers(answers, now));
+                events.extend(tracker.fencing.observe(fenced));
                 (events, Arc::new(tracker.health().clone()))
             }
             Err(_) => (Vec::new(), Arc::new(Health::default())),

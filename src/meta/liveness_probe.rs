@@ -162,7 +162,9 @@ impl LivenessProbe {
             }
         }
         let quorum_pending = asked.is_none();
-        let health = self.cluster.publish_liveness(asked.as_ref(), &answers);
+        let health = self
+            .cluster
+            .publish_liveness(asked.as_ref(), &answers, None);
         ProbeReport {
             health,
             pending,

@@ -19,6 +19,7 @@ pub mod coordinator_cache;
 mod epochs;
 mod error;
 mod event_limits;
+mod fencing;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod liveness;

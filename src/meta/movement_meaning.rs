@@ -19,11 +19,15 @@ impl MovementKind {
             K::GroupStateChanged { to, .. } if matches!(to.as_str(), "Empty" | "Dead") => {
                 Severity::Warn
             }
-            K::IsrShrank { .. } | K::BrokerLeft { .. } | K::TopicDeleted | K::GroupStuck { .. } => {
-                Severity::Warn
-            }
+            K::IsrShrank { .. }
+            | K::BrokerLeft { .. }
+            | K::BrokerFenced { .. }
+            | K::TopicDeleted
+            | K::GroupStuck { .. } => Severity::Warn,
             K::EventsSuppressed { severity, .. } => *severity,
-            K::GroupStateChanged { .. }
+            K::TopicConfigChanged { .. }
+            | K::BrokerConfigChanged { .. }
+            | K::GroupStateChanged { .. }
             | K::GroupMembersChanged { .. }
             | K::GroupMoving { .. }
             | K::MinIsrRestored { .. }
@@ -33,6 +37,7 @@ impl MovementKind {
             | K::ReplicasChanged { .. }
             | K::BrokerJoined { .. }
             | K::BrokerAnswering { .. }
+            | K::BrokerUnfenced { .. }
             | K::ControllerChanged { .. }
             | K::QuorumLeaderChanged { .. }
             | K::MetadataLive { .. }
@@ -63,7 +68,10 @@ impl MovementKind {
             K::BrokerJoined { broker, .. }
             | K::BrokerLeft { broker }
             | K::BrokerNotAnswering { broker }
-            | K::BrokerAnswering { broker } => Some(*broker),
+            | K::BrokerAnswering { broker }
+            | K::BrokerFenced { broker }
+            | K::BrokerUnfenced { broker } => Some(*broker),
+            K::BrokerConfigChanged { broker, .. } => *broker,
             _ => None,
         }
     }
@@ -81,7 +89,11 @@ impl MovementKind {
             | MovementKind::GroupStuck { .. }
             | MovementKind::GroupMoving { .. }
             | MovementKind::UnderMinIsr { .. }
-            | MovementKind::MinIsrRestored { .. } => false,
+            | MovementKind::MinIsrRestored { .. }
+            | MovementKind::TopicConfigChanged { .. }
+            | MovementKind::BrokerConfigChanged { .. }
+            | MovementKind::BrokerFenced { .. }
+            | MovementKind::BrokerUnfenced { .. } => false,
             MovementKind::EventsSuppressed { suppressed, .. } => !matches!(
                 *suppressed,
                 "partitions_added"
@@ -93,6 +105,10 @@ impl MovementKind {
                     | "group_moving"
                     | "under_min_isr"
                     | "min_isr_restored"
+                    | "topic_config_changed"
+                    | "broker_config_changed"
+                    | "broker_fenced"
+                    | "broker_unfenced"
             ),
             _ => true,
         }

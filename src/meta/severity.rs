@@ -72,6 +72,8 @@ pub const KIND_NAMES: &[&str] = &[
     "broker_left",
     "broker_not_answering",
     "broker_answering",
+    "broker_fenced",
+    "broker_unfenced",
     "controller_changed",
     "quorum_leader_changed",
     "metadata_frozen",
@@ -83,6 +85,8 @@ pub const KIND_NAMES: &[&str] = &[
     "group_moving",
     "under_min_isr",
     "min_isr_restored",
+    "topic_config_changed",
+    "broker_config_changed",
     "events_suppressed",
 ];
 

@@ -274,6 +274,8 @@ impl Session {
                 self.snap = cluster.snapshot();
                 self.tasks
                     .push(worker::follow(cluster.clone(), self.tx.clone()));
+                self.tasks
+                    .push(worker::config_sweeps(cluster.clone(), self.tx.clone()));
                 self.groups = Some(GroupsClient::new(cluster.clone()));
                 let generation = cluster.generation();
                 if let Some(ask) = self.pending_browse.take() {

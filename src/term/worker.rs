@@ -102,6 +102,25 @@ pub fn follow(cluster: Cluster, tx: Sender<Msg>) -> JoinHandle<()> {
     })
 }
 
+/// Sweep the cluster's configs every 30 s or more (paced by what a sweep
+/// costs: [`crate::inspect::config_sweep::pause`]) until the loop goes;
+/// each sweep goes to `update` whole, which derives the config-change
+/// events from it.
+pub fn config_sweeps(cluster: Cluster, tx: Sender<Msg>) -> JoinHandle<()> {
+    use crate::inspect::config_sweep;
+    tokio::spawn(async move {
+        loop {
+            let started = tokio::time::Instant::now();
+            let sweep = config_sweep::read(&cluster, None).await;
+            let action = Action::ConfigSweep(Arc::new(sweep));
+            if tx.send(Msg::Action(action)).await.is_err() {
+                return;
+            }
+            tokio::time::sleep(config_sweep::pause(started.elapsed())).await;
+        }
+    })
+}
+
 /// Fetch watermarks in the background.
 pub fn watermarks(
     cluster: Cluster,

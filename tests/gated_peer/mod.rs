@@ -11,7 +11,10 @@
 //! - a silent quorum: `DescribeQuorum` is never answered (a quorum that lost
 //!   its majority);
 //! - moved coordinators: `DescribeGroups` answers `NOT_COORDINATOR` for a
-//!   group the first time it is asked about it.
+//!   group the first time it is asked about it;
+//! - `DescribeCluster`, not advertised unless a test says up to which
+//!   version ([`GatedPeer::describe_cluster_up_to`]), listing the peer as
+//!   fenced or not ([`GatedPeer::fence`]).
 //!
 //! Each request is answered on its own task (responses may leave out of
 //! order; kscope matches them by correlation id), so a held full `Metadata`
@@ -26,11 +29,12 @@ mod wire;
 use wire::encode;
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI16, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use kscope::conn::protocol::messages::describe_cluster_response::DescribeClusterBroker;
 use kscope::conn::protocol::messages::describe_groups_response::DescribedGroup;
 use kscope::conn::protocol::messages::describe_quorum_response::{
     PartitionData, ReplicaState, TopicData,
@@ -40,9 +44,9 @@ use kscope::conn::protocol::messages::metadata_response::{
     MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
 use kscope::conn::protocol::messages::{
-    ApiKey, BrokerId, DescribeGroupsRequest, DescribeGroupsResponse, DescribeQuorumResponse,
-    FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsResponse, MetadataRequest,
-    MetadataResponse, TopicName,
+    ApiKey, BrokerId, DescribeClusterResponse, DescribeGroupsRequest, DescribeGroupsResponse,
+    DescribeQuorumResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsResponse,
+    MetadataRequest, MetadataResponse, TopicName,
 };
 use kscope::conn::protocol::{Decodable, StrBytes};
 use tokio::io::AsyncWriteExt;
@@ -76,6 +80,8 @@ pub enum Asked {
     FindCoordinator,
     /// `DescribeGroups` requests.
     DescribeGroups,
+    /// `DescribeCluster` requests.
+    DescribeCluster,
 }
 
 #[derive(Debug)]
@@ -88,6 +94,10 @@ struct Shared {
     coordinators_moved: AtomicBool,
     /// Groups `DescribeGroups` was asked about.
     described: Mutex<HashSet<String>>,
+    /// The highest `DescribeCluster` version advertised; -1: none.
+    describe_cluster_max: AtomicI16,
+    /// Whether `DescribeCluster` lists the peer as fenced.
+    fenced: AtomicBool,
 }
 
 /// A running fake broker; it stops with the test process.
@@ -111,6 +121,8 @@ impl GatedPeer {
             quorum_silent: AtomicBool::new(false),
             coordinators_moved: AtomicBool::new(false),
             described: Mutex::new(HashSet::new()),
+            describe_cluster_max: AtomicI16::new(-1),
+            fenced: AtomicBool::new(false),
         });
         let serving = shared.clone();
         std::thread::spawn(move || {
@@ -150,6 +162,19 @@ impl GatedPeer {
     /// the first time it is asked about it (its coordinator moved).
     pub fn move_coordinators(&self) {
         self.shared.coordinators_moved.store(true, Ordering::SeqCst);
+    }
+
+    /// Advertise `DescribeCluster` up to version `max` (to connections
+    /// made from now on).
+    pub fn describe_cluster_up_to(&self, max: i16) {
+        self.shared
+            .describe_cluster_max
+            .store(max, Ordering::SeqCst);
+    }
+
+    /// List the peer as fenced (or not) in `DescribeCluster` answers (v2+).
+    pub fn fence(&self, fenced: bool) {
+        self.shared.fenced.store(fenced, Ordering::SeqCst);
     }
 
     /// How many `what` requests arrived so far.
@@ -196,6 +221,23 @@ async fn serve(socket: TcpStream, shared: Arc<Shared>) {
     }
 }
 
+/// The handshake answer: [`ADVERTISED`], and `DescribeCluster` up to the
+/// version a test set.
+fn api_versions(shared: &Shared) -> kscope::conn::protocol::messages::ApiVersionsResponse {
+    let max = shared.describe_cluster_max.load(Ordering::SeqCst);
+    let mut keys = ADVERTISED.to_vec();
+    if max >= 0 {
+        keys.push(ApiKey::DescribeCluster);
+    }
+    let mut answer = wire::api_versions(&keys);
+    for key in &mut answer.api_keys {
+        if key.api_key == ApiKey::DescribeCluster as i16 {
+            key.max_version = key.max_version.min(max);
+        }
+    }
+    answer
+}
+
 fn count(shared: &Shared, what: Asked) -> usize {
     let mut counts = shared.counts.lock().expect("counts");
     let count = counts.entry(what).or_default();
@@ -206,7 +248,21 @@ fn count(shared: &Shared, what: Asked) -> usize {
 /// The answer to one request, `None` for one never answered.
 async fn answer(shared: &Shared, key: ApiKey, version: i16, request: &mut Bytes) -> Option<Bytes> {
     match key {
-        ApiKey::ApiVersions => Some(encode(&wire::api_versions(ADVERTISED), version)),
+        ApiKey::ApiVersions => Some(encode(&api_versions(shared), version)),
+        ApiKey::DescribeCluster => {
+            count(shared, Asked::DescribeCluster);
+            let fenced = version >= 2 && shared.fenced.load(Ordering::SeqCst);
+            let me = DescribeClusterBroker::default()
+                .with_broker_id(BrokerId(1))
+                .with_host(StrBytes::from_static_str("127.0.0.1"))
+                .with_port(i32::from(shared.port))
+                .with_is_fenced(fenced);
+            let answer = DescribeClusterResponse::default()
+                .with_cluster_id(StrBytes::from_static_str("gated"))
+                .with_controller_id(BrokerId(1))
+                .with_brokers(vec![me]);
+            Some(encode(&answer, version))
+        }
         ApiKey::Metadata => {
             let asked = MetadataRequest::decode(request, version).expect("metadata request");
             let full = match &asked.topics {

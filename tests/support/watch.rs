@@ -35,9 +35,18 @@ impl Watch {
     /// Start it on `bootstrap`, reading the groups `groups` matches every
     /// `interval` seconds.
     pub fn start(bootstrap: &str, groups: &str, interval: &str) -> Watch {
+        Watch::spawn(
+            bootstrap,
+            &["--groups", groups, "--group-interval", interval],
+        )
+    }
+
+    /// Start it on `bootstrap` with more arguments of `watch events`
+    /// (`--kinds`, `--group-interval`).
+    pub fn spawn(bootstrap: &str, args: &[&str]) -> Watch {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kscope"))
             .args(["-b", bootstrap, "watch", "events", "-o", "json"])
-            .args(["--groups", groups, "--group-interval", interval])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -74,11 +83,16 @@ impl Watch {
 
     /// Wait until `done` holds for what was seen.
     pub fn until(&mut self, what: &str, done: impl Fn(&[Value]) -> bool) {
-        let deadline = Instant::now() + Duration::from_mins(1);
+        self.until_within(Duration::from_mins(1), what, done);
+    }
+
+    /// Wait until `done` holds for what was seen, for `within` at most.
+    pub fn until_within(&mut self, within: Duration, what: &str, done: impl Fn(&[Value]) -> bool) {
+        let deadline = Instant::now() + within;
         while !done(&self.seen) {
             let left = deadline.saturating_duration_since(Instant::now());
             let Ok(line) = self.lines.recv_timeout(left) else {
-                panic!("no {what} within a minute; saw {:#?}", self.seen);
+                panic!("no {what} within {within:?}; saw {:#?}", self.seen);
             };
             self.seen
                 .push(serde_json::from_str(&line).expect("one json object per line"));
@@ -97,6 +111,11 @@ impl Watch {
             self.seen
                 .push(serde_json::from_str(&line).expect("one json object per line"));
         }
+    }
+
+    /// The stderr lines not yet read.
+    pub fn notes_left(&self) -> Vec<String> {
+        self.notes.try_iter().collect()
     }
 
     /// The records of `kind` about `group`.

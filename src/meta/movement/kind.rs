@@ -81,6 +81,19 @@ pub enum MovementKind {
         /// Its node id.
         broker: i32,
     },
+    /// The controller fenced a broker (its heartbeats stopped for
+    /// `broker.session.timeout.ms`, or it shut down): registered, serving
+    /// nothing. From `DescribeCluster` v2 (Kafka 3.9+), which the liveness
+    /// check asks; older brokers are not asked, and nothing is guessed.
+    BrokerFenced {
+        /// Its node id.
+        broker: i32,
+    },
+    /// The controller unfenced a broker (restarted and caught up).
+    BrokerUnfenced {
+        /// Its node id.
+        broker: i32,
+    },
     /// The cluster's metadata stopped changing: the `KRaft` quorum has no
     /// leader, does not answer, or commits nothing. What is shown is what
     /// it was when this happened.
@@ -179,6 +192,36 @@ pub enum MovementKind {
         /// The topic's `min.insync.replicas`.
         min_isr: usize,
     },
+    /// A config set on the event's topic changed, seen between two reads
+    /// of the topics' configs (`DescribeConfigs`): set, changed or
+    /// removed. Only topic-level configs (not Kafka's or the broker's
+    /// defaults); a secret's values are masked.
+    TopicConfigChanged {
+        /// The config's name, e.g. `retention.ms`.
+        config: String,
+        /// Its value before; `None` when it was not set on the topic.
+        from: Option<String>,
+        /// Its value now; `None` when it was removed from the topic.
+        to: Option<String>,
+        /// Whether the values are a secret's, masked (Kafka's
+        /// `IsSensitive`, or a name such as `*.password`).
+        sensitive: bool,
+    },
+    /// A dynamic broker config changed (`kafka-configs --entity-type
+    /// brokers --alter`), of one broker or of the cluster-wide defaults,
+    /// seen between two reads of the brokers' configs.
+    BrokerConfigChanged {
+        /// The broker; `None` for the cluster-wide defaults.
+        broker: Option<i32>,
+        /// The config's name.
+        config: String,
+        /// Its dynamic value before; `None` when it was not set.
+        from: Option<String>,
+        /// Its dynamic value now; `None` when it was removed.
+        to: Option<String>,
+        /// Whether the values are a secret's, masked.
+        sensitive: bool,
+    },
     /// More events of one kind came within its rate-limit window than the
     /// log keeps: they are folded into this one record, never dropped
     /// unseen (see [`crate::meta::movement_log::Limits`]).
@@ -209,6 +252,8 @@ impl MovementKind {
             MovementKind::ControllerChanged { .. } => "controller_changed",
             MovementKind::BrokerNotAnswering { .. } => "broker_not_answering",
             MovementKind::BrokerAnswering { .. } => "broker_answering",
+            MovementKind::BrokerFenced { .. } => "broker_fenced",
+            MovementKind::BrokerUnfenced { .. } => "broker_unfenced",
             MovementKind::MetadataFrozen { .. } => "metadata_frozen",
             MovementKind::MetadataLive { .. } => "metadata_live",
             MovementKind::TopicCreated { .. } => "topic_created",
@@ -223,6 +268,8 @@ impl MovementKind {
             MovementKind::GroupMoving { .. } => "group_moving",
             MovementKind::UnderMinIsr { .. } => "under_min_isr",
             MovementKind::MinIsrRestored { .. } => "min_isr_restored",
+            MovementKind::TopicConfigChanged { .. } => "topic_config_changed",
+            MovementKind::BrokerConfigChanged { .. } => "broker_config_changed",
         }
     }
 }

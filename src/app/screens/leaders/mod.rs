@@ -60,7 +60,9 @@ pub fn movement_key(event: &MovementEvent) -> String {
         K::BrokerJoined { broker, .. }
         | K::BrokerLeft { broker }
         | K::BrokerNotAnswering { broker }
-        | K::BrokerAnswering { broker } => vec![*broker],
+        | K::BrokerAnswering { broker }
+        | K::BrokerFenced { broker }
+        | K::BrokerUnfenced { broker } => vec![*broker],
         K::MetadataLive { leader } => vec![*leader],
         K::ControllerChanged { from, to } => from.iter().chain(to).copied().collect(),
         K::QuorumLeaderChanged { from, to, .. } => from.iter().chain([to]).copied().collect(),
@@ -73,8 +75,10 @@ pub fn movement_key(event: &MovementEvent) -> String {
         | K::GroupMembersChanged { .. }
         | K::GroupRecordsLost { .. }
         | K::GroupStuck { .. }
-        | K::GroupMoving { .. } => Vec::new(),
+        | K::GroupMoving { .. }
+        | K::TopicConfigChanged { .. } => Vec::new(),
         K::UnderMinIsr { isr, .. } | K::MinIsrRestored { isr, .. } => isr.clone(),
+        K::BrokerConfigChanged { broker, .. } => broker.iter().copied().collect(),
     };
     let mut key = format!(
         "{} {} {}",
