@@ -63,7 +63,7 @@ fn main() -> ExitCode {
     }
     // A recording replays without a cluster: no context is needed.
     if let Some(Command::Replay { file, at }) = &cli.command {
-        return kscope::term::replay(file, at.as_deref());
+        return kscope::term::replay(file, at.as_deref(), cli.connect.config.as_deref());
     }
     if let Some(Command::Config(command)) = &cli.command {
         return exit_code(command.run(&cli.connect, &mut Cli::command()));

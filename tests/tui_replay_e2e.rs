@@ -2,7 +2,7 @@
 //! recording fixture (broker 2 dies at +10 s, is back at +30 s), with no
 //! config and no cluster. The header shows the cursor, `]` steps to the
 //! kill, `:at` jumps, space plays to the end, a screen over data not
-//! recorded says so, and `q` quits.
+//! recorded says so, and `q` quits; the config's `[keys]` remaps apply.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
@@ -63,6 +63,41 @@ fn the_replay_steps_jumps_plays_and_quits_in_a_terminal() {
         s.contains("not in this recording")
     });
 
+    pane.keys(&["q"]);
+    pane.wait_for_exit(Duration::from_secs(10));
+}
+
+#[test]
+fn the_replay_takes_key_remaps_from_the_config_and_says_when_it_cannot_read_it() {
+    assert!(tmux::available(), "this test needs tmux");
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("kscope.toml");
+    std::fs::write(&config, "[keys]\nquit = \"x\"\n").unwrap();
+    let args = format!("replay {}", fixture().display());
+    let vars = format!("KSCOPE_CONFIG={}", config.display());
+    let pane = Tmux::start(
+        &tmux::unique_name("kscope-replay-keys"),
+        &tmux::kscope_command(home.path(), &vars, &args),
+    );
+    pane.wait_for("the replay at the start", |s| {
+        s.contains("(paused) 0s/30s") && s.contains("orders")
+    });
+    // `q` no longer quits: the step after it is still answered.
+    pane.keys(&["q"]);
+    pane.keys(&["]"]);
+    pane.wait_for("a frame on, after q", |s| s.contains("(paused) 10s/30s"));
+    pane.keys(&["x"]);
+    pane.wait_for_exit(Duration::from_secs(10));
+
+    std::fs::write(&config, "[keys]\nquit = \n").unwrap();
+    let pane = Tmux::start(
+        &tmux::unique_name("kscope-replay-badconfig"),
+        &tmux::kscope_command(home.path(), &vars, &args),
+    );
+    let screen = pane.wait_for("the replay, the config's error said", |s| {
+        s.contains("(paused) 0s/30s") && s.contains("config not read")
+    });
+    assert!(screen.contains("orders"), "{screen}");
     pane.keys(&["q"]);
     pane.wait_for_exit(Duration::from_secs(10));
 }

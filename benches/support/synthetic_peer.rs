@@ -14,7 +14,13 @@
 //!   `g % 3 + 1`) commits to every partition of topic `g % N`, lagging by
 //!   `100 + g % 50` records;
 //! - `--move-leaders M` moves the leaders of the first M partitions to the
-//!   next broker on every full `Metadata` answer (a rolling restart at scale).
+//!   next broker on every full `Metadata` answer (a rolling restart at scale);
+//! - `--rolling-restart S` restarts the brokers in turn, one every S seconds, the
+//!   way an operator rolls a cluster: for the first half of its slot broker b is
+//!   gone from the broker list, out of every ISR, and the partitions it led are
+//!   led by their next replica (leader epoch + 1); for the second half it is
+//!   back in every ISR and its partitions are led by it again (epoch + 1, the
+//!   preferred-leader election). Every partition's ISR changes twice a slot.
 //!
 //! ```text
 //! cargo run --release --example synthetic-peer -- \
@@ -77,6 +83,8 @@ struct Peer {
     partitions: usize,
     groups: usize,
     move_leaders: usize,
+    /// Seconds each broker's restart slot lasts (0: no rolling restart).
+    rolling_restart: u64,
     started: Instant,
     /// Full `Metadata` answers given (the leader rotation of moved partitions).
     generation: AtomicU64,
@@ -100,6 +108,7 @@ async fn main() {
         partitions: arg(&args, "--partitions", 100),
         groups: arg(&args, "--groups", 0),
         move_leaders: arg(&args, "--move-leaders", 0),
+        rolling_restart: arg(&args, "--rolling-restart", 0) as u64,
         started: Instant::now(),
         generation: AtomicU64::new(0),
         cached: std::sync::Mutex::new(None),
@@ -119,11 +128,12 @@ async fn main() {
         });
     }
     eprintln!(
-        "synthetic peer (benchmark harness): {} topics x {} partitions, {} groups, moving {} leaders a refresh, on 127.0.0.1:{}-{}",
+        "synthetic peer (benchmark harness): {} topics x {} partitions, {} groups, moving {} leaders a refresh, rolling restart every {} s, on 127.0.0.1:{}-{}",
         peer.topics,
         peer.partitions,
         peer.groups,
         peer.move_leaders,
+        peer.rolling_restart,
         peer.port,
         peer.port + 2
     );
@@ -132,6 +142,12 @@ async fn main() {
 
 async fn serve(peer: Arc<Peer>, node: i32, mut stream: TcpStream) {
     loop {
+        if peer
+            .rolling()
+            .is_some_and(|(_, broker, down)| down && broker == node)
+        {
+            return; // restarting: every connection to it drops
+        }
         let Ok(size) = stream.read_i32().await else {
             return;
         };
@@ -261,9 +277,61 @@ impl Peer {
         }
     }
 
+    /// The rolling restart now: the slot number, the broker it restarts and
+    /// whether that broker is still down (the first half of the slot).
+    fn rolling(&self) -> Option<(u64, i32, bool)> {
+        if self.rolling_restart == 0 {
+            return None;
+        }
+        let millis = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(0);
+        let slot_ms = self.rolling_restart * 1000;
+        let slot = millis / slot_ms;
+        let down = millis % slot_ms < slot_ms / 2;
+        Some((slot, i32::try_from(slot % 3).unwrap_or(0) + 1, down))
+    }
+
+    /// A partition under the rolling restart: its leader, its epoch (two
+    /// elections for every slot that restarted its preferred leader) and its ISR.
+    fn rolled(
+        preferred: i32,
+        replicas: &[BrokerId],
+        (slot, broker, down): (u64, i32, bool),
+    ) -> (i32, i32, Vec<BrokerId>) {
+        let r = u64::try_from(preferred - 1).unwrap_or(0);
+        let past = if slot > r { (slot - r - 1) / 3 + 1 } else { 0 };
+        let mut epoch = i32::try_from(past * 2).unwrap_or(i32::MAX);
+        let mut leader = preferred;
+        if broker == preferred {
+            epoch += if down { 1 } else { 2 };
+            if down {
+                leader = preferred % 3 + 1;
+            }
+        }
+        let isr = replicas
+            .iter()
+            .copied()
+            .filter(|b| !(down && b.0 == broker))
+            .collect();
+        (leader, epoch, isr)
+    }
+
     fn topic(&self, t: usize, generation: u64) -> MetadataResponseTopic {
+        let rolling = self.rolling();
         let partitions = (0..self.partitions)
             .map(|p| {
+                if let Some(now) = rolling {
+                    let preferred = i32::try_from((t + p) % 3).unwrap_or(0) + 1;
+                    let replicas: Vec<BrokerId> = (0..3)
+                        .map(|i| BrokerId((preferred - 1 + i) % 3 + 1))
+                        .collect();
+                    let (leader, epoch, isr) = Self::rolled(preferred, &replicas, now);
+                    return MetadataResponsePartition::default()
+                        .with_partition_index(i32::try_from(p).unwrap_or(0))
+                        .with_leader_id(BrokerId(leader))
+                        .with_leader_epoch(epoch)
+                        .with_isr_nodes(isr)
+                        .with_replica_nodes(replicas);
+                }
                 let (leader, epoch) = self.leader(t, p, generation);
                 let replicas: Vec<BrokerId> =
                     (0..3).map(|i| BrokerId((leader - 1 + i) % 3 + 1)).collect();
@@ -298,7 +366,9 @@ fn metadata(peer: &Peer, header: &RequestHeader, request: &MetadataRequest) -> B
     } else {
         peer.generation.load(Ordering::Relaxed)
     };
+    let gone = peer.rolling().filter(|r| r.2).map(|r| r.1);
     let brokers = (1..=3)
+        .filter(|node| Some(*node) != gone)
         .map(|node| {
             MetadataResponseBroker::default()
                 .with_node_id(BrokerId(node))
@@ -309,7 +379,7 @@ fn metadata(peer: &Peer, header: &RequestHeader, request: &MetadataRequest) -> B
     let base = MetadataResponse::default()
         .with_brokers(brokers)
         .with_cluster_id(Some(str("synthetic-peer".to_owned())))
-        .with_controller_id(BrokerId(1));
+        .with_controller_id(BrokerId(if gone == Some(1) { 2 } else { 1 }));
     match named {
         Some(topics) => {
             let topics = topics
@@ -318,7 +388,7 @@ fn metadata(peer: &Peer, header: &RequestHeader, request: &MetadataRequest) -> B
                 .collect();
             reply(header, &base.with_topics(topics))
         }
-        None if peer.move_leaders == 0 => {
+        None if peer.move_leaders == 0 && peer.rolling_restart == 0 => {
             // Nothing changes: encode the whole answer once, patch the id.
             let mut cached = peer.cached.lock().expect("cache");
             let body = if let Some((_, body)) = cached.as_ref().filter(|(v, _)| *v == version) {

@@ -5,10 +5,14 @@
 //! records, then four times more each time), each window forward, until
 //! enough matches are found or the log start is reached; every window's
 //! matches are printed newest first. A window's fetch asks for about the
-//! bytes the window holds (bytes per offset as read so far, plus a tenth and
-//! 64 KiB), so that one fetch reads it whole and little past its end (what
-//! a fetch reads past its window was read already: fetched for nothing, it
-//! counts against the goal of reading about one partition's share).
+//! bytes the window holds (bytes per offset as read so far, plus a fiftieth
+//! and 16 KiB), so that one fetch reads it whole and little past its end
+//! (what a fetch reads past its window was read already: fetched for
+//! nothing, it counts against the goal of reading about one partition's
+//! share). Asking for too little costs less than asking for too much: the
+//! broker cuts the answer inside a batch, that partial batch (at most one)
+//! is fetched again by the next fetch, which the window's `until` keeps
+//! going; a batch larger than the whole ask still comes whole (KIP-74).
 
 use std::io::Write;
 
@@ -24,12 +28,14 @@ const FIRST_WINDOW: i64 = 1000;
 /// The per-partition fetch size of the first window (it ends at the log's
 /// end, so nothing is read past it).
 const FIRST_FETCH_BYTES: i32 = 1024 * 1024;
-/// Bounds of a later window's fetch size.
-const FETCH_BYTES: (u64, u64) = (64 * 1024, 8 * 1024 * 1024);
+/// Bounds of a later window's fetch size (the lower one is also the slack
+/// added to every estimate: about one batch of the Java producer's default
+/// `batch.size`).
+const FETCH_BYTES: (u64, u64) = (16 * 1024, 8 * 1024 * 1024);
 
 /// A later window's fetch size: the bytes `span` offsets hold at the rate
-/// read so far (`fetched` bytes over `covered` offsets), a tenth more and
-/// 64 KiB, within [`FETCH_BYTES`].
+/// read so far (`fetched` bytes over `covered` offsets), a fiftieth more and
+/// 16 KiB, within [`FETCH_BYTES`].
 fn window_fetch(span: i64, fetched: u64, covered: i64) -> i32 {
     let (span, covered) = (
         u64::try_from(span).unwrap_or(0),
@@ -37,7 +43,7 @@ fn window_fetch(span: i64, fetched: u64, covered: i64) -> i32 {
     );
     let bytes = span.saturating_mul(fetched) / covered;
     let want = bytes
-        .saturating_add(bytes / 10)
+        .saturating_add(bytes / 50)
         .saturating_add(FETCH_BYTES.0);
     i32::try_from(want.clamp(FETCH_BYTES.0, FETCH_BYTES.1)).unwrap_or(i32::MAX)
 }
@@ -112,15 +118,15 @@ mod tests {
 
     #[test]
     fn a_windows_fetch_asks_for_about_its_bytes() {
-        // 250 bytes an offset so far: 4,000 offsets are ~1 MB, plus a tenth
-        // and 64 KiB.
-        assert_eq!(window_fetch(4000, 250_000, 1000), 1_100_000 + 65_536);
-        assert_eq!(window_fetch(1, 10, 1000), 65_536, "at least 64 KiB");
+        // 250 bytes an offset so far: 4,000 offsets are ~1 MB, plus a
+        // fiftieth and 16 KiB.
+        assert_eq!(window_fetch(4000, 250_000, 1000), 1_020_000 + 16_384);
+        assert_eq!(window_fetch(1, 10, 1000), 16_384, "at least 16 KiB");
         assert_eq!(
             window_fetch(i64::MAX, u64::MAX, 1),
             8 * 1024 * 1024,
             "at most 8 MiB"
         );
-        assert_eq!(window_fetch(10, 0, 0), 65_536, "nothing read yet");
+        assert_eq!(window_fetch(10, 0, 0), 16_384, "nothing read yet");
     }
 }

@@ -179,10 +179,7 @@ pub fn resolve(
         metadata: pick(|r| r.metadata_secs.as_ref(), DEFAULT_METADATA_REFRESH),
         lag: pick(|r| r.lag_secs.as_ref(), DEFAULT_LAG_REFRESH),
     };
-    let theme = section
-        .and_then(|s| s.theme.as_ref())
-        .or(file.ui.theme.as_ref())
-        .map_or_else(|| DEFAULT_THEME.to_owned(), |t| t.get_ref().clone());
+    let theme = theme_of(file, section);
     Ok(ResolvedContext {
         name,
         config_path: loaded.path.clone(),
@@ -305,6 +302,23 @@ fn from_section(
 
 fn secs(value: Option<&Spanned<u64>>, default: Duration) -> Duration {
     value.map_or(default, |v| Duration::from_secs(*v.get_ref()))
+}
+
+/// A context's theme: its own, else `[ui] theme`, else the default.
+fn theme_of(file: &ConfigFile, section: Option<&ContextSection>) -> String {
+    section
+        .and_then(|s| s.theme.as_ref())
+        .or(file.ui.theme.as_ref())
+        .map_or_else(|| DEFAULT_THEME.to_owned(), |t| t.get_ref().clone())
+}
+
+/// What the screen takes from the config when no cluster is reached (the
+/// replay of a recording): the theme of the context named `context` (its
+/// own when the config has that context, else `[ui] theme`) and the
+/// `[keys]` remaps. Nothing is resolved: no secret is read, no command run.
+pub fn looks(loaded: &LoadedConfig, context: &str) -> (String, BTreeMap<String, String>) {
+    let file = &loaded.file;
+    (theme_of(file, file.contexts.get(context)), key_remaps(file))
 }
 
 /// `[keys]`, normalised (the file was checked on load, so none is dropped).

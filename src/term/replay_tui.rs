@@ -18,8 +18,10 @@ use super::{input, terminal};
 /// The least time between two frames.
 const FRAME: Duration = Duration::from_millis(16);
 
-/// Replay `path` from `at` until the user quits.
-pub fn run(path: &Path, at: Option<&str>) -> ExitCode {
+/// Replay `path` from `at` until the user quits, with the theme and key
+/// remaps the config (`--config`, else the default file) gives the
+/// recorded context.
+pub fn run(path: &Path, at: Option<&str>, config: Option<&Path>) -> ExitCode {
     // A file that cannot be replayed says so first, terminal or not.
     let size = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
     let mut replay = match Headless::open(path, at, size) {
@@ -49,7 +51,7 @@ pub fn run(path: &Path, at: Option<&str>) -> ExitCode {
     let Some(mut tui) = terminal::enter_or_say() else {
         return ExitCode::FAILURE;
     };
-    let theme = Theme::load("default", no_color()).0;
+    let theme = looks(&mut replay, config);
     let result = runtime.block_on(run_loop(&mut tui, &mut replay, &theme));
     terminal::restore();
     match result {
@@ -59,6 +61,37 @@ pub fn run(path: &Path, at: Option<&str>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The config's theme and `[keys]` for the recorded context, put on the
+/// replay; what went wrong (an unreadable config, an unknown theme, a
+/// remap that clashes) is said in the notice line, after the recording's
+/// own damage if it has any, and the defaults stand in.
+fn looks(replay: &mut Headless, config: Option<&Path>) -> Theme {
+    let (theme, keys, problem) = match crate::config::load::load(config) {
+        Ok(loaded) => {
+            let (theme, keys) = crate::config::resolve::looks(&loaded, &replay.state.context);
+            (theme, keys, None)
+        }
+        Err(error) => (
+            crate::config::resolve::DEFAULT_THEME.to_owned(),
+            std::collections::BTreeMap::new(),
+            Some(format!(
+                "config not read (default theme and keys): {}",
+                crate::untrusted::escape(&error.to_string())
+            )),
+        ),
+    };
+    let (keymap, problems) = crate::app::Keymap::with_remaps(&keys);
+    let (theme, theme_notice) = Theme::load(&theme, no_color());
+    replay.state.keymap = keymap;
+    let said = problem
+        .or(theme_notice)
+        .or_else(|| problems.first().cloned());
+    if replay.state.notice.is_none() {
+        replay.state.notice = said;
+    }
+    theme
 }
 
 fn no_color() -> bool {
