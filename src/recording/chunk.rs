@@ -211,7 +211,7 @@ impl<'a, R: Read> Cursor<'a, R> {
             .filter(|l| !l.is_empty())
             .enumerate()
         {
-            let frame: Frame = serde_json::from_slice(line)
+            let frame = Frame::from_json(line)
                 .map_err(|e| self.corrupt(start, format!("frame {index} of the chunk: {e}")))?;
             out.push(frame);
         }

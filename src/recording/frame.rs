@@ -39,6 +39,57 @@ pub struct Frame {
     pub body: Body,
 }
 
+impl Frame {
+    /// The frame one JSON line holds. The derived `Deserialize` (a body
+    /// flattened beside `t`, internally tagged by `type`) first buffers the
+    /// whole line as generic values, then clones them again per try: ~85 %
+    /// of the time of reading a 100k-partition recording. Here the line is
+    /// read twice instead: once for `t` and `type` (the rest skipped, not
+    /// kept), then as the body's own type (which skips `t` and `type`).
+    ///
+    /// # Errors
+    /// The line is not a frame (a missing or unknown `type`, a field of the
+    /// wrong shape).
+    pub fn from_json(line: &[u8]) -> serde_json::Result<Frame> {
+        #[derive(Deserialize)]
+        struct Tag {
+            t: i64,
+            #[serde(rename = "type")]
+            kind: String,
+        }
+        #[derive(Deserialize)]
+        struct Events {
+            events: Vec<Event>,
+        }
+        #[derive(Deserialize)]
+        struct Groups {
+            groups: Vec<GroupRowJson>,
+            #[serde(default)]
+            failed: Vec<(i32, String)>,
+        }
+        let tag: Tag = serde_json::from_slice(line)?;
+        let body = match tag.kind.as_str() {
+            "snapshot" => Body::Snapshot(serde_json::from_slice(line)?),
+            "delta" => Body::Delta(serde_json::from_slice(line)?),
+            "events" => Body::Events {
+                events: serde_json::from_slice::<Events>(line)?.events,
+            },
+            "health" => Body::Health(serde_json::from_slice(line)?),
+            "groups" => {
+                let Groups { groups, failed } = serde_json::from_slice(line)?;
+                Body::Groups { groups, failed }
+            }
+            other => {
+                return Err(serde::de::Error::unknown_variant(
+                    other,
+                    &["snapshot", "delta", "events", "health", "groups"],
+                ));
+            }
+        };
+        Ok(Frame { t: tag.t, body })
+    }
+}
+
 /// What a frame holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -271,5 +322,84 @@ pub fn time(ms: i64) -> std::time::SystemTime {
         std::time::UNIX_EPOCH
             .checked_sub(offset)
             .unwrap_or(std::time::UNIX_EPOCH)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bodies() -> Vec<Body> {
+        let partition = Partition {
+            p: 0,
+            leader: Some(1),
+            epoch: 3,
+            replicas: vec![1, 2],
+            isr: vec![1],
+            offline: Vec::new(),
+        };
+        let broker = Broker {
+            id: 1,
+            host: "h".to_owned(),
+            port: 9092,
+            rack: Some("r".to_owned()),
+        };
+        vec![
+            Body::Snapshot(Metadata {
+                cluster_id: Some("c".to_owned()),
+                controller: Some(1),
+                voters: vec![1],
+                brokers: vec![broker.clone()],
+                topics: vec![Topic {
+                    name: "type".to_owned(),
+                    id: "0".repeat(32),
+                    internal: false,
+                    partitions: vec![partition.clone()],
+                }],
+            }),
+            Body::Delta(Delta {
+                controller: Some(None),
+                brokers: Some(vec![broker]),
+                partitions: vec![("t".to_owned(), partition)],
+                deleted: vec!["gone".to_owned()],
+                ..Delta::default()
+            }),
+            Body::Events { events: Vec::new() },
+            Body::Health(Health {
+                not_answering: vec![(2, 5)],
+                frozen: Some("why".to_owned()),
+            }),
+            Body::Groups {
+                groups: Vec::new(),
+                failed: vec![(1, "no".to_owned())],
+            },
+        ]
+    }
+
+    #[test]
+    fn every_body_reads_back_as_the_derived_reader_reads_it() {
+        for body in bodies() {
+            let frame = Frame { t: 42, body };
+            let line = serde_json::to_vec(&frame).unwrap();
+            assert_eq!(Frame::from_json(&line).unwrap(), frame);
+            let derived: Frame = serde_json::from_slice(&line).unwrap();
+            assert_eq!(derived, frame);
+        }
+    }
+
+    #[test]
+    fn a_line_that_is_no_frame_is_an_error() {
+        let unknown = Frame::from_json(br#"{"t":1,"type":"later"}"#).unwrap_err();
+        assert!(
+            unknown.to_string().contains("unknown variant `later`"),
+            "{unknown}"
+        );
+        assert!(
+            Frame::from_json(br#"{"type":"health"}"#).is_err(),
+            "no time"
+        );
+        assert!(Frame::from_json(br#"{"t":1}"#).is_err(), "no type");
+        assert!(Frame::from_json(br#"{"t":1,"type":"delta","partitions":7}"#).is_err());
+        assert!(Frame::from_json(b"{\"t\":1,\"type\":\"sn").is_err(), "cut");
     }
 }
