@@ -4,9 +4,10 @@
 //! strings. Cells are kept by record sequence for the rows on screen (a
 //! page), and all of them are dropped when what they were made under
 //! changes — another session, another `:format`, a schema or mapping answer.
-//! Records of `__consumer_offsets` are decoded here too: the key cell is the
-//! group, the value cell the record as what it is (`commit billing
-//! orders-3 @ 4711 epoch 5 …`).
+//! Records of Kafka's own topics (`__consumer_offsets`,
+//! `__transaction_state`, `__share_group_state`) are decoded here too: the
+//! key cell is the group or transactional id, the value cell the record as
+//! what it is (`commit billing orders-3 @ 4711 epoch 5 …`).
 
 use std::collections::HashMap;
 

@@ -115,14 +115,8 @@ pub enum Command {
         /// written before the partition count changed sit elsewhere).
         #[arg(long)]
         key_scan: bool,
-        /// `__consumer_offsets` only: this group's commit history and
-        /// metadata, read from the one partition that holds the group.
-        #[arg(long, conflicts_with_all = ["partition", "key", "key_raw"])]
-        group: Option<String>,
-        /// `__transaction_state` only: this transactional id's transactions,
-        /// read from the one partition that holds it.
-        #[arg(long, conflicts_with_all = ["partition", "key", "key_raw", "group"])]
-        transactional_id: Option<String>,
+        #[command(flatten)]
+        owner: OwnerArgs,
         /// Keep reading new records past the end.
         #[arg(short = 'f', long)]
         follow: bool,
@@ -176,6 +170,27 @@ pub enum Command {
 }
 
 /// `--isolation` of `consume`.
+/// `consume`'s flags that read one owner's records of Kafka's own topics:
+/// a group's, a share group's or a transactional id's.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct OwnerArgs {
+    /// `__consumer_offsets`: this group's commit history and metadata,
+    /// read from the one partition that holds the group.
+    /// `__share_group_state`: this share group's state records (of every
+    /// partition it consumes, or of `--share-partition`'s).
+    #[arg(long, conflicts_with_all = ["partition", "key", "key_raw"])]
+    pub group: Option<String>,
+    /// `__share_group_state` with `--group`: only the state of this
+    /// topic partition (`TOPIC:PARTITION`) as the share group consumes
+    /// it, read from the one partition that holds it.
+    #[arg(long, value_name = "TOPIC:PARTITION", requires = "group")]
+    pub share_partition: Option<String>,
+    /// `__transaction_state` only: this transactional id's transactions,
+    /// read from the one partition that holds it.
+    #[arg(long, conflicts_with_all = ["partition", "key", "key_raw", "group"])]
+    pub transactional_id: Option<String>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum IsolationArg {
     /// Committed records only; aborted transactions hidden (the default).

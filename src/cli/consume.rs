@@ -8,7 +8,6 @@ use std::io::{IsTerminal, Write};
 
 use regex::bytes::Regex;
 
-use crate::browse::internal;
 use crate::browse::{self, Browser, Event, Options, Record, Start};
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
@@ -17,6 +16,7 @@ use crate::schema::Decoder;
 use super::consume_key::{self, KeyArg};
 use super::consume_newest;
 use super::consume_output::Printer;
+use super::consume_owner::owner_partition;
 use super::consume_raw;
 pub use super::consume_sink::{ConsumeArgs, JqArgs, Owner};
 use super::consume_sink::{Output, matches};
@@ -27,7 +27,7 @@ use super::error::Error;
 /// Run `consume` until COUNT records, the end (unless following), or a closed pipe.
 pub async fn run(
     cluster: &Cluster,
-    args: ConsumeArgs,
+    mut args: ConsumeArgs,
     decoder: Option<&Decoder>,
     output: OutputFormat,
     out: &mut impl Write,
@@ -65,8 +65,8 @@ pub async fn run(
         }
         partition = Some(at);
     }
-    if let Some(owner) = &args.owner {
-        partition = Some(owner_partition(cluster, &args.topic, owner).await?);
+    if let Some(owner) = &mut args.owner {
+        partition = owner_partition(cluster, &args.topic, owner).await?;
     }
     let from = args.from.as_deref().unwrap_or("beginning");
     let now_ms = i64::try_from(
@@ -148,9 +148,7 @@ async fn wanted(
         record
             .key
             .as_deref()
-            .and_then(|key| internal::key_owner(&args.topic, key))
-            .as_deref()
-            == Some(owner.id())
+            .is_some_and(|key| owner.owns(&args.topic, key))
     })
 }
 
@@ -165,32 +163,6 @@ fn say_found(topic: &str, key: &KeyArg, partition: Option<i32>, found: u64, fetc
         "kscope: key '{}': {found} {noun} found in topic '{topic}' {place}; {fetched} bytes fetched",
         crate::untrusted::escape(&key.text)
     );
-}
-
-/// The partition of `__consumer_offsets` that holds a group's records, or
-/// of `__transaction_state` a transactional id's.
-async fn owner_partition(cluster: &Cluster, topic: &str, owner: &Owner) -> Result<i32, Error> {
-    if topic != owner.topic() {
-        let (flag, what) = match owner {
-            Owner::Group(_) => ("--group", "the commit history of a group"),
-            Owner::TransactionalId(_) => {
-                ("--transactional-id", "a transactional id's transactions")
-            }
-        };
-        return Err(Error::Usage(format!(
-            "{flag} reads {what} from {}, not from '{}'",
-            owner.topic(),
-            crate::untrusted::escape(topic)
-        )));
-    }
-    let count = consume_key::partition_count(cluster, topic).await?;
-    let partition = internal::partition_for_group(owner.id(), count)
-        .ok_or_else(|| Error::Usage(format!("topic '{topic}' has no partitions")))?;
-    eprintln!(
-        "kscope: {} is in partition {partition} of {count} of {topic} (abs(Java hashCode) mod partitions, as the coordinator places it)",
-        owner.described()
-    );
-    Ok(partition)
 }
 
 /// The group's committed offsets on `topic`, per partition.

@@ -97,9 +97,9 @@ impl Printer {
         Ok(())
     }
 
-    /// A `__consumer_offsets` or `__transaction_state` record's table row:
-    /// the group or transactional id its key names, and the record as one
-    /// readable line.
+    /// A `__consumer_offsets`, `__transaction_state` or `__share_group_state`
+    /// record's table row: the group or transactional id its key names, and
+    /// the record as one readable line.
     fn internal_row(
         &mut self,
         record: &Record,

@@ -18,6 +18,7 @@ use crate::schema::{Decoder, Decoding};
 use super::args::OutputFormat;
 use super::consume_key::KeyArg;
 use super::consume_output::{Printer, RecordDecoding, field};
+pub use super::consume_owner::Owner;
 use super::error::Error;
 
 /// What `consume` was asked for.
@@ -40,8 +41,9 @@ pub struct ConsumeArgs {
     pub jq: JqArgs,
     /// Only records with this key, from its partition.
     pub key: Option<KeyArg>,
-    /// `--group` (`__consumer_offsets`) or `--transactional-id`
-    /// (`__transaction_state`): only its records, from its partition.
+    /// `--group` (`__consumer_offsets`, `__share_group_state`) or
+    /// `--transactional-id` (`__transaction_state`): only its records, from
+    /// its partition.
     pub owner: Option<Owner>,
     /// `read_committed` or `read_uncommitted`.
     pub isolation: Isolation,
@@ -49,48 +51,6 @@ pub struct ConsumeArgs {
     pub mappings: crate::schema::mapping::Mappings,
     /// What is masked before printing, `--grep` and `--filter`.
     pub mask: Masker,
-}
-
-/// Whose records of one of Kafka's own topics are read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Owner {
-    /// A group's, in `__consumer_offsets`.
-    Group(String),
-    /// A transactional id's, in `__transaction_state`.
-    TransactionalId(String),
-}
-
-impl Owner {
-    /// From `--group` and `--transactional-id` (which clap keeps apart).
-    pub fn of(group: Option<String>, transactional_id: Option<String>) -> Option<Owner> {
-        group
-            .map(Owner::Group)
-            .or(transactional_id.map(Owner::TransactionalId))
-    }
-
-    /// The group or transactional id.
-    pub fn id(&self) -> &str {
-        match self {
-            Owner::Group(id) | Owner::TransactionalId(id) => id,
-        }
-    }
-
-    /// The topic that holds its records.
-    pub fn topic(&self) -> &'static str {
-        match self {
-            Owner::Group(_) => crate::browse::internal::CONSUMER_OFFSETS,
-            Owner::TransactionalId(_) => crate::browse::internal::TRANSACTION_STATE,
-        }
-    }
-
-    /// How it is named in messages: `group 'G'`, `transactional id 'T'`.
-    pub fn described(&self) -> String {
-        let kind = match self {
-            Owner::Group(_) => "group",
-            Owner::TransactionalId(_) => "transactional id",
-        };
-        format!("{kind} '{}'", crate::untrusted::escape(self.id()))
-    }
 }
 
 /// `--filter EXPR` and `--project EXPR`, each compiled once.

@@ -7,6 +7,7 @@ mod consume;
 mod consume_key;
 mod consume_newest;
 mod consume_output;
+mod consume_owner;
 mod consume_raw;
 mod consume_sink;
 mod error;
@@ -340,8 +341,7 @@ async fn dispatch(
             key,
             key_raw,
             key_scan,
-            group,
-            transactional_id,
+            owner,
             follow,
             grep,
             filter,
@@ -358,6 +358,7 @@ async fn dispatch(
                 }
                 (None, None) => None,
             };
+            let owner = consume::Owner::of(&topic, owner)?;
             let args = consume::ConsumeArgs {
                 shown_topic: crate::anonymize::name(crate::anonymize::Kind::Topic, &topic),
                 topic,
@@ -368,7 +369,7 @@ async fn dispatch(
                 grep,
                 jq: consume::JqArgs::compile(filter.as_deref(), project.as_deref())?,
                 key,
-                owner: consume::Owner::of(group, transactional_id),
+                owner,
                 isolation: match isolation {
                     IsolationArg::Committed => crate::browse::Isolation::ReadCommitted,
                     IsolationArg::Uncommitted => crate::browse::Isolation::ReadUncommitted,

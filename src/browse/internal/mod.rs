@@ -1,21 +1,25 @@
 //! Kafka's own topics, decoded: the records of `__consumer_offsets` (offset
-//! commits, group metadata) and of `__transaction_state` (each
-//! transactional id's transaction) shown as what they are, and the
-//! partition that holds a group's or a transactional id's records.
+//! commits, group metadata), of `__transaction_state` (each transactional
+//! id's transaction) and of `__share_group_state` (each share-partition's
+//! delivery state) shown as what they are, and the partition that holds a
+//! group's, a transactional id's or a share-partition's records.
 
 pub mod consumer_offsets;
 mod consumer_offsets_text;
 mod json_obj;
+pub mod share_group_state;
+mod share_group_state_text;
 pub mod transaction_state;
 mod transaction_state_text;
 pub mod wire;
 
 pub use consumer_offsets::TOPIC as CONSUMER_OFFSETS;
+pub use share_group_state::TOPIC as SHARE_GROUP_STATE;
 pub use transaction_state::TOPIC as TRANSACTION_STATE;
 
 /// Whether `topic` is one whose records are decoded here.
 pub fn decodes(topic: &str) -> bool {
-    topic == CONSUMER_OFFSETS || topic == TRANSACTION_STATE
+    topic == CONSUMER_OFFSETS || topic == TRANSACTION_STATE || topic == SHARE_GROUP_STATE
 }
 
 /// A decoded record of one of Kafka's own topics.
@@ -25,6 +29,8 @@ pub enum Decoded {
     Offsets(consumer_offsets::Decoded),
     /// A record of `__transaction_state`.
     Transaction(transaction_state::Decoded),
+    /// A record of `__share_group_state`.
+    ShareState(share_group_state::Decoded),
 }
 
 impl Decoded {
@@ -33,15 +39,18 @@ impl Decoded {
         match self {
             Decoded::Offsets(d) => d.write_json(out),
             Decoded::Transaction(d) => d.write_json(out),
+            Decoded::ShareState(d) => d.write_json(out),
         }
     }
 
-    /// Whom the record is about: the group (`__consumer_offsets`) or the
-    /// transactional id (`__transaction_state`) its key names.
+    /// Whom the record is about: the group (`__consumer_offsets`, and the
+    /// share group of `__share_group_state`) or the transactional id
+    /// (`__transaction_state`) its key names.
     pub fn owner(&self) -> Option<&str> {
         match self {
             Decoded::Offsets(d) => d.key.group(),
             Decoded::Transaction(d) => d.transactional_id.as_deref(),
+            Decoded::ShareState(d) => d.key.as_ref().map(|k| k.group_id.as_str()),
         }
     }
 
@@ -50,6 +59,7 @@ impl Decoded {
         match self {
             Decoded::Offsets(d) => d.line(),
             Decoded::Transaction(d) => d.line(),
+            Decoded::ShareState(d) => d.line(),
         }
     }
 }
@@ -85,6 +95,10 @@ pub fn decode(topic: &str, key: Option<&[u8]>, value: Option<&[u8]>) -> Result<D
         transaction_state::decode(key, value)
             .map(Decoded::Transaction)
             .map_err(|e| e.0)
+    } else if topic == SHARE_GROUP_STATE {
+        share_group_state::decode(key, value)
+            .map(Decoded::ShareState)
+            .map_err(|e| e.0)
     } else {
         consumer_offsets::decode(key, value)
             .map(Decoded::Offsets)
@@ -92,12 +106,14 @@ pub fn decode(topic: &str, key: Option<&[u8]>, value: Option<&[u8]>) -> Result<D
     }
 }
 
-/// The group (`__consumer_offsets`) or transactional id
-/// (`__transaction_state`) a record's key names, read without decoding the
-/// rest.
+/// The group (`__consumer_offsets`, `__share_group_state`) or
+/// transactional id (`__transaction_state`) a record's key names, read
+/// without decoding the rest.
 pub fn key_owner(topic: &str, key: &[u8]) -> Option<String> {
     if topic == TRANSACTION_STATE {
         transaction_state::key_transactional_id(key)
+    } else if topic == SHARE_GROUP_STATE {
+        share_group_state::key_group(key)
     } else {
         consumer_offsets::key_group(key)
     }

@@ -85,6 +85,11 @@ impl<'a> Reader<'a> {
         self.array(what).map(i64::from_be_bytes)
     }
 
+    /// A `uuid`: its 16 bytes as the protocol carries them.
+    pub fn uuid(&mut self, what: &str) -> Read<[u8; 16]> {
+        self.array(what)
+    }
+
     /// An unsigned varint (at most 5 bytes, a `u32`).
     pub fn uvarint(&mut self, what: &str) -> Read<u32> {
         let mut value: u32 = 0;
