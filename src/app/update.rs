@@ -63,7 +63,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             shared(state, Shared::Groups);
         }
         Action::GroupRows { request, result } => {
-            super::group_poll::receive(state, request, result);
+            groups::receive_rows(state, request, result);
         }
         Action::GroupDetail { request, result } => {
             groups::receive_detail(state, request, result);
