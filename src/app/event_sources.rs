@@ -77,7 +77,7 @@ pub fn publish(state: &mut AppState, events: &[MovementEvent]) {
         return;
     }
     let arrived = super::screens::events::Msg::Arrived(events.to_vec());
-    super::update::forward(state, super::screens::Msg::Events(arrived));
+    super::forward::forward(state, super::screens::Msg::Events(arrived));
 }
 
 /// Take in a config sweep: the config changes since the last one on the

@@ -10,6 +10,7 @@ pub mod event_sources;
 pub mod event_strip;
 pub mod filter;
 pub mod fleet;
+mod forward;
 pub mod groups;
 mod input;
 pub mod key;
