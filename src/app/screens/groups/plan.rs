@@ -180,3 +180,104 @@ fn drop_unseen(store: &mut GroupsStore, kept: bool) {
     store.list = Requests::default();
     store.visible = Requests::default();
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::{Duration, Instant, SystemTime};
+
+    use super::*;
+    use crate::columns::fixtures::billing;
+    use crate::groups::stuck_events::GroupEvents;
+    use crate::groups::{Overview, RequestCounts};
+
+    use super::super::receive;
+
+    fn overview() -> Arc<Overview> {
+        Arc::new(Overview {
+            groups: vec![billing()],
+            failed_brokers: vec![(2, "timed out".to_owned())],
+            requests: RequestCounts::default(),
+        })
+    }
+
+    #[test]
+    fn the_list_then_its_visible_rows_and_dropped_once_nothing_shows_it() {
+        let mut store = GroupsStore::default();
+        let mut ids = RequestIds::default();
+        let mut watch = GroupEvents::new(3);
+        let t0 = Instant::now();
+        let wall = SystemTime::now();
+        let shown = Shown::List {
+            window: &[0],
+            by_lag: false,
+        };
+        let Some(Query::List { request }) = plan(&mut store, &mut ids, shown, t0) else {
+            panic!("the whole list first");
+        };
+        assert_eq!(plan(&mut store, &mut ids, shown, t0), None, "in flight");
+        let stale = receive::list(
+            &mut store,
+            &mut watch,
+            (request + 1, Ok(overview())),
+            (t0, wall),
+        );
+        assert!(stale.notice.is_none() && store.overview.is_none(), "stale");
+        let landed = receive::list(
+            &mut store,
+            &mut watch,
+            (request, Ok(overview())),
+            (t0, wall),
+        );
+        assert_eq!(
+            landed.notice.as_deref(),
+            Some("groups on broker 2 could not be listed: timed out")
+        );
+        assert!(store.histories.contains_key("billing"));
+        assert_eq!(
+            plan(&mut store, &mut ids, shown, t0),
+            None,
+            "rows just read"
+        );
+        let later = t0 + store.interval;
+        match plan(&mut store, &mut ids, shown, later) {
+            Some(Query::Rows { groups, topics, .. }) => {
+                assert_eq!(groups.len(), 1);
+                assert!(topics.contains_key("billing"));
+            }
+            other => panic!("the visible rows, not {other:?}"),
+        }
+        let kept = Shown::Elsewhere { kept: true };
+        assert_eq!(plan(&mut store, &mut ids, kept, later), None);
+        assert!(store.overview.is_some(), "a group screen below keeps it");
+        let gone = Shown::Elsewhere { kept: false };
+        assert_eq!(plan(&mut store, &mut ids, gone, later), None);
+        assert!(store.overview.is_none(), "dropped");
+        assert!(store.histories.contains_key("billing"), "histories stay");
+    }
+
+    #[test]
+    fn a_groups_detail_is_asked_again_for_another_group_or_after_the_interval() {
+        let mut store = GroupsStore::default();
+        let mut ids = RequestIds::default();
+        let t0 = Instant::now();
+        let asked = |store: &mut GroupsStore, ids: &mut RequestIds, group, at| match plan(
+            store,
+            ids,
+            Shown::Detail(group),
+            at,
+        ) {
+            Some(Query::Detail { group, .. }) => Some(group),
+            _ => None,
+        };
+        assert_eq!(asked(&mut store, &mut ids, "a", t0).as_deref(), Some("a"));
+        assert_eq!(asked(&mut store, &mut ids, "a", t0), None, "in flight");
+        assert_eq!(asked(&mut store, &mut ids, "b", t0).as_deref(), Some("b"));
+        let given_up = t0 + GIVE_UP + Duration::from_secs(1);
+        assert_eq!(
+            asked(&mut store, &mut ids, "b", given_up).as_deref(),
+            Some("b"),
+            "no answer: asked again"
+        );
+    }
+}
