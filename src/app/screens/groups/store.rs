@@ -1,9 +1,8 @@
 //! What the consumer-group screens keep: the group list (every group, with
 //! lag) with each group's lag over the session, and the detail of the
-//! group being viewed, each with its request bookkeeping
-//! ([`Requests`](super::super::requests::Requests)), and the list's
-//! settings (re-read interval, Empty/Dead hidden, one group type only),
-//! which outlive a context switch.
+//! group being viewed, each with its request bookkeeping ([`Requests`]),
+//! and the list's settings (re-read interval, Empty/Dead hidden, one group
+//! type only), which outlive a context switch.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
