@@ -27,7 +27,7 @@ fn visible_topics(state: &AppState) -> Vec<String> {
         Screen::Module(screens::Screen::Partitions(shown)) => vec![shown.topic.clone()],
         // Their retention, for the time until unread records may go.
         Screen::Group { group } => {
-            let Some(detail) = super::group_rows::detail(&state.groups, group) else {
+            let Some(detail) = state.groups.detail(group) else {
                 return Vec::new();
             };
             let mut topics: Vec<String> = view

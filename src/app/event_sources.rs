@@ -25,7 +25,7 @@
 
 use std::sync::Arc;
 
-use crate::columns::group_offsets::STUCK_READS;
+use crate::app::screens::groups::columns::offsets::STUCK_READS;
 use crate::groups::stuck_events::GroupEvents;
 use crate::inspect::{ConfigWatch, Sweep};
 use crate::meta::min_isr::MinIsrWatch;
@@ -77,7 +77,7 @@ pub fn publish(state: &mut AppState, events: &[MovementEvent]) {
         return;
     }
     let arrived = super::screens::events::Msg::Arrived(events.to_vec());
-    super::update::forward(state, super::screens::Msg::Events(arrived));
+    super::forward::forward(state, super::screens::Msg::Events(arrived));
 }
 
 /// Take in a config sweep: the config changes since the last one on the
@@ -272,7 +272,7 @@ mod tests {
             let request = u64::try_from(i).unwrap_or(0) + 1;
             state.now = start + Duration::from_secs(5 * request);
             state.wall = SystemTime::now();
-            state.groups.list.in_flight = Some(request);
+            state.groups.list.in_flight = Some((request, (), state.now));
             let overview = Arc::new(list(committed, end));
             crate::app::groups::receive_list(&mut state, request, Ok(overview));
         }
@@ -288,7 +288,7 @@ mod tests {
         for (i, (committed, end)) in reads.into_iter().take(3).enumerate() {
             let request = u64::try_from(i).unwrap_or(0) + 1;
             state.now = start + Duration::from_secs(5 * request);
-            state.groups.list.in_flight = Some(request);
+            state.groups.list.in_flight = Some((request, (), state.now));
             let overview = Arc::new(list(committed, end));
             crate::app::groups::receive_list(&mut state, request, Ok(overview));
         }

@@ -267,7 +267,9 @@ pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
         return;
     };
     let view = state.view();
-    let Some(p) = super::group_rows::detail(&state.groups, group)
+    let Some(p) = state
+        .groups
+        .detail(group)
         .zip(view.rows.get(view.selected))
         .and_then(|(d, &i)| d.lag.partitions.get(i))
     else {

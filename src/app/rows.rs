@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::screen::{RowsKey, Screen, View};
+use super::screens::groups::rows as group_rows;
 use super::state::AppState;
-use super::{group_rows, table_rows};
+use super::table_rows;
 
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
@@ -94,10 +95,10 @@ pub fn is_text(screen: &Screen) -> bool {
 /// What identifies row `index` of a screen whose rows are rebuilt from
 /// answers (groups, configs), so the selection can follow it.
 fn identity(state: &AppState, screen: &Screen, index: usize) -> Option<String> {
-    group_rows::identity(&state.groups, screen, index).or_else(|| match screen {
+    match screen {
         Screen::Module(s) => state.screens.identity(s, index),
-        _ => None,
-    })
+        _ => group_rows::identity(&state.groups, screen.groups_screen()?, index),
+    }
 }
 
 /// Keep `selected` inside the rows and the window around it.
@@ -122,7 +123,9 @@ fn build(state: &mut AppState) -> Vec<usize> {
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
     let mut rows: Vec<usize> = match &screen {
         Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
-            group_rows::build(&state.groups, &screen, &mut keep)
+            screen.groups_screen().map_or_else(Vec::new, |which| {
+                group_rows::build(&state.groups, which, &mut keep)
+            })
         }
         Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
@@ -137,20 +140,17 @@ fn build(state: &mut AppState) -> Vec<usize> {
 
 /// Sort `rows` by column `column` of the screen's table (ascending).
 fn sort_rows(state: &AppState, screen: &Screen, column: usize, rows: &mut Vec<usize>) {
-    use crate::columns::{group_offsets, groups, members, sort_indices};
+    use crate::columns::sort_indices;
     match screen {
         Screen::Fleet => sort_indices(rows, crate::columns::fleet::table().get(column), |i| {
             state.fleet.row(i).cloned()
         }),
-        Screen::Groups { .. } => sort_indices(rows, groups::table().get(column), |i| {
-            table_rows::group(state, i)
-        }),
-        Screen::Group { group } => sort_indices(rows, group_offsets::table().get(column), |i| {
-            table_rows::offset(state, group, i)
-        }),
-        Screen::Members { group } => sort_indices(rows, members::table().get(column), |i| {
-            table_rows::member(state, group, i)
-        }),
+        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
+            if let Some(which) = screen.groups_screen() {
+                let around = table_rows::around(state);
+                group_rows::sort(&state.groups, &around, which, column, rows);
+            }
+        }
         // Records keep the order they arrived in.
         Screen::Messages { .. } | Screen::Record { .. } => {}
         Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),

@@ -1,6 +1,7 @@
 //! The screens and one entry of the navigation stack.
 
 use super::filter::Filter;
+use super::screens::groups::Which;
 use std::collections::BTreeMap;
 
 /// What is on screen.
@@ -105,10 +106,12 @@ impl Screen {
     pub fn title(&self) -> String {
         crate::untrusted::escaped(match self {
             Screen::Fleet => "fleet: every context".to_owned(),
-            Screen::Groups { topic: None } => "consumer groups".to_owned(),
-            Screen::Groups { topic: Some(topic) } => format!("groups consuming '{topic}'"),
-            Screen::Group { group } => format!("offsets of group '{group}'"),
-            Screen::Members { group } => format!("members of group '{group}'"),
+            Screen::Groups { topic } => Which::List {
+                topic: topic.as_deref(),
+            }
+            .title(),
+            Screen::Group { group } => Which::Offsets(group).title(),
+            Screen::Members { group } => Which::Members(group).title(),
             Screen::Module(s) => s.title(),
             Screen::Messages {
                 topic,
@@ -128,15 +131,27 @@ impl Screen {
 
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
-        use crate::columns::{group_offsets, groups, headers, members, messages};
+        use crate::columns::{headers, messages};
         match self {
             Screen::Fleet => headers(&crate::columns::fleet::table()),
-            Screen::Groups { .. } => headers(&groups::table()),
-            Screen::Group { .. } => headers(&group_offsets::table()),
-            Screen::Members { .. } => headers(&members::table()),
+            Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
+                self.groups_screen().map(Which::headers).unwrap_or_default()
+            }
             Screen::Module(s) => s.headers(),
             Screen::Messages { .. } => headers(&messages::table()),
             Screen::Record { .. } => vec![""],
+        }
+    }
+
+    /// Which group screen this is, if one (`screens::groups`).
+    pub fn groups_screen(&self) -> Option<Which<'_>> {
+        match self {
+            Screen::Groups { topic } => Some(Which::List {
+                topic: topic.as_deref(),
+            }),
+            Screen::Group { group } => Some(Which::Offsets(group)),
+            Screen::Members { group } => Some(Which::Members(group)),
+            _ => None,
         }
     }
 

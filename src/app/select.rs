@@ -4,7 +4,6 @@
 use crate::inspect::ConfigResource;
 
 use super::action::Effect;
-use super::group_rows;
 use super::keymap::Command;
 use super::messages;
 use super::screen::Screen;
@@ -52,8 +51,7 @@ pub(super) fn config_target(state: &AppState) -> Option<ConfigResource> {
         Screen::Groups { .. } => {
             let view = state.view();
             let index = *view.rows.get(view.selected)?;
-            return super::group_rows::identity(&state.groups, &view.screen, index)
-                .map(ConfigResource::Group);
+            return state.groups.group_name(index).map(ConfigResource::Group);
         }
         _ => {}
     }
@@ -91,14 +89,16 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
             let group = view
                 .rows
                 .get(view.selected)
-                .and_then(|&i| group_rows::identity(&state.groups, &view.screen, i));
+                .and_then(|&i| state.groups.group_name(i));
             if let Some(group) = group {
                 super::update::push(state, Screen::Group { group }, None, fx);
             }
         }
         Screen::Group { group } => {
             let view = state.view();
-            let topic = group_rows::detail(&state.groups, group)
+            let topic = state
+                .groups
+                .detail(group)
                 .zip(view.rows.get(view.selected))
                 .and_then(|(d, &i)| d.lag.partitions.get(i))
                 .map(|p| p.topic.to_string());

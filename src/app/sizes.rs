@@ -82,7 +82,7 @@ fn group_limited_by_size(state: &AppState) -> bool {
     let Screen::Group { group } = &state.view().screen else {
         return false;
     };
-    let Some(detail) = super::group_rows::detail(&state.groups, group) else {
+    let Some(detail) = state.groups.detail(group) else {
         return false;
     };
     let topics = &state.screens.configs.topics;

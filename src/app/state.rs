@@ -7,9 +7,9 @@ use crate::meta::{TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
 use super::filter::Scratch;
-use super::groups::GroupsStore;
 use super::keymap::Keymap;
 use super::screen::{Screen, View};
+use super::screens::groups::GroupsStore;
 use super::sizes::SizeStore;
 
 pub use super::screens::partitions::MOVED_HIGHLIGHT;

@@ -1,29 +1,11 @@
-//! The row each screen's table shows for an index into its source: what
-//! `update` sorts by (through the screen's column table) and `view` draws.
+//! What the rows of the screens outside the modules read from the session
+//! besides their own store: the wall clock in ms, and what a group's
+//! offsets rows read of the other stores (`screens::groups::rows::Around`).
 
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 
-use crate::columns::{group_offsets, groups};
-use crate::groups::{GroupDetail, Member};
-
-use super::group_rows;
-use super::groups::DetailView;
+use super::screens::groups::rows::Around;
 use super::state::AppState;
-
-/// Group `index` of the overview.
-pub fn group(state: &AppState, index: usize) -> Option<groups::Row<'_>> {
-    let summary = state.groups.overview.as_ref()?.groups.get(index)?;
-    Some(groups::Row {
-        summary,
-        history: state.groups.histories.get(&summary.listing.group),
-    })
-}
-
-/// The detail of `group` with its view, when it has arrived.
-pub fn held<'a>(state: &'a AppState, group: &str) -> Option<(&'a DetailView, &'a GroupDetail)> {
-    let view = state.groups.detail_of(group)?;
-    Some((view, view.detail.as_deref()?))
-}
 
 /// Milliseconds since the epoch of the state's wall clock.
 pub fn now_ms(state: &AppState) -> i64 {
@@ -33,83 +15,14 @@ pub fn now_ms(state: &AppState) -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// Partition row `index` of `group`'s offsets.
-pub fn offset<'a>(
-    state: &'a AppState,
-    group: &str,
-    index: usize,
-) -> Option<group_offsets::Row<'a>> {
-    let (view, detail) = held(state, group)?;
-    let p = detail.lag.partitions.get(index)?;
-    let oldest_age = detail
-        .oldest_unconsumed_age_ms(&p.topic, p.partition, now_ms(state))
-        .map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
-    let owner = view
-        .owners
-        .get(&(p.topic.to_string(), p.partition))
-        .and_then(|&m| detail.description.members.get(m))
-        .map(|m| m.client_id.as_str());
-    let history = view.partitions.get(&p.topic, p.partition);
-    let has_members = !detail.description.members.is_empty();
-    let summary = state
-        .screens
-        .configs
-        .topics
-        .get(p.topic.as_ref())
-        .map(|(summary, _)| summary);
-    let by_time = group_offsets::data_loss_in(summary.and_then(|s| s.retention_ms), oldest_age);
-    let by_size = summary
-        .and_then(|s| s.retention_bytes)
-        .and_then(|limit| size_trend(state, p, history, limit))
-        .and_then(|trend| group_offsets::bytes_loss_in(&trend));
-    Some(group_offsets::Row {
-        lag: p,
-        oldest_age,
-        owner,
-        history,
-        stuck: has_members && history.is_some_and(|h| h.stuck(group_offsets::STUCK_READS)),
-        loss_in: group_offsets::earliest(by_time, by_size),
-    })
-}
-
-/// What the size-based LOSS IN needs of `p`: its topic's
-/// `retention.bytes` (`limit`), its size on disk (the largest replica in
-/// the latest log dirs answer) and its records a second over the group's
-/// reads. `None` while one of them is unknown.
-fn size_trend(
-    state: &AppState,
-    p: &crate::groups::PartitionLag,
-    history: Option<&crate::groups::LagHistory>,
-    limit: i64,
-) -> Option<group_offsets::SizeTrend> {
-    if limit < 0 {
-        return None;
+/// What a group's offsets rows read besides the groups store: the config
+/// summaries, the latest log dirs and the wall clock.
+pub fn around(state: &AppState) -> Around<'_> {
+    Around {
+        summaries: &state.screens.configs.topics,
+        sizes: state.sizes.latest.as_deref(),
+        now_ms: now_ms(state),
     }
-    let size = state
-        .sizes
-        .latest
-        .as_ref()?
-        .replicas(&p.topic, p.partition)
-        .iter()
-        .filter(|r| !r.future)
-        .map(|r| r.size)
-        .max()?;
-    let end = p.end?;
-    Some(group_offsets::SizeTrend {
-        retention_bytes: limit,
-        size,
-        records: end - p.start?,
-        unread: end - p.committed?,
-        records_per_sec: history?.production_rate()?,
-    })
-}
-
-/// Member `index` of `group`.
-pub fn member<'a>(state: &'a AppState, group: &str, index: usize) -> Option<&'a Member> {
-    group_rows::detail(&state.groups, group)?
-        .description
-        .members
-        .get(index)
 }
 
 #[cfg(test)]
@@ -119,8 +32,13 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-    use crate::app::groups::{DetailView, Poll};
+    use std::time::Duration;
+
     use crate::app::keymap::Keymap;
+    use crate::app::screens::groups::DetailView;
+    use crate::app::screens::groups::rows::offset;
+    use crate::app::screens::requests::Requests;
+    use crate::groups::GroupDetail;
     use crate::groups::{
         GroupDescription, GroupLag, GroupState, GroupType, PartitionHistories, PartitionLag,
     };
@@ -169,7 +87,7 @@ mod tests {
             error: None,
             partitions,
             owners: HashMap::new(),
-            poll: Poll::default(),
+            poll: Requests::default(),
         });
         let summary = TopicSummary {
             retention_bytes: Some(retention_bytes),
@@ -207,10 +125,10 @@ mod tests {
     fn a_group_partition_limited_by_size_shows_the_size_estimate() {
         // 500 KB allowed, 200 KB unread: 300 KB of growth at 10 KB/s.
         let limited = state(500_000);
-        let row = offset(&limited, "billing", 0).expect("a row");
+        let row = offset(&limited.groups, &around(&limited), "billing", 0).expect("a row");
         assert_eq!(row.loss_in, Some(Duration::from_secs(30)));
         let unlimited = state(-1);
-        let row = offset(&unlimited, "billing", 0).expect("a row");
+        let row = offset(&unlimited.groups, &around(&unlimited), "billing", 0).expect("a row");
         assert_eq!(row.loss_in, None, "no size limit, no retention.ms read");
     }
 

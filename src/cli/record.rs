@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime};
 use regex::Regex;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::columns::group_offsets::STUCK_READS;
+use crate::app::screens::groups::columns::offsets::STUCK_READS;
 use crate::groups::stuck_events::GroupEvents;
 use crate::groups::{GroupsClient, Overview};
 use crate::meta::{Cluster, MetadataSnapshot, MovementEvent};

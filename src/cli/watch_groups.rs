@@ -23,7 +23,7 @@ use regex::Regex;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::columns::group_offsets::STUCK_READS;
+use crate::app::screens::groups::columns::offsets::STUCK_READS;
 use crate::groups::stuck_events::GroupEvents;
 use crate::groups::{self, GroupsClient, Overview};
 use crate::meta::{Cluster, MovementEvent};

@@ -10,14 +10,11 @@
 pub mod fleet;
 pub mod format;
 pub mod group_format;
-pub mod group_offsets;
-pub mod groups;
-pub mod members;
 pub mod messages;
 pub mod streams_tasks;
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 
 use std::cmp::Ordering;
 

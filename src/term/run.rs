@@ -546,7 +546,7 @@ mod tests {
         // `L` on Topics keeps the list.
         state.follow_lag = true;
         let answer = |state: &mut AppState, request| {
-            state.groups.list.in_flight = Some(request);
+            state.groups.list.in_flight = Some((request, (), state.now));
             let result = Ok(overview(1_500));
             update_counting(state, Action::Groups { request, result }, &snap).1
         };

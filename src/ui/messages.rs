@@ -15,7 +15,7 @@ use crate::browse::format::Tok;
 use crate::columns::messages;
 use crate::untrusted::escaped;
 
-use super::screens::{Grid, grid};
+use super::grid::{Grid, grid};
 use super::theme::Theme;
 
 /// The visible records of the Messages screen.

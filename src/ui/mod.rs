@@ -3,7 +3,6 @@
 
 mod event_strip;
 pub mod grid;
-mod group_screens;
 mod help;
 mod messages;
 mod replay;
@@ -88,7 +87,13 @@ fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
         }
         Screen::Group { group } | Screen::Members { group } => {
             let [panel, table] = split(body, layout::GROUP_PANEL);
-            group_screens::draw_panel(frame, panel, state, group, theme);
+            let shown = (&state.groups, group.as_str());
+            crate::app::screens::groups::panel::draw_panel(
+                frame,
+                panel,
+                shown,
+                (state.clock(), theme),
+            );
             draw_table(frame, table, state, theme);
         }
         Screen::Record { .. } => {
@@ -352,7 +357,7 @@ fn draw_table(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
 fn draw_spans(
     frame: &mut Frame,
     area: Rect,
-    grid: &screens::Grid,
+    grid: &grid::Grid,
     widths: &[usize],
     style: impl Fn(usize) -> Style,
 ) {

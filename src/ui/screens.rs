@@ -5,21 +5,31 @@ use ratatui::style::Style;
 
 use crate::app::{AppState, Screen};
 
-pub use super::grid::{Grid, grid};
+use super::grid::{Grid, grid};
 use super::theme::Theme;
 
 /// The visible rows of the view on screen.
 pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     let view = state.view();
     let window = view.rows.iter().skip(view.offset).take(page).copied();
+    if let Some(which) = view.screen.groups_screen() {
+        let around = crate::app::table_rows::around(state);
+        return crate::app::screens::groups::draw::visible(
+            &state.groups,
+            (which, &around),
+            window,
+            theme,
+        );
+    }
     match &view.screen {
         Screen::Fleet => fleet(state, theme, window),
-        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
-            super::group_screens::visible(state, theme, page)
-        }
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
         Screen::Messages { .. } => super::messages::visible(state, theme, page),
-        Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
+        // The group screens are drawn above; a record's detail is text.
+        Screen::Groups { .. }
+        | Screen::Group { .. }
+        | Screen::Members { .. }
+        | Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
     }
 }
 

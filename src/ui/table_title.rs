@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::app::{AppState, Screen};
 
-use super::{group_screens, messages};
+use super::messages;
 
 /// The table's title: the screen, the selected row of how many, the filter,
 /// the screen's own status, and how many columns did not fit.
@@ -23,7 +23,10 @@ pub fn title(state: &AppState, hidden: usize) -> String {
         let _ = write!(title, " filter: {}", filter.text());
     }
     if matches!(view.screen, Screen::Groups { .. }) {
-        title.push_str(&group_screens::list_status(state));
+        title.push_str(&crate::app::screens::groups::panel::list_status(
+            &state.groups,
+            state.now,
+        ));
     }
     if matches!(view.screen, Screen::Messages { .. }) {
         let _ = write!(title, " · {}", messages::status(&state.messages));

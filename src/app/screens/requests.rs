@@ -28,9 +28,11 @@ impl RequestIds {
     }
 }
 
-/// One screen's fetches of `W` (what is shown) answered with `A`.
+/// One screen's fetches of `W` (what is shown) answered with `A`; with
+/// the defaults (`Requests<()>`) only the bookkeeping of one kind of request
+/// whose answer the store absorbs in its own way (the group list).
 #[derive(Debug)]
-pub struct Requests<W, A> {
+pub struct Requests<W = (), A = ()> {
     /// The latest answer and what it is for.
     pub answer: Option<(W, Arc<A>)>,
     /// When it landed.
@@ -75,6 +77,36 @@ impl<W: Clone + PartialEq, A> Requests<W, A> {
             .map(|(_, answer)| answer.as_ref())
     }
 
+    /// Whether a request for `what` is due at `now`: none was sent, the
+    /// thing on screen changed, the last one is older than `interval`, or
+    /// the one in flight is older than `give_up`.
+    pub fn due(&self, what: &W, now: Instant, (interval, give_up): (Duration, Duration)) -> bool {
+        let since = |at: Instant| now.saturating_duration_since(at);
+        match &self.in_flight {
+            Some((_, asked, sent)) => asked != what || since(*sent) >= give_up,
+            None => match &self.last_request {
+                Some((asked, at)) => asked != what || since(*at) >= interval,
+                None => true,
+            },
+        }
+    }
+
+    /// Whether a request is in flight and not yet given up on (younger
+    /// than `give_up`).
+    pub fn busy(&self, now: Instant, give_up: Duration) -> bool {
+        self.in_flight
+            .as_ref()
+            .is_some_and(|(_, _, sent)| now.saturating_duration_since(*sent) < give_up)
+    }
+
+    /// Record a request for `what` sent at `now`: its id, taken from `ids`.
+    pub fn send(&mut self, ids: &mut RequestIds, what: &W, now: Instant) -> u64 {
+        let id = ids.fresh();
+        self.in_flight = Some((id, what.clone(), now));
+        self.last_request = Some((what.clone(), now));
+        id
+    }
+
     /// Ask for `what` at `now` if due (re-read every `interval`, a request
     /// in flight given up on after `give_up`): the new request's id, taken
     /// from `ids`.
@@ -83,23 +115,29 @@ impl<W: Clone + PartialEq, A> Requests<W, A> {
         ids: &mut RequestIds,
         what: &W,
         now: Instant,
-        (interval, give_up): (Duration, Duration),
+        every: (Duration, Duration),
     ) -> Option<u64> {
-        let since = |at: Instant| now.saturating_duration_since(at);
-        let due = match &self.in_flight {
-            Some((_, asked, sent)) => asked != what || since(*sent) >= give_up,
-            None => match &self.last_request {
-                Some((asked, at)) => asked != what || since(*at) >= interval,
-                None => true,
-            },
-        };
-        if !due {
-            return None;
+        self.due(what, now, every)
+            .then(|| self.send(ids, what, now))
+    }
+
+    /// Whether `request` is the one in flight; if so it is no longer (its
+    /// answer landed and the store absorbs it its own way). An answer to
+    /// any other request is stale.
+    pub fn landed(&mut self, request: u64) -> bool {
+        let current = self.is_in_flight(request);
+        if current {
+            self.in_flight = None;
+            self.answers += 1;
         }
-        let id = ids.fresh();
-        self.in_flight = Some((id, what.clone(), now));
-        self.last_request = Some((what.clone(), now));
-        Some(id)
+        current
+    }
+
+    /// Whether `request` is the one in flight.
+    pub fn is_in_flight(&self, request: u64) -> bool {
+        self.in_flight
+            .as_ref()
+            .is_some_and(|(id, _, _)| *id == request)
     }
 
     /// Take the answer to `request`, landed at `now`; an answer to any other

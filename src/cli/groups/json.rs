@@ -163,7 +163,8 @@ impl OffsetJson {
     fn new(p: &PartitionLag, age_ms: Option<i64>, verdicts: &Verdicts) -> Self {
         let age = age_ms.map(|ms| std::time::Duration::from_millis(u64::try_from(ms).unwrap_or(0)));
         let retention_ms = verdicts.retention.get(p.topic.as_ref()).copied();
-        let by_time = crate::columns::group_offsets::data_loss_in(retention_ms, age);
+        let by_time =
+            crate::app::screens::groups::columns::offsets::data_loss_in(retention_ms, age);
         let loss_in = verdicts
             .loss_in(&p.topic, p.partition, by_time)
             .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));

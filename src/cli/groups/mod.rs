@@ -8,8 +8,11 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::anonymize::{self, Kind};
+use crate::app::screens::groups::columns::{
+    list as group_columns, members, offsets as group_offsets,
+};
 use crate::cli::table::write_columns;
-use crate::columns::{group_offsets, groups as group_columns, members, streams_tasks};
+use crate::columns::streams_tasks;
 use crate::groups::{self, GroupDetail, GroupsClient, Overview};
 use crate::inspect::TopicSummary;
 use crate::meta::Cluster;

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use crate::columns::group_offsets::{self, STUCK_READS};
+use crate::app::screens::groups::columns::offsets::{self as group_offsets, STUCK_READS};
 use crate::groups::{self, GroupDescription, GroupDetail, GroupsClient, Member};
 
 /// A partition: topic and number.

@@ -2,7 +2,7 @@
 
 use crate::groups::{Assignment, Member};
 
-use super::Column;
+use crate::columns::Column;
 
 fn target(m: &Member) -> Option<usize> {
     m.target_assignment.as_ref().map(Assignment::len)

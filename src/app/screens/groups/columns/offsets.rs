@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use crate::groups::{LagHistory, PartitionLag};
 
-use super::Column;
-use super::format::{age, sparkline};
-use super::group_format::{SPARK_WIDTH, lag_values};
+use crate::columns::Column;
+use crate::columns::format::{age, sparkline};
+use crate::columns::group_format::{SPARK_WIDTH, lag_values};
 
 /// What one partition of a group shows.
 #[derive(Debug, Clone, Copy)]

@@ -1,9 +1,10 @@
-//! The consumer-group screens: the visible rows of the groups list, a
-//! group's offsets and its members, and the panel above a group's tables
-//! (summary, rates, catch-up estimate and the lag chart over the session).
+//! The group screens' words and chart: what the list's title adds (the
+//! data's age, the narrowing), and the panel above a group's offsets and
+//! members (summary, rates, catch-up estimate and the lag chart over the
+//! session).
 
 use std::fmt::Write as _;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,97 +12,19 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 
-use crate::app::groups::DetailView;
-use crate::app::{AppState, Screen, table_rows};
 use crate::columns::format::age;
 use crate::columns::group_format as cells;
-use crate::columns::{group_offsets, groups, members};
-use crate::groups::{GroupDetail, GroupState, GroupType, Lag, StreamsTasks, Trend};
-
+use crate::groups::{GroupDetail, GroupType, StreamsTasks, Trend};
+use crate::ui::theme::Theme;
 use crate::untrusted::escaped;
 
-use super::screens::{Grid, grid};
-use super::theme::Theme;
-
-/// The visible rows of a group screen.
-pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
-    let view = state.view();
-    let window = view.rows.iter().skip(view.offset).take(page).copied();
-    match &view.screen {
-        Screen::Group { group } => grid(
-            &group_offsets::table(),
-            window
-                .filter_map(|i| table_rows::offset(state, group, i))
-                .map(|row| {
-                    let losing = row.loss_in.is_some_and(|d| d < Duration::from_hours(1));
-                    let style = match row.lag.lag() {
-                        _ if row.stuck || losing => theme.problem,
-                        Lag::UnknownEnd | Lag::PastEnd(_) => theme.problem,
-                        Lag::NoCommit => theme.dim,
-                        Lag::Records(_)
-                            if row.history.is_some_and(|h| h.trend() == Trend::Growing) =>
-                        {
-                            theme.warning
-                        }
-                        Lag::Records(_) => Style::new(),
-                    };
-                    (row, style)
-                }),
-        ),
-        Screen::Members { group } => grid(
-            &members::table(),
-            window
-                .filter_map(|i| table_rows::member(state, group, i))
-                .map(|m| {
-                    let style = if m.is_reconciling() {
-                        theme.warning
-                    } else {
-                        Style::new()
-                    };
-                    (m, style)
-                }),
-        ),
-        _ => grid(
-            &groups::table(),
-            window
-                .filter_map(|i| table_rows::group(state, i))
-                .map(|row| {
-                    let g = row.summary;
-                    let style = if g.error.is_some() || g.state == GroupState::Dead {
-                        theme.problem
-                    } else if rebalancing(&g.state)
-                        || row.history.is_some_and(|h| h.trend() == Trend::Growing)
-                    {
-                        theme.warning
-                    } else if g.state.is_inactive() {
-                        theme.dim
-                    } else {
-                        Style::new()
-                    };
-                    (row, style)
-                }),
-        ),
-    }
-}
-
-fn rebalancing(state: &GroupState) -> bool {
-    matches!(
-        state,
-        GroupState::PreparingRebalance
-            | GroupState::CompletingRebalance
-            | GroupState::Assigning
-            | GroupState::Reconciling
-    )
-}
+use super::super::module::Clock;
+use super::store::{DetailView, GroupsStore};
 
 /// What the title of the groups list adds: the data's age, or why there is none.
-pub fn list_status(state: &AppState) -> String {
-    let store = &state.groups;
+pub fn list_status(store: &GroupsStore, now: Instant) -> String {
     let mut out = match store.overview_at {
-        Some(at) => format!(
-            " · updated {} ago",
-            age(state.now.saturating_duration_since(at))
-        ),
+        Some(at) => format!(" · updated {} ago", age(now.saturating_duration_since(at))),
         None if store.overview_error.is_none() => " · loading consumer groups…".to_owned(),
         None => String::new(),
     };
@@ -118,12 +41,17 @@ pub fn list_status(state: &AppState) -> String {
 }
 
 /// The panel above a group's offsets or members.
-pub fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, group: &str, theme: &Theme) {
+pub fn draw_panel(
+    frame: &mut Frame,
+    area: Rect,
+    (store, group): (&GroupsStore, &str),
+    (clock, theme): (Clock, &Theme),
+) {
     let [text, chart] = Layout::vertical([Constraint::Length(3), Constraint::Fill(1)]).areas(area);
-    let view = state.groups.detail_of(group);
+    let view = store.detail_of(group);
     let detail = view.and_then(|v| v.detail.as_deref());
     let mut lines = if let (Some(view), Some(detail)) = (view, detail) {
-        summary(state, view, detail, theme)
+        summary(store, clock, (view, detail), theme)
     } else {
         let mut lines = vec![Line::styled(
             escaped(format!("group '{group}': loading…")),
@@ -139,7 +67,7 @@ pub fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, group: &str, 
     };
     lines.truncate(3);
     frame.render_widget(Paragraph::new(lines), text);
-    let history = state.groups.histories.get(group);
+    let history = store.histories.get(group);
     let values = history.map(cells::lag_values).unwrap_or_default();
     let latest = values.last().copied();
     let max = values.iter().copied().max().unwrap_or(0);
@@ -189,9 +117,9 @@ fn type_note(d: &crate::groups::GroupDescription) -> String {
 }
 
 fn summary<'a>(
-    state: &AppState,
-    view: &DetailView,
-    detail: &GroupDetail,
+    store: &GroupsStore,
+    clock: Clock,
+    (view, detail): (&DetailView, &GroupDetail),
     theme: &Theme,
 ) -> Vec<Line<'a>> {
     let d = &detail.description;
@@ -214,7 +142,7 @@ fn summary<'a>(
     }
     first.push_str(&type_note(d));
     let mut second = vec![Span::raw(lag_words(&detail.lag.totals))];
-    if let Some(history) = state.groups.histories.get(&d.group) {
+    if let Some(history) = store.histories.get(&d.group) {
         let trend = history.trend();
         let style = if trend == Trend::Growing {
             theme.warning
@@ -232,7 +160,7 @@ fn summary<'a>(
             cells::catch_up(history)
         )));
     }
-    let now_ms = table_rows::now_ms(state);
+    let now_ms = clock.now_ms;
     let oldest = detail
         .lag
         .partitions
@@ -265,7 +193,7 @@ fn summary<'a>(
         third.push(Span::styled(
             format!(
                 " · updated {} ago",
-                age(state.now.saturating_duration_since(at))
+                age(clock.now.saturating_duration_since(at))
             ),
             theme.dim,
         ));

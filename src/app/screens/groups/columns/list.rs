@@ -2,8 +2,8 @@
 
 use crate::groups::{GroupSummary, LagHistory};
 
-use super::Column;
-use super::group_format::{SPARK_WIDTH, total_lag, trend_cell};
+use crate::columns::Column;
+use crate::columns::group_format::{SPARK_WIDTH, total_lag, trend_cell};
 
 /// What one group row shows.
 #[derive(Debug, Clone, Copy)]
