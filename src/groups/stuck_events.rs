@@ -540,5 +540,50 @@ mod tests {
         }
     }
 
+    #[test]
+    fn reconciliations_and_lag_trends_of_a_list_read_pass_the_same_gate() {
+        use crate::groups::member::{Assignment, Member};
+        use crate::groups::reconcile_events::Reconciling;
+        let limits = Limits {
+            per_kind: 1,
+            ..Limits::default()
+        };
+        let mut source = GroupEvents::with_limits(3, limits);
+        let member = Member {
+            member_id: "m".to_owned(),
+            assignment: Assignment::default(),
+            target_assignment: Some(Assignment::from_pairs([("orders".to_owned(), vec![2])])),
+            ..Member::default()
+        };
+        let description = crate::groups::GroupDescription {
+            group: "billing".to_owned(),
+            group_type: GroupType::Consumer,
+            state: GroupState::Stable,
+            coordinator: 1,
+            protocol_type: "consumer".to_owned(),
+            assignor: "uniform".to_owned(),
+            group_epoch: Some(2),
+            assignment_epoch: Some(2),
+            members: vec![member],
+            topology: None,
+        };
+        // Three groups reconciling in one read: one said, two folded.
+        let mut read = read_of(1, &[2], 10, 20);
+        let mut one = read.groups.remove(0);
+        one.reconciling = Reconciling::of(&description);
+        read.groups = ["a", "b", "c"]
+            .iter()
+            .map(|name| {
+                let mut group = one.clone();
+                group.listing.group = (*name).to_owned();
+                group
+            })
+            .collect();
+        let events = source.list(None, &read, Instant::now(), SystemTime::UNIX_EPOCH);
+        let names: Vec<&str> = events.iter().map(|e| e.kind.name()).collect();
+        assert_eq!(names, ["group_reconciling", "events_suppressed"]);
+        assert_eq!(folds(&events), [("group_reconciling", 2)]);
+    }
+
     const STUCK: usize = 3;
 }
