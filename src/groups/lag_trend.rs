@@ -136,7 +136,9 @@ impl Window<'_> {
     }
 }
 
-/// A change said: from, to, the rates before and after.
+/// A change said: from, to, the rates before and after (before: the
+/// window before's when growth starts, the growth last said when it speeds
+/// up or ends).
 type Change = (Way, Way, f64, f64);
 
 /// One topic of one group.
@@ -207,7 +209,7 @@ impl Track {
             Some((Way::Growing, Way::Growing, self.told_rate, rate))
         } else if self.growing && !growing && now.way() != Way::Growing {
             // Growth ends only when the window did not rise by the band.
-            Some((Way::Growing, now.way(), before.rate(), rate))
+            Some((Way::Growing, now.way(), self.told_rate, rate))
         } else {
             None
         };
@@ -432,6 +434,7 @@ mod tests {
         // Two partitions from 150 behind to 3000 behind each, over 15 s.
         assert_eq!((*after, *lag), (380, 2 * (20_000 - 17_000)));
         assert!(said[1].4 < 0, "draining: {said:?}");
+        assert_eq!(said[1].3, 380, "the growth said before it ended");
     }
 
     #[test]

@@ -186,7 +186,9 @@ pub enum MovementKind {
         from: String,
         /// The trend now: `growing`, `shrinking` or `steady`.
         to: String,
-        /// The lag's change per second before (records; negative: draining).
+        /// The lag's change per second before (records; negative:
+        /// draining): over the reads before, when growth starts; the growth
+        /// last said, when it speeds up or ends.
         rate_before: i64,
         /// The lag's change per second now.
         rate_after: i64,
