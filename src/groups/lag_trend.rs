@@ -43,8 +43,10 @@
 //! new baseline.
 //!
 //! Memory: [`HELD`] reads of 32 bytes, about 260 bytes, for each topic of
-//! each group read with a lag number (dropped with the group from the
-//! list); nothing is allocated per read for a group whose topics are held.
+//! each group read with a lag number, Empty groups included (a stopped
+//! consumer is the case this is for); dropped with the group from the
+//! list. A read allocates per group (its key, its topics' sums), never per
+//! partition.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
