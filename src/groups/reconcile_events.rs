@@ -3,7 +3,10 @@
 //! targets — the coordinator moved partitions and the members have not all
 //! taken or given them up yet — and its converging again.
 //!
-//! A read of a group (the list or its visible rows) keeps, for a group
+//! What is compared is [`super::member::Member::is_reconciling`]: the
+//! partitions a member owns against its target's (for a streams member,
+//! the partitions of its active tasks; standby and warm-up tasks are not
+//! compared). A read of a group (the list or its visible rows) keeps, for a group
 //! that reconciles, only its reconciling members ([`Reconciling`], in the
 //! group's summary: nothing for a converged group). [`ReconcileWatch`]
 //! says `group_reconciling` when a group is first seen so (the members,
