@@ -99,6 +99,7 @@ fn overview(groups: usize, round: i64) -> Arc<Overview> {
                 state: GroupState::Stable,
                 topics: vec![topic],
                 lag: Some(lag),
+                reconciling: None,
                 error: None,
             }
         })

@@ -53,6 +53,7 @@ fn summary(i: usize, behind: i64) -> GroupSummary {
         state: GroupState::Empty,
         lag: Some(lag(i, behind)),
         topics: vec!["orders".into()],
+        reconciling: None,
         error: None,
     }
 }

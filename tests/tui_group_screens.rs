@@ -54,6 +54,7 @@ fn summary(
         state,
         lag,
         topics,
+        reconciling: None,
         error: None,
     }
 }

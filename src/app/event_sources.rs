@@ -3,9 +3,10 @@
 //!
 //! - the group kinds ([`GroupEvents`]): the changes between two reads of
 //!   the group list (`:groups`, or `L` on Topics), and a partition STUCK or
-//!   moving again over the reads of the groups the TUI already polls — the
-//!   whole list, the visible rows of a list, the group on screen. No group
-//!   is read for the events' sake;
+//!   moving again, a lag trend turning to growing or back, and a KIP-848
+//!   group reconciling and converged, over the reads of the groups the TUI
+//!   already polls — the whole list, the visible rows of a list, the group
+//!   on screen. No group is read for the events' sake;
 //! - `topic_config_changed` / `broker_config_changed` ([`ConfigWatch`]):
 //!   the changes between two of the worker's config sweeps
 //!   ([`crate::inspect::config_sweep`]: every topic's configs, 1000 a
@@ -256,6 +257,7 @@ mod tests {
                 state: GroupState::Stable,
                 topics: lag.topics(),
                 lag: Some(lag),
+                reconciling: None,
                 error: None,
             }],
             failed_brokers: Vec::new(),

@@ -2,8 +2,12 @@
 //! `--groups` matches) read with lag every `--group-interval`, and the
 //! group events derived from two reads in a row
 //! ([`crate::groups::events::diff`]): state changed, members changed (a
-//! rebalance), retention passed a commit; and a partition STUCK or moving
-//! again over the last reads ([`crate::groups::stuck_events::StuckWatch`]).
+//! rebalance), retention passed a commit; a partition STUCK or moving
+//! again over the last reads ([`crate::groups::stuck_events::StuckWatch`]);
+//! a group's lag on a topic turning to growing or back
+//! ([`crate::groups::lag_trend`]); a KIP-848 group's members off their
+//! target assignments and converged again
+//! ([`crate::groups::reconcile_events`]).
 //! Rate limited per kind as the movement log is ([`GroupEvents`]): over a
 //! kind's limit, one counted `events_suppressed` record per read.
 //!

@@ -33,6 +33,7 @@ pub fn billing() -> GroupSummary {
             part(None, Some(4)),
         ])),
         topics: vec!["orders".into(), "audit".into()],
+        reconciling: None,
         error: None,
     }
 }

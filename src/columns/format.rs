@@ -199,6 +199,9 @@ pub fn movement_detail(kind: &MovementKind) -> String {
         | MovementKind::GroupRecordsLost { .. }
         | MovementKind::GroupStuck { .. }
         | MovementKind::GroupMoving { .. }
+        | MovementKind::GroupLagTrendChanged { .. }
+        | MovementKind::GroupReconciling { .. }
+        | MovementKind::GroupReconciled { .. }
         | MovementKind::TopicConfigChanged { .. }
         | MovementKind::BrokerConfigChanged { .. } => Ok(()),
     };
@@ -239,8 +242,57 @@ fn group_detail(kind: &MovementKind) -> Option<String> {
                 shown(group)
             )
         }
+        MovementKind::GroupLagTrendChanged {
+            group,
+            from,
+            to,
+            rate_before,
+            rate_after,
+            lag,
+        } => format!(
+            "group {} lag {from} → {to} ({rate_before:+}/s → {rate_after:+}/s, lag {lag})",
+            shown(group)
+        ),
+        MovementKind::GroupReconciling { group, members, .. } => format!(
+            "group {} reconciling: {}",
+            shown(group),
+            member_changes(members)
+        ),
+        MovementKind::GroupReconciled { group, members, .. } => format!(
+            "group {} reconciled: {}",
+            shown(group),
+            member_changes(members)
+        ),
         _ => return None,
     })
+}
+
+/// Each member's partitions before → after, `; `-separated: `client-1
+/// orders:0,1 → orders:0` (`-` for none).
+fn member_changes(members: &[crate::meta::MemberChange]) -> String {
+    use crate::anonymize::{Kind, name};
+    let partitions = |p: &crate::meta::movement::Partitions| {
+        if p.is_empty() {
+            return "-".to_owned();
+        }
+        p.iter()
+            .map(|(topic, ps)| format!("{}:{}", name(Kind::Topic, topic), ids(ps)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    members
+        .iter()
+        .map(|m| {
+            let who = if m.client_id.is_empty() {
+                name(Kind::Member, &m.member_id)
+            } else {
+                name(Kind::Client, &m.client_id)
+            };
+            let (before, after) = (&m.assignment, &m.target_assignment);
+            format!("{who} {} → {}", partitions(before), partitions(after))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// What a config event says: the config's change, after the broker for a

@@ -50,6 +50,7 @@ impl GroupSummary {
             state,
             lag,
             topics,
+            reconciling,
             error,
         } = fresh;
         if self.listing != listing {
@@ -66,6 +67,7 @@ impl GroupSummary {
         if self.topics != topics {
             self.topics = topics;
         }
+        self.reconciling = reconciling;
         if self.error != error {
             self.error = error;
         }
@@ -199,6 +201,7 @@ mod tests {
             state: GroupState::Stable,
             topics: lag.topics(),
             lag: Some(lag),
+            reconciling: None,
             error: None,
         }
     }

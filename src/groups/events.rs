@@ -109,6 +109,7 @@ mod tests {
             state,
             topics: lag.topics(),
             lag: Some(lag),
+            reconciling: None,
             error: None,
         }
     }

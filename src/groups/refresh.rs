@@ -16,6 +16,7 @@ use super::kind::{GroupState, GroupType};
 use super::lag::{GroupLag, PartitionLag};
 use super::listing::GroupListing;
 use super::offset_fetch::Committed;
+use super::reconcile_events::Reconciling;
 use super::topic_names::Interner;
 
 /// One group in the list view.
@@ -31,6 +32,10 @@ pub struct GroupSummary {
     pub lag: Option<GroupLag>,
     /// Topics it has commits on or assignments in.
     pub topics: Vec<Arc<str>>,
+    /// KIP-848: its members whose assignment is not their target, when
+    /// some are (`None` for a converged or classic group, or when the
+    /// describe failed).
+    pub reconciling: Option<Box<Reconciling>>,
     /// What failed for this group, if anything.
     pub error: Option<String>,
 }
@@ -338,20 +343,26 @@ fn summarise(
     names: &mut Interner<'_>,
 ) -> GroupSummary {
     let mut errors = Vec::new();
-    let (members, state, mut topics) = match description {
+    let (members, state, mut topics, reconciling) = match description {
         Some(Ok(d)) => {
             // `ListGroups` below v5 gives no type; the describe API that
             // answered tells it (a classic group on a 3.x broker).
             if matches!(listing.group_type, GroupType::Unknown(_)) {
                 listing.group_type = d.group_type.clone();
             }
-            (Some(d.members.len()), d.state.clone(), assigned_topics(&d))
+            let reconciling = Reconciling::of(&d);
+            (
+                Some(d.members.len()),
+                d.state.clone(),
+                assigned_topics(&d),
+                reconciling,
+            )
         }
         Some(Err(e)) => {
             errors.push(e.to_string());
-            (None, listing.state.clone(), BTreeSet::new())
+            (None, listing.state.clone(), BTreeSet::new(), None)
         }
-        None => (None, listing.state.clone(), BTreeSet::new()),
+        None => (None, listing.state.clone(), BTreeSet::new(), None),
     };
     let lag = match lag {
         Some(Ok(lag)) => Some(lag),
@@ -370,6 +381,7 @@ fn summarise(
         state,
         lag,
         topics: topics.iter().map(|t| names.get(t)).collect(),
+        reconciling,
         error: (!errors.is_empty()).then(|| errors.join("; ")),
     }
 }
@@ -391,6 +403,7 @@ mod tests {
             state: GroupState::Empty,
             lag: None,
             topics: topics.iter().map(|t| Arc::from(*t)).collect(),
+            reconciling: None,
             error: None,
         }
     }

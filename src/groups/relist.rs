@@ -81,6 +81,7 @@ impl Overview {
                     members: None,
                     lag: None,
                     topics: Vec::new(),
+                    reconciling: None,
                     error: None,
                 },
                 Joined::Held(before) => {
@@ -143,6 +144,7 @@ mod tests {
                 reported: None,
             }])),
             topics: vec!["t".into()],
+            reconciling: None,
             error: None,
         }
     }

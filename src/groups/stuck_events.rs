@@ -12,8 +12,10 @@
 //! nothing. A read allocates one list per group with members, nothing per
 //! partition.
 //!
-//! [`GroupEvents`] is what a reader of groups holds: these and the list's
-//! changes, rate limited per kind as the movement log is.
+//! [`GroupEvents`] is what a reader of groups holds: these, the list's
+//! changes, the lag trend (`super::lag_trend`) and KIP-848 reconciliation
+//! (`super::reconcile_events`), rate limited per kind as the movement log
+//! is.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -22,6 +24,8 @@ use std::time::{Instant, SystemTime};
 use crate::meta::{EventGate, Limits, MovementEvent, MovementKind};
 
 use super::lag::GroupLag;
+use super::lag_trend::TrendWatch;
+use super::reconcile_events::ReconcileWatch;
 use super::refresh::{GroupSummary, Overview};
 
 /// The most reads a partition is judged over.
@@ -233,14 +237,17 @@ impl StuckWatch {
 }
 
 /// Every group event of one reader of groups, rate limited: the changes
-/// between two reads of the list ([`super::events::diff`]) and the STUCK
-/// partitions ([`StuckWatch`]), through one [`EventGate`] (the movement
+/// between two reads of the list ([`super::events::diff`]), the STUCK
+/// partitions ([`StuckWatch`]), the lag trend ([`TrendWatch`]) and the
+/// KIP-848 reconciliations ([`ReconcileWatch`]), through one [`EventGate`] (the movement
 /// log's per-kind limit: a storm is folded into counted `events_suppressed`
 /// records, never dropped unseen). `watch events`, `record` and the TUI
 /// each hold one.
 #[derive(Debug)]
 pub struct GroupEvents {
     stuck: StuckWatch,
+    trend: TrendWatch,
+    reconcile: ReconcileWatch,
     gate: EventGate,
 }
 
@@ -254,6 +261,8 @@ impl GroupEvents {
     pub fn with_limits(reads: usize, limits: Limits) -> GroupEvents {
         GroupEvents {
             stuck: StuckWatch::new(reads),
+            trend: TrendWatch::default(),
+            reconcile: ReconcileWatch::default(),
             gate: EventGate::new(limits),
         }
     }
@@ -269,11 +278,14 @@ impl GroupEvents {
     ) -> Vec<MovementEvent> {
         let mut events = before.map_or_else(Vec::new, |b| super::events::diff(b, after, wall));
         events.extend(self.stuck.observe(after, at, wall));
+        events.extend(self.trend.observe(after, at, wall));
+        events.extend(self.reconcile.observe(after, wall));
         self.gate.admit(events)
     }
 
-    /// A read of some groups alone (the visible rows of a list): STUCK
-    /// only (state and member changes come from reads of the whole list).
+    /// A read of some groups alone (the visible rows of a list): STUCK,
+    /// the lag trend and reconciliation (state and member changes come
+    /// from reads of the whole list).
     pub fn rows(
         &mut self,
         rows: &[GroupSummary],
@@ -286,12 +298,16 @@ impl GroupEvents {
                 let members = row.members.is_some_and(|n| n > 0);
                 let name = &row.listing.group;
                 events.extend(self.stuck.observe_group(name, members, lag, at, wall));
+                events.extend(self.trend.observe_group(name, lag, at, wall));
             }
         }
+        events.extend(self.reconcile.observe_rows(rows, wall));
         self.gate.admit(events)
     }
 
-    /// A read of one group (the group on screen): STUCK only.
+    /// A read of one group (the group on screen): STUCK and the lag trend
+    /// (its description is not looked at here: reconciliation comes from
+    /// the list and its rows).
     pub fn group(
         &mut self,
         group: &str,
@@ -300,7 +316,8 @@ impl GroupEvents {
         at: Instant,
         wall: SystemTime,
     ) -> Vec<MovementEvent> {
-        let events = self.stuck.observe_group(group, members, lag, at, wall);
+        let mut events = self.stuck.observe_group(group, members, lag, at, wall);
+        events.extend(self.trend.observe_group(group, lag, at, wall));
         self.gate.admit(events)
     }
 }
@@ -347,6 +364,7 @@ mod tests {
                 state: GroupState::Stable,
                 topics: lag.topics(),
                 lag: Some(lag),
+                reconciling: None,
                 error: None,
             }],
             failed_brokers: Vec::new(),
@@ -520,6 +538,51 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn reconciliations_and_lag_trends_of_a_list_read_pass_the_same_gate() {
+        use crate::groups::member::{Assignment, Member};
+        use crate::groups::reconcile_events::Reconciling;
+        let limits = Limits {
+            per_kind: 1,
+            ..Limits::default()
+        };
+        let mut source = GroupEvents::with_limits(3, limits);
+        let member = Member {
+            member_id: "m".to_owned(),
+            assignment: Assignment::default(),
+            target_assignment: Some(Assignment::from_pairs([("orders".to_owned(), vec![2])])),
+            ..Member::default()
+        };
+        let description = crate::groups::GroupDescription {
+            group: "billing".to_owned(),
+            group_type: GroupType::Consumer,
+            state: GroupState::Stable,
+            coordinator: 1,
+            protocol_type: "consumer".to_owned(),
+            assignor: "uniform".to_owned(),
+            group_epoch: Some(2),
+            assignment_epoch: Some(2),
+            members: vec![member],
+            topology: None,
+        };
+        // Three groups reconciling in one read: one said, two folded.
+        let mut read = read_of(1, &[2], 10, 20);
+        let mut one = read.groups.remove(0);
+        one.reconciling = Reconciling::of(&description);
+        read.groups = ["a", "b", "c"]
+            .iter()
+            .map(|name| {
+                let mut group = one.clone();
+                group.listing.group = (*name).to_owned();
+                group
+            })
+            .collect();
+        let events = source.list(None, &read, Instant::now(), SystemTime::UNIX_EPOCH);
+        let names: Vec<&str> = events.iter().map(|e| e.kind.name()).collect();
+        assert_eq!(names, ["group_reconciling", "events_suppressed"]);
+        assert_eq!(folds(&events), [("group_reconciling", 2)]);
     }
 
     const STUCK: usize = 3;

@@ -86,6 +86,17 @@ pub fn approx_bytes(event: &MovementEvent) -> usize {
         MovementKind::ReplicasChanged { from, to } => ids(from) + ids(to),
         MovementKind::BrokerJoined { address, .. } => address.len(),
         MovementKind::MetadataFrozen { reason } => reason.len(),
+        MovementKind::GroupLagTrendChanged {
+            group, from, to, ..
+        } => group.len() + from.len() + to.len(),
+        MovementKind::GroupReconciling { group, members, .. }
+        | MovementKind::GroupReconciled { group, members, .. } => {
+            group.len()
+                + members
+                    .iter()
+                    .map(super::MemberChange::approx_bytes)
+                    .sum::<usize>()
+        }
         MovementKind::TopicConfigChanged {
             config, from, to, ..
         }

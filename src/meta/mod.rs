@@ -55,7 +55,7 @@ pub use liveness::{Frozen, Health};
 pub use liveness_probe::{LivenessProbe, PROBE_GRACE, ProbeReport};
 pub use metadata_answer::MetadataAnswer;
 pub use metadata_request::MetadataAsk;
-pub use movement::{MovementEvent, MovementKind, diff};
+pub use movement::{MemberChange, MovementEvent, MovementKind, diff};
 pub use movement_log::{Limits, MovementLog};
 pub use offsets::{TopicPartition, Watermarks};
 pub use pool::BrokerPool;

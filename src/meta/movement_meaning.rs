@@ -19,6 +19,9 @@ impl MovementKind {
             K::GroupStateChanged { to, .. } if matches!(to.as_str(), "Empty" | "Dead") => {
                 Severity::Warn
             }
+            // Lag that starts growing (or grows four times as fast) warns;
+            // the end of growth informs.
+            K::GroupLagTrendChanged { to, .. } if to == "growing" => Severity::Warn,
             K::IsrShrank { .. }
             | K::BrokerLeft { .. }
             | K::BrokerFenced { .. }
@@ -30,6 +33,9 @@ impl MovementKind {
             | K::GroupStateChanged { .. }
             | K::GroupMembersChanged { .. }
             | K::GroupMoving { .. }
+            | K::GroupLagTrendChanged { .. }
+            | K::GroupReconciling { .. }
+            | K::GroupReconciled { .. }
             | K::MinIsrRestored { .. }
             | K::LeaderChanged { .. }
             | K::PartitionOnline { .. }
@@ -56,6 +62,7 @@ impl MovementKind {
             | K::MetadataLive { .. }
             | K::GroupStuck { .. }
             | K::GroupMoving { .. }
+            | K::GroupLagTrendChanged { .. }
             | K::EventsSuppressed { .. } => Source::Observed,
             _ => Source::Reported,
         }
@@ -88,6 +95,9 @@ impl MovementKind {
             | MovementKind::GroupRecordsLost { .. }
             | MovementKind::GroupStuck { .. }
             | MovementKind::GroupMoving { .. }
+            | MovementKind::GroupLagTrendChanged { .. }
+            | MovementKind::GroupReconciling { .. }
+            | MovementKind::GroupReconciled { .. }
             | MovementKind::UnderMinIsr { .. }
             | MovementKind::MinIsrRestored { .. }
             | MovementKind::TopicConfigChanged { .. }
@@ -103,6 +113,9 @@ impl MovementKind {
                     | "group_records_lost"
                     | "group_stuck"
                     | "group_moving"
+                    | "group_lag_trend_changed"
+                    | "group_reconciling"
+                    | "group_reconciled"
                     | "under_min_isr"
                     | "min_isr_restored"
                     | "topic_config_changed"
@@ -128,7 +141,10 @@ impl MovementEvent {
             | MovementKind::GroupMembersChanged { group, .. }
             | MovementKind::GroupRecordsLost { group, .. }
             | MovementKind::GroupStuck { group, .. }
-            | MovementKind::GroupMoving { group, .. } => Some(group),
+            | MovementKind::GroupMoving { group, .. }
+            | MovementKind::GroupLagTrendChanged { group, .. }
+            | MovementKind::GroupReconciling { group, .. }
+            | MovementKind::GroupReconciled { group, .. } => Some(group),
             _ => None,
         }
     }

@@ -251,6 +251,7 @@ fn summary(row: &GroupRowJson) -> GroupSummary {
             per_topic: crate::groups::TopicTotals::default(),
         }),
         topics: row.topics.iter().map(|t| Arc::from(t.as_str())).collect(),
+        reconciling: None,
         error: row.error.clone(),
     }
 }

@@ -532,6 +532,7 @@ mod tests {
                 state: crate::groups::GroupState::Empty,
                 lag: None,
                 topics: Vec::new(),
+                reconciling: None,
                 error: None,
             };
             Arc::new(crate::groups::Overview {

@@ -177,6 +177,45 @@ pub enum MovementKind {
         /// Its committed offset now.
         committed: i64,
     },
+    /// A group's lag on the event's topic changed direction sharply, or
+    /// grew four times as fast (kscope's judgement over its reads of the
+    /// group: see `crate::groups::lag_trend` for the rule and its floor).
+    GroupLagTrendChanged {
+        group: String,
+        /// The trend before: `growing`, `shrinking` or `steady`.
+        from: String,
+        /// The trend now: `growing`, `shrinking` or `steady`.
+        to: String,
+        /// The lag's change per second before (records; negative:
+        /// draining): over the reads before, when growth starts; the growth
+        /// last said, when it speeds up or ends.
+        rate_before: i64,
+        /// The lag's change per second now.
+        rate_after: i64,
+        /// The group's lag on the topic now (records).
+        lag: i64,
+    },
+    /// KIP-848 (a `consumer` or `streams` group): members' assignments
+    /// differ from their targets — the coordinator moved partitions and the
+    /// members have not all converged. Said when the group is first seen so.
+    GroupReconciling {
+        group: String,
+        /// The group epoch (bumped on every membership change).
+        group_epoch: Option<i32>,
+        /// The target assignment's epoch.
+        assignment_epoch: Option<i32>,
+        /// The members reconciling: `assignment` what each owns,
+        /// `target_assignment` its target.
+        members: Vec<super::MemberChange>,
+    },
+    /// Every member of a reconciling group owns its target again.
+    GroupReconciled {
+        group: String,
+        /// The members that were reconciling: `assignment` what each owned
+        /// when it was first seen reconciling, `target_assignment` the
+        /// target it reached.
+        members: Vec<super::MemberChange>,
+    },
     /// A partition's ISR fell below its topic's `min.insync.replicas`:
     /// `acks=all` writes to it fail (`NOT_ENOUGH_REPLICAS`).
     UnderMinIsr {
@@ -266,6 +305,9 @@ impl MovementKind {
             MovementKind::GroupRecordsLost { .. } => "group_records_lost",
             MovementKind::GroupStuck { .. } => "group_stuck",
             MovementKind::GroupMoving { .. } => "group_moving",
+            MovementKind::GroupLagTrendChanged { .. } => "group_lag_trend_changed",
+            MovementKind::GroupReconciling { .. } => "group_reconciling",
+            MovementKind::GroupReconciled { .. } => "group_reconciled",
             MovementKind::UnderMinIsr { .. } => "under_min_isr",
             MovementKind::MinIsrRestored { .. } => "min_isr_restored",
             MovementKind::TopicConfigChanged { .. } => "topic_config_changed",

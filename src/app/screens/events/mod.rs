@@ -205,4 +205,57 @@ mod tests {
         assert_eq!(Timeline.enter(&mut store, 1), Some(Goto::Broker(2)));
         assert_eq!(Timeline.enter(&mut store, 2), None, "the whole cluster");
     }
+
+    #[test]
+    fn the_group_dynamics_kinds_filter_by_name_and_open_their_group() {
+        let mut store = EventsStore::default();
+        let batch = vec![
+            event(
+                Some("orders"),
+                None,
+                MovementKind::GroupLagTrendChanged {
+                    group: "billing".to_owned(),
+                    from: "steady".to_owned(),
+                    to: "growing".to_owned(),
+                    rate_before: 0,
+                    rate_after: 400,
+                    lag: 6000,
+                },
+            ),
+            event(
+                None,
+                None,
+                MovementKind::GroupReconciling {
+                    group: "audit".to_owned(),
+                    group_epoch: Some(3),
+                    assignment_epoch: Some(3),
+                    members: Vec::new(),
+                },
+            ),
+            event(
+                None,
+                None,
+                MovementKind::GroupReconciled {
+                    group: "audit".to_owned(),
+                    members: Vec::new(),
+                },
+            ),
+        ];
+        Timeline::receive(&mut store, Msg::Arrived(batch), clock(1_010));
+        assert_eq!(store.recent, [0, 1, 2], "the growth warns, the rest inform");
+        let rows = Timeline.rows(&store, &mut |key| key.contains("group_lag_trend_changed"));
+        assert_eq!(rows, [0]);
+        let rows = Timeline.rows(&store, &mut |key| key.contains("group_reconcil"));
+        assert_eq!(rows, [1, 2]);
+        let rows = Timeline.rows(&store, &mut |key| key.contains("orders"));
+        assert_eq!(rows, [0], "the trend's topic is its subject's");
+        assert_eq!(
+            Timeline.enter(&mut store, 0),
+            Some(Goto::Group("billing".to_owned()))
+        );
+        assert_eq!(
+            Timeline.enter(&mut store, 2),
+            Some(Goto::Group("audit".to_owned()))
+        );
+    }
 }

@@ -76,6 +76,9 @@ pub fn movement_key(event: &MovementEvent) -> String {
         | K::GroupRecordsLost { .. }
         | K::GroupStuck { .. }
         | K::GroupMoving { .. }
+        | K::GroupLagTrendChanged { .. }
+        | K::GroupReconciling { .. }
+        | K::GroupReconciled { .. }
         | K::TopicConfigChanged { .. } => Vec::new(),
         K::UnderMinIsr { isr, .. } | K::MinIsrRestored { isr, .. } => isr.clone(),
         K::BrokerConfigChanged { broker, .. } => broker.iter().copied().collect(),

@@ -98,6 +98,7 @@ mod tests {
             state: crate::groups::GroupState::Empty,
             topics: lag.topics(),
             lag: Some(lag),
+            reconciling: None,
             error: None,
         }
     }
