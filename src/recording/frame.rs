@@ -136,8 +136,13 @@ pub struct Metadata {
 /// partitions whose leader, epoch, ISR or replicas changed come alone.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Delta {
-    /// The controller, when it changed (`Some(None)`: none known now).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The controller, when it changed (`Some(None)`, written as `null`:
+    /// none known now; absent: unchanged).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub controller: Option<Option<i32>>,
     /// The voters, when they changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -154,6 +159,17 @@ pub struct Delta {
     /// Topics gone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deleted: Vec<String>,
+}
+
+/// A field that is there, `null` included: `Some` of what it holds (serde
+/// alone reads a `null` as absent, which would turn "no controller now"
+/// into "unchanged").
+fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
 }
 
 impl Delta {
