@@ -29,6 +29,7 @@ pub mod offset_fetch;
 mod readers;
 mod reask;
 pub mod reconcile_events;
+pub mod reconciling;
 mod record_age;
 mod refresh;
 mod relist;

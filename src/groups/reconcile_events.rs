@@ -7,7 +7,7 @@
 //! partitions a member owns against its target's (for a streams member,
 //! the partitions of its active tasks; standby and warm-up tasks are not
 //! compared). A read of a group (the list or its visible rows) keeps, for a group
-//! that reconciles, only its reconciling members ([`Reconciling`], in the
+//! that reconciles, only its reconciling members ([`super::reconciling::Reconciling`], in the
 //! group's summary: nothing for a converged group). [`ReconcileWatch`]
 //! says `group_reconciling` when a group is first seen so (the members,
 //! what each owns and its target) and `group_reconciled` when a later read
@@ -26,49 +26,7 @@ use std::time::SystemTime;
 
 use crate::meta::{MemberChange, MovementEvent, MovementKind};
 
-use super::description::GroupDescription;
 use super::refresh::{GroupSummary, Overview};
-
-/// A group's reconciling members, as one read found them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reconciling {
-    /// The group epoch.
-    pub group_epoch: Option<i32>,
-    /// The target assignment's epoch.
-    pub assignment_epoch: Option<i32>,
-    /// The members whose assignment is not their target: what each owns
-    /// (`assignment`) and its target (`target_assignment`), by member id.
-    pub members: Vec<MemberChange>,
-}
-
-impl Reconciling {
-    /// The reconciling members of `description`; `None` when every member
-    /// owns its target (or the group has no targets: classic groups).
-    pub fn of(description: &GroupDescription) -> Option<Box<Reconciling>> {
-        let members: Vec<MemberChange> = description
-            .members
-            .iter()
-            .filter(|m| m.is_reconciling())
-            .map(|m| MemberChange {
-                member_id: m.member_id.clone(),
-                client_id: m.client_id.clone(),
-                assignment: m.assignment.0.clone(),
-                target_assignment: m
-                    .target_assignment
-                    .as_ref()
-                    .map(|t| t.0.clone())
-                    .unwrap_or_default(),
-            })
-            .collect();
-        (!members.is_empty()).then(|| {
-            Box::new(Reconciling {
-                group_epoch: description.group_epoch,
-                assignment_epoch: description.assignment_epoch,
-                members,
-            })
-        })
-    }
-}
 
 /// The groups reconciling at the last read, by name: each reconciling
 /// member as first seen (what it owned then), its latest target.
@@ -161,7 +119,9 @@ fn judge(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::groups::description::GroupDescription;
     use crate::groups::member::{Assignment, Member};
+    use crate::groups::reconciling::Reconciling;
     use crate::groups::{GroupListing, GroupState, GroupType, RequestCounts};
 
     fn parts(partitions: &[i32]) -> Assignment {

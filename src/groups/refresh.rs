@@ -16,7 +16,7 @@ use super::kind::{GroupState, GroupType};
 use super::lag::{GroupLag, PartitionLag};
 use super::listing::GroupListing;
 use super::offset_fetch::Committed;
-use super::reconcile_events::Reconciling;
+use super::reconciling::Reconciling;
 use super::topic_names::Interner;
 
 /// One group in the list view.

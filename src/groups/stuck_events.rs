@@ -543,7 +543,7 @@ mod tests {
     #[test]
     fn reconciliations_and_lag_trends_of_a_list_read_pass_the_same_gate() {
         use crate::groups::member::{Assignment, Member};
-        use crate::groups::reconcile_events::Reconciling;
+        use crate::groups::reconciling::Reconciling;
         let limits = Limits {
             per_kind: 1,
             ..Limits::default()

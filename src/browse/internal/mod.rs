@@ -7,6 +7,7 @@
 pub mod consumer_offsets;
 mod consumer_offsets_text;
 mod json_obj;
+mod placement;
 pub mod share_group_state;
 mod share_group_state_text;
 pub mod transaction_state;
@@ -14,6 +15,7 @@ mod transaction_state_text;
 pub mod wire;
 
 pub use consumer_offsets::TOPIC as CONSUMER_OFFSETS;
+pub use placement::{java_string_hash, partition_for_group};
 pub use share_group_state::TOPIC as SHARE_GROUP_STATE;
 pub use transaction_state::TOPIC as TRANSACTION_STATE;
 
@@ -62,29 +64,6 @@ impl Decoded {
             Decoded::ShareState(d) => d.line(),
         }
     }
-}
-
-/// Java's `String.hashCode`: `31 * h + c` over the UTF-16 code units,
-/// wrapping.
-pub fn java_string_hash(text: &str) -> i32 {
-    text.encode_utf16().fold(0_i32, |h, unit| {
-        h.wrapping_mul(31).wrapping_add(i32::from(unit))
-    })
-}
-
-/// The `__consumer_offsets` partition that holds `group`'s records, as
-/// the group coordinator places it: `Utils.abs(groupId.hashCode()) %
-/// partitions`, where Kafka's `Utils.abs` maps `Integer.MIN_VALUE` to 0.
-/// The transaction coordinator places a transactional id in
-/// `__transaction_state` the same way.
-/// `None` when the topic has no partitions.
-pub fn partition_for_group(group: &str, partitions: i32) -> Option<i32> {
-    if partitions <= 0 {
-        return None;
-    }
-    let hash = java_string_hash(group);
-    let abs = if hash == i32::MIN { 0 } else { hash.abs() };
-    Some(abs % partitions)
 }
 
 /// The decoding of a record of `topic` (one that [`decodes`]; any other is

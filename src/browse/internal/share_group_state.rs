@@ -257,7 +257,7 @@ pub fn key_share_partition(key: &[u8]) -> Option<SharePartition> {
 /// partitions` over the coordinator key `group:topicId:partition`.
 /// `None` when the topic has no partitions.
 pub fn partition_for(share_partition: &SharePartition, partitions: i32) -> Option<i32> {
-    super::partition_for_group(&share_partition.coordinator_key(), partitions)
+    super::placement::partition_for_group(&share_partition.coordinator_key(), partitions)
 }
 
 #[cfg(test)]
