@@ -83,7 +83,9 @@ pub fn table<'a>() -> [Column<Row<'a>>; 9] {
             "TIME (UTC)",
             (23, 23),
             |r| datetime(r.time(), 0),
-            Some(|a, b| a.time().cmp(&b.time())),
+            // In the order the coordinator wrote them (commit times may
+            // tie, or step back across a coordinator move).
+            Some(|a, b| a.offset.cmp(&b.offset)),
         ),
         Column::text("RECORD", (5, 14), |r| what(r), None),
         Column::text(

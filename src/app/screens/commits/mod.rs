@@ -86,6 +86,8 @@ impl Module for Group {
     type Msg = Msg;
     type Source = Cluster;
     const PANEL_ROWS: u16 = 2;
+    /// Newest first, as read.
+    const DESCENDING: bool = true;
 
     fn title(&self) -> String {
         format!("commit history of group '{}'", self.group)
