@@ -165,14 +165,16 @@ pub async fn history(cluster: &Cluster, group: &str) -> Result<History, String> 
 async fn read(cluster: &Cluster, group: &str) -> Result<History, browse::Error> {
     let topic = consumer_offsets::TOPIC;
     let not_found = || browse::Error::TopicNotFound(topic.to_owned());
-    let snapshot = cluster
-        .refresh_topics(&[topic])
-        .await
-        .map_err(|_| not_found())?;
-    let count = snapshot
+    let snapshot = cluster.refresh_topics(&[topic]).await?;
+    let Some(count) = snapshot
         .topic(topic)
         .map(|t| i32::try_from(t.partitions.len()).unwrap_or(i32::MAX))
-        .ok_or_else(not_found)?;
+    else {
+        // Left out of the answer: unknown, or not authorized. The topic's
+        // own error in a fresh answer says which.
+        cluster.leader_for(topic, 0).await?;
+        return Err(not_found());
+    };
     let partition = browse::internal::partition_for_group(group, count).ok_or_else(not_found)?;
     let isolation = Isolation::ReadCommitted;
     let (low, end) = browse::watermarks(cluster, topic, partition, isolation).await?;

@@ -167,3 +167,24 @@ fn only_the_groups_records_are_kept() {
     );
     assert_eq!(cells(&columns::table(), &&kept)[1], "commit deleted");
 }
+
+#[test]
+fn a_refusal_says_what_reading_needs() {
+    use crate::conn::ErrorCode;
+    let denied = crate::browse::Error::Meta(crate::meta::Error::from_code(
+        ErrorCode::TopicAuthorizationFailed,
+        Some("topic '__consumer_offsets'".to_owned()),
+    ));
+    let said = read::failure(&denied);
+    assert!(
+        said.starts_with(
+            "not authorized to read __consumer_offsets: the commit history needs READ and DESCRIBE on it"
+        ),
+        "{said}"
+    );
+    let gone = crate::browse::Error::TopicNotFound("__consumer_offsets".to_owned());
+    assert_eq!(
+        read::failure(&gone),
+        "cannot read __consumer_offsets: topic '__consumer_offsets' not found"
+    );
+}
