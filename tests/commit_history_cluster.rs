@@ -2,7 +2,8 @@
 //! offsets committed one by one come back through the model and the
 //! worker's fetch as exactly those commits, newest first, with their topic,
 //! partition and offset; a group that never committed is said to have no
-//! record, with how much was read.
+//! record, with how much was read; a principal who may not read
+//! `__consumer_offsets` (alice on the cluster with an authorizer) is told so.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "groups_fixture/mod.rs"]
@@ -129,6 +130,52 @@ async fn the_commit_history_shows_the_commits_newest_first() {
     let text = screens_fixture::render(&s, &snap);
     assert!(
         text.contains(&format!("no record of group '{never}'")) && text.contains("records read"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_principal_who_may_not_read_consumer_offsets_is_told_so_in_words() {
+    let Some(acl) = support::acl_cluster() else {
+        return;
+    };
+    // alice (SASL PLAIN) holds READ on her `alice-` groups and nothing on
+    // `__consumer_offsets`.
+    let config = kscope::meta::ClusterConfig {
+        connection: kscope::conn::ConnectionConfig {
+            sasl: Some(kscope::conn::SaslConfig {
+                mechanism: kscope::conn::SaslMechanism::Plain,
+                username: acl.get("KSCOPE_PLAIN_USER").to_owned(),
+                password: kscope::conn::Secret::new(acl.get("KSCOPE_PLAIN_PASSWORD")),
+                token_command: None,
+            }),
+            ..kscope::conn::ConnectionConfig::default()
+        },
+        ..kscope::meta::ClusterConfig::default()
+    };
+    let servers: Vec<String> = acl
+        .get("KSCOPE_BOOTSTRAP_SASL_PLAINTEXT")
+        .split(',')
+        .map(str::to_owned)
+        .collect();
+    let alice = Cluster::connect(servers, config)
+        .await
+        .expect("connect as alice");
+    let snap = screens_fixture::cluster();
+    let mut s = state(&snap, 150, 20);
+    let query = open(&mut s, &snap, &fixture::unique("alice-history"));
+    carry_out(&mut s, &snap, &alice, query).await;
+    let held = s.screens.commits.answer.as_ref().expect("an answer");
+    let Err(said) = held.1.as_ref() else {
+        panic!("alice read __consumer_offsets: {:?}", held.1);
+    };
+    assert!(
+        said.starts_with("not authorized to read __consumer_offsets"),
+        "{said}"
+    );
+    let text = screens_fixture::render(&s, &snap);
+    assert!(
+        text.contains("not authorized to read __consumer_offsets"),
         "{text}"
     );
 }
