@@ -30,6 +30,9 @@ pub enum Command {
     Consumers,
     /// The members of the group on screen.
     Members,
+    /// The recent offset commits of the group on screen, from
+    /// `__consumer_offsets`.
+    CommitHistory,
     /// Show or hide Empty and Dead groups.
     ToggleInactive,
     /// Show only groups of one type, the next in turn (classic, consumer,

@@ -225,6 +225,13 @@ impl Default for Keymap {
                 Scope::GroupOffsets,
             ),
             bind(
+                C::CommitHistory,
+                Some("history"),
+                &[c('H')],
+                "commit history: the group's recent commits in __consumer_offsets",
+                Scope::GroupOffsets,
+            ),
+            bind(
                 C::Refresh,
                 Some("refresh"),
                 &[c('r')],

@@ -236,12 +236,7 @@ pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
                 push(state, Screen::Groups { topic: Some(topic) }, None, fx);
             }
         }
-        Command::Members => {
-            if let Screen::Group { group } = &state.view().screen {
-                let group = group.clone();
-                push(state, Screen::Members { group }, None, fx);
-            }
-        }
+        Command::Members | Command::CommitHistory => from_group(state, command, fx),
         Command::Configs => {
             if let Some(of) = config_target(state) {
                 let screen =
@@ -271,6 +266,22 @@ pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
             }
         }
     }
+}
+
+/// From a group's offsets: its members (`m`) or its commit history (`H`).
+fn from_group(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
+    let Screen::Group { group } = &state.view().screen else {
+        return;
+    };
+    let group = group.clone();
+    let screen = if command == Command::Members {
+        Screen::Members { group }
+    } else {
+        Screen::Module(super::screens::Screen::Commits(
+            super::screens::commits::Group { group },
+        ))
+    };
+    push(state, screen, None, fx);
 }
 
 fn move_by(state: &mut AppState, delta: isize) {

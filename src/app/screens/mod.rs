@@ -131,4 +131,5 @@ screens! {
     Brokers => brokers::List,
     Cluster => cluster::Quorum,
     Events => events::Timeline,
+    Commits => commits::Group,
 }

@@ -1,7 +1,8 @@
 //! The consumer-group screens: the list (`:groups`, every group with its
 //! state, members, lag and lag over time, or those consuming one topic),
 //! one group's offsets per partition (Enter, `:group NAME`) and its members
-//! (`m`). One store ([`store`]) holds the list, each group's lag over the
+//! (`m`); its commit history (`H`) is a module of its own
+//! (`screens::commits`). One store ([`store`]) holds the list, each group's lag over the
 //! session and the detail of the group on screen, each with its request
 //! bookkeeping; [`plan`] says what is due for what the stack shows and
 //! [`receive`] takes the answers, both over the store alone. The row lists
