@@ -25,8 +25,10 @@ use super::requests::{RequestIds, Requests};
 
 pub use read::{Entry, History, Kind};
 
-/// How often the history is read again while shown (`r` reads it now).
-pub const INTERVAL: Duration = Duration::from_mins(1);
+/// How often the history is read again while shown (`r` reads it now):
+/// a read of a quiet group can scan [`read::SCAN_BUDGET`] offsets of a
+/// production cluster's busiest internal topic, so not often.
+pub const INTERVAL: Duration = Duration::from_mins(5);
 /// A read older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_mins(2);
 
