@@ -13,7 +13,7 @@ use kscope::groups::{
     GroupLag, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
     RequestCounts,
 };
-use kscope::meta::MetadataSnapshot;
+use kscope::meta::{MetadataSnapshot, MovementEvent, MovementKind};
 use kscope::ui::theme::Theme;
 
 #[path = "support/frame.rs"]
@@ -183,5 +183,89 @@ fn group_frames(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, frames, group_frames);
+criterion_group!(benches, frames, group_frames, events_frames);
+
+/// `count` fabricated events (a benchmark harness): leader moves, ISR
+/// shrinks and expansions over 1,000 topics of 100 partitions, a second
+/// apart.
+#[allow(clippy::duration_suboptimal_units)] // epoch seconds read as such
+fn timeline(count: usize) -> Vec<MovementEvent> {
+    let start = std::time::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+    (0..count)
+        .map(|i| {
+            let (topic, partition) = (i % 1000, i32::try_from(i % 100).unwrap_or(0));
+            let kind = match i % 3 {
+                0 => MovementKind::LeaderChanged {
+                    from: 1,
+                    to: 2,
+                    epoch: i32::try_from(i).unwrap_or(0),
+                },
+                1 => MovementKind::IsrShrank {
+                    isr: vec![1, 3],
+                    removed: vec![2],
+                },
+                _ => MovementKind::IsrExpanded {
+                    isr: vec![1, 2, 3],
+                    added: vec![2],
+                },
+            };
+            MovementEvent {
+                time: start + Duration::from_secs(i as u64),
+                topic: Some(format!("topic-{topic:04}")),
+                partition: Some(partition),
+                kind,
+            }
+        })
+        .collect()
+}
+
+/// `:events` with a full timeline (100k events, what the TUI keeps): a
+/// frame, a key down and its frame, and a `/` filter keystroke and its
+/// frame (issue 28: keys within a frame).
+#[allow(clippy::duration_suboptimal_units)] // epoch seconds read as such
+fn events_frames(c: &mut Criterion) {
+    let theme = Theme::mono();
+    let snap = cluster(1000, 100);
+    let mut state = ready(&snap);
+    let wall = std::time::UNIX_EPOCH + Duration::from_secs(1_800_200_000);
+    let now = state.now;
+    update(&mut state, Action::Tick { now, wall }, &snap);
+    for chunk in timeline(100_000).chunks(10_000) {
+        update(&mut state, Action::Movements(chunk.to_vec()), &snap);
+    }
+    update(&mut state, Action::Key(Key::char(':')), &snap);
+    for ch in "events".chars() {
+        update(&mut state, Action::Key(Key::char(ch)), &snap);
+    }
+    update(&mut state, Action::Key(Key::plain(Code::Enter)), &snap);
+    assert_eq!(state.view().screen, kscope::app::Screen::events());
+    assert_eq!(state.screens.events.ring.len(), 100_000, "a full timeline");
+    let mut terminal = frame::terminal();
+    c.bench_function("tui_events_frame_100k", |b| {
+        b.iter(|| frame::draw(&mut terminal, &state, &snap, &theme));
+    });
+    c.bench_function("tui_events_key_down_100k", |b| {
+        b.iter(|| {
+            update(&mut state, Action::Key(Key::char('j')), &snap);
+            frame::draw(&mut terminal, &state, &snap, &theme);
+        });
+    });
+    update(&mut state, Action::Key(Key::char('/')), &snap);
+    update(&mut state, Action::Key(Key::char('i')), &snap);
+    update(&mut state, Action::Key(Key::char('s')), &snap);
+    let mut typed = 0_u32;
+    c.bench_function("tui_events_filter_keystroke_100k", |b| {
+        b.iter(|| {
+            typed += 1;
+            let key = if typed % 2 == 1 {
+                Key::char('r')
+            } else {
+                Key::plain(Code::Backspace)
+            };
+            update(&mut state, Action::Key(key), &snap);
+            frame::draw(&mut terminal, &state, &snap, &theme);
+        });
+    });
+}
+
 criterion_main!(benches);
