@@ -18,7 +18,6 @@ use crate::meta::{Cluster, MovementEvent};
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::leaders::movement_key;
 use super::module::{Clock, Goto, Module};
 use super::requests::RequestIds;
 
@@ -36,19 +35,6 @@ pub enum Msg {
     Arrived(Vec<MovementEvent>),
     /// A tick: the header's counts of the last five minutes age.
     Aged,
-}
-
-/// What `/` matches on the timeline: the leader-movement key (topic,
-/// partition, kind, `bN` for each broker named), the subject, the
-/// severity and the source.
-fn event_key(event: &MovementEvent) -> String {
-    format!(
-        "{} {} {} {}",
-        movement_key(event),
-        columns::subject(event),
-        event.kind.severity().name(),
-        event.kind.source().name()
-    )
 }
 
 impl Module for Timeline {
@@ -92,10 +78,9 @@ impl Module for Timeline {
 
     fn rows(&self, store: &EventsStore, keep: &mut impl FnMut(&str) -> bool) -> Vec<usize> {
         store
-            .ring
-            .iter()
+            .keys()
             .enumerate()
-            .filter(|(_, e)| keep(&event_key(e)))
+            .filter(|(_, key)| keep(key))
             .map(|(i, _)| i)
             .collect()
     }
