@@ -170,12 +170,8 @@ fn decode_key(key: &[u8]) -> Read<(i16, Option<SharePartition>)> {
 /// A value of a record type this decoder does not know: its version (when
 /// it has one) and bytes.
 fn unknown(bytes: &[u8]) -> Value {
-    let mut r = Reader::new(bytes);
-    match r.i16("value version") {
-        Ok(version) => Value::Unknown {
-            version,
-            bytes: r.rest().to_vec(),
-        },
+    match super::wire::versioned_bytes(bytes) {
+        Ok((version, bytes)) => Value::Unknown { version, bytes },
         Err(e) => Value::Error(e.0),
     }
 }

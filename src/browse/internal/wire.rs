@@ -181,3 +181,12 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 }
+
+/// A value of a version or type its decoder does not know: the version it
+/// starts with and the bytes after it (shown, never guessed at), or why not
+/// even the version could be read.
+pub fn versioned_bytes(bytes: &[u8]) -> Result<(i16, Vec<u8>), WireError> {
+    let mut r = Reader::new(bytes);
+    let version = r.i16("value version")?;
+    Ok((version, r.rest().to_vec()))
+}
