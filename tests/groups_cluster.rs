@@ -113,6 +113,11 @@ async fn a_classic_empty_group_has_exact_lag_per_partition_and_in_total() {
     assert_eq!(row["members"], 0);
     assert_eq!(row["lag"], total);
     assert_eq!(row["topics"][0], topic.as_str());
+    // One topic: its lag is the total (what a replay's Topics LAG shows).
+    assert_eq!(
+        row["lag_by_topic"],
+        serde_json::json!([{ "topic": topic.as_str(), "lag": total }])
+    );
     let coordinator = cluster.coordinator_for(&group).await.expect("coordinator");
     assert_eq!(row["coordinator"], coordinator);
 }

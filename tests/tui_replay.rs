@@ -204,10 +204,10 @@ fn playing_moves_at_real_time_and_screens_without_recorded_data_say_so() {
         );
     }
     command(&mut replay, "groups");
-    let notice = replay.state.notice.clone().unwrap_or_default();
+    let shown = render(&replay);
     assert!(
-        notice.contains("no group list is in this recording"),
-        "{notice}"
+        shown.contains("no group list is in this recording"),
+        "{shown}"
     );
     command(&mut replay, "ctx other");
     let notice = replay.state.notice.clone().unwrap_or_default();
@@ -246,7 +246,7 @@ fn a_cut_recording_replays_up_to_the_cut_and_names_its_offset() {
 /// rebalancing with one member fewer and its lag down, `audit` new.
 fn groups_recording(path: &Path) {
     use kscope::recording::frame::{Broker, Metadata, Partition, Topic};
-    use kscope::recording::{Body, Frame, GroupRowJson, Header, Writer};
+    use kscope::recording::{Body, Frame, GroupRowJson, Header, TopicLagJson, Writer};
     let start = 1_796_472_000_000;
     let header = Header {
         kscope: "0.1.0".to_owned(),
@@ -255,7 +255,7 @@ fn groups_recording(path: &Path) {
         topics: None,
         groups: None,
     };
-    let group = |name: &str, state: &str, members, lag| GroupRowJson {
+    let group = |name: &str, state: &str, members, lag: Option<i64>| GroupRowJson {
         group: name.to_owned(),
         group_type: "consumer".to_owned(),
         state: state.to_owned(),
@@ -266,6 +266,13 @@ fn groups_recording(path: &Path) {
         lag_deleted_by_retention: 0,
         past_end_partitions: 0,
         topics: vec!["orders".to_owned()],
+        lag_by_topic: lag
+            .map(|lag| TopicLagJson {
+                topic: "orders".to_owned(),
+                lag,
+            })
+            .into_iter()
+            .collect(),
         error: None,
     };
     let mut writer = Writer::create(path, &header).unwrap();
@@ -352,4 +359,40 @@ fn the_groups_list_is_the_one_recorded_last_and_no_group_event_is_derived_again(
     command(&mut replay, "groups");
     let screen = render(&replay);
     assert!(find_row(&screen, "billing").is_none(), "{screen}");
+}
+
+#[test]
+fn the_topics_lag_column_is_the_largest_recorded_group_lag_at_the_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("groups.kscope-rec");
+    groups_recording(&file);
+    let mut replay = Headless::open(&file, None, (140, 20)).unwrap();
+    let screen = render(&replay);
+    let lag_column = |screen: &str| {
+        let header = find_row(screen, "TOPIC↑").expect("the header");
+        header
+            .iter()
+            .position(|h| h == "LAG")
+            .expect("a LAG column")
+    };
+    let at = lag_column(&screen);
+    // No group list recorded yet at the first snapshot.
+    assert_eq!(row(&screen, "orders")[at], "?", "{screen}");
+    // A key a second after the one before, as a user presses them (the
+    // column takes a list that landed later than the one it shows).
+    let step = |replay: &mut Headless| {
+        let now = replay.state.now + std::time::Duration::from_secs(1);
+        let wall = std::time::SystemTime::now();
+        assert!(!replay.act(Action::Tick { now, wall }));
+        keys(replay, "]");
+        render(replay)
+    };
+    let screen = step(&mut replay);
+    assert_eq!(row(&screen, "orders")[at], "40", "{screen}");
+    let screen = step(&mut replay);
+    assert_eq!(row(&screen, "orders")[at], "5", "{screen}");
+    // Back before any list: unknown again, not the last value.
+    keys(&mut replay, "<");
+    let screen = render(&replay);
+    assert_eq!(row(&screen, "orders")[at], "?", "{screen}");
 }

@@ -57,6 +57,16 @@ impl Replay {
     }
 }
 
+/// Put `state` on `replay`, its LAG column on Topics following the
+/// recorded group lists (a recording costs nothing to read; live, `L`
+/// asks for it).
+pub fn install(state: &mut AppState, replay: Replay) {
+    state.replay = Some(replay);
+    state.follow_lag = true;
+    let toggles = state.topics_toggles();
+    super::forward::forward(state, toggles);
+}
+
 /// `ms` milliseconds as `15s`, `3m05s`, `2h05m`.
 fn age(ms: i64) -> String {
     crate::columns::format::age(Duration::from_millis(u64::try_from(ms).unwrap_or(0)))

@@ -9,8 +9,8 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::columns::Column;
-use crate::meta::{Limits, MovementLog};
-use crate::recording::{self, Recording, View};
+use crate::meta::{Limits, MovementEvent, MovementLog};
+use crate::recording::{self, Body, Stream, View};
 
 use super::args::{GetCommand, GetWhat, OutputFormat};
 use super::error::Error;
@@ -18,21 +18,28 @@ use super::groups::GroupRowJson;
 use super::output::emit;
 use super::{partial, rows, watch};
 
-/// Read `path`, reporting damage on stderr (the answer is then partial).
-fn open(path: &Path) -> Result<Recording, Error> {
-    let mut recording = recording::read(path)?;
-    if let Some(damage) = recording.damage.take() {
+/// What the recording at `path` knew at the cursor `at` (`None`: its
+/// end), read one chunk at a time (`crate::recording::stream`); damage
+/// before the cursor is said on stderr (the answer is then partial).
+fn view_at(path: &Path, at: Option<&str>) -> Result<(Stream, View), Error> {
+    let stream = Stream::open(path)?;
+    let cursor = stream.parse_at(at).map_err(Error::Usage)?;
+    let mut view = View {
+        at: cursor,
+        ..View::default()
+    };
+    let damage = stream.until(cursor, |frame| view.apply(&frame.body))?;
+    said(damage);
+    Ok((stream, view))
+}
+
+/// Damage met before the cursor, on stderr.
+fn said(damage: Option<recording::Error>) {
+    if let Some(damage) = damage {
         partial::missing(format!(
             "{damage}; answering from what was recorded before it"
         ));
     }
-    Ok(recording)
-}
-
-fn cursor(recording: &Recording, at: Option<&str>) -> Result<i64, Error> {
-    at.map_or(Ok(recording.end_ms()), |text| {
-        recording.parse_at(text).map_err(Error::Usage)
-    })
 }
 
 /// `get WHAT --from-file PATH [--at AT]`.
@@ -48,13 +55,12 @@ pub fn get(
             "--from-file answers get brokers, topics, partitions and groups".to_owned(),
         ));
     };
-    let recording = open(path)?;
-    let view = recording.view_at(cursor(&recording, at)?);
+    let (stream, view) = view_at(path, at)?;
     if !view.has_metadata {
         return Err(Error::Usage(format!(
             "recording '{}' holds nothing at or before that time (it starts at {})",
             path.display(),
-            super::event::rfc3339(recording::frame::time(recording.start_ms()))
+            super::event::rfc3339(recording::frame::time(stream.header.start_ms))
         )));
     }
     let snapshot = view.metadata.to_snapshot();
@@ -170,8 +176,15 @@ pub fn watch(
     format: OutputFormat,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let recording = open(path)?;
-    let events = recording.events_until(cursor(&recording, at)?);
+    let stream = Stream::open(path)?;
+    let cursor = stream.parse_at(at).map_err(Error::Usage)?;
+    let mut events = Vec::new();
+    let damage = stream.until(cursor, |frame| {
+        if let Body::Events { events: more } = frame.body {
+            events.extend(more.into_iter().map(MovementEvent::from));
+        }
+    })?;
+    said(damage);
     let log = MovementLog::with_limits(Limits::with_capacity(events.len().max(1)).unlimited_rate());
     let mut feed = log.subscribe();
     log.extend(events);

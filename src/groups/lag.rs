@@ -192,6 +192,19 @@ impl TopicTotals {
     }
 }
 
+impl FromIterator<(Arc<str>, LagTotals)> for TopicTotals {
+    /// Totals read back whole (a recording's rows): sorted by topic here,
+    /// a topic named twice kept once (its last).
+    fn from_iter<I: IntoIterator<Item = (Arc<str>, LagTotals)>>(items: I) -> Self {
+        let mut totals: Vec<(Arc<str>, LagTotals)> = items.into_iter().collect();
+        totals.reverse();
+        totals.sort_by(|a, b| a.0.cmp(&b.0));
+        totals.dedup_by(|a, b| a.0 == b.0);
+        totals.shrink_to_fit();
+        TopicTotals(totals)
+    }
+}
+
 impl<'a> IntoIterator for &'a TopicTotals {
     type Item = &'a (Arc<str>, LagTotals);
     type IntoIter = std::slice::Iter<'a, (Arc<str>, LagTotals)>;

@@ -6,7 +6,8 @@
 //! What is compared is [`super::member::Member::is_reconciling`]: the
 //! partitions a member owns against its target's (for a streams member,
 //! the partitions of its active tasks; standby and warm-up tasks are not
-//! compared). A read of a group (the list or its visible rows) keeps, for a group
+//! compared). A read of a group (the list, its visible rows, or the group
+//! on screen, [`ReconcileWatch::observe_one`]) keeps, for a group
 //! that reconciles, only its reconciling members ([`super::reconciling::Reconciling`], in the
 //! group's summary: nothing for a converged group). [`ReconcileWatch`]
 //! says `group_reconciling` when a group is first seen so (the members,
@@ -26,6 +27,7 @@ use std::time::SystemTime;
 
 use crate::meta::{MemberChange, MovementEvent, MovementKind};
 
+use super::reconciling::Reconciling;
 use super::refresh::{GroupSummary, Overview};
 
 /// The groups reconciling at the last read, by name: each reconciling
@@ -65,6 +67,23 @@ impl ReconcileWatch {
         }
         out
     }
+
+    /// A read of one group's description (the group on screen): the
+    /// others are kept as they were.
+    pub fn observe_one(
+        &mut self,
+        group: &str,
+        reconciling: Option<&Reconciling>,
+        wall: SystemTime,
+    ) -> Option<MovementEvent> {
+        let mut out = Vec::new();
+        let mut held = self.groups.remove(group);
+        judge_read(group, reconciling, &mut held, wall, &mut out);
+        if let Some(held) = held {
+            self.groups.insert(group.to_owned(), held);
+        }
+        out.pop()
+    }
 }
 
 /// Compare one read with what was held of its group, push the event
@@ -80,8 +99,21 @@ fn judge(
     if summary.members.is_none() {
         return;
     }
-    let group = summary.listing.group.clone();
-    let kind = match (held.as_mut(), summary.reconciling.as_deref()) {
+    let reconciling = summary.reconciling.as_deref();
+    judge_read(&summary.listing.group, reconciling, held, wall, out);
+}
+
+/// [`judge`] for a read whose describe answered: `reconciling` is what it
+/// found reconciling (`None`: every member on its target).
+fn judge_read(
+    group: &str,
+    reconciling: Option<&Reconciling>,
+    held: &mut Option<Vec<MemberChange>>,
+    wall: SystemTime,
+    out: &mut Vec<MovementEvent>,
+) {
+    let group = group.to_owned();
+    let kind = match (held.as_mut(), reconciling) {
         (None, Some(now)) => {
             *held = Some(now.members.clone());
             MovementKind::GroupReconciling {
@@ -174,6 +206,41 @@ mod tests {
             failed_brokers: Vec::new(),
             requests: RequestCounts::default(),
         }
+    }
+
+    #[test]
+    fn the_group_on_screen_read_alone_is_judged_with_the_list_reads_not_twice() {
+        let mut watch = ReconcileWatch::default();
+        let wall = SystemTime::UNIX_EPOCH;
+        let joined = vec![
+            member("a", &[0, 1, 2, 3], &[0, 1]),
+            member("b", &[], &[2, 3]),
+        ];
+        let moving = described(joined.clone());
+        // The detail finds it reconciling first: said once, by it.
+        let said = watch.observe_one("billing", Reconciling::of(&moving).as_deref(), wall);
+        assert!(
+            matches!(&said, Some(e) if e.kind.name() == "group_reconciling"),
+            "{said:?}"
+        );
+        // The list then finds the same: nothing new.
+        assert!(watch.observe(&read(Some(&joined)), wall).is_empty());
+        // An unrelated group on screen leaves billing held.
+        assert!(watch.observe_one("audit", None, wall).is_none());
+        // The detail finds it converged: said once, with what a owned first.
+        let done = vec![member("a", &[0, 1], &[0, 1]), member("b", &[2, 3], &[2, 3])];
+        let converged = described(done.clone());
+        let said = watch.observe_one("billing", Reconciling::of(&converged).as_deref(), wall);
+        let Some(MovementEvent {
+            kind: MovementKind::GroupReconciled { members, .. },
+            ..
+        }) = said
+        else {
+            panic!("reconciled expected, got {said:?}");
+        };
+        assert_eq!(members.len(), 2, "{members:?}");
+        assert_eq!(members[0].assignment["orders"], [0, 1, 2, 3]);
+        assert!(watch.observe(&read(Some(&done)), wall).is_empty());
     }
 
     #[test]

@@ -26,7 +26,8 @@ use crate::meta::{EventGate, Limits, MovementEvent, MovementKind};
 use super::lag::GroupLag;
 use super::lag_trend::TrendWatch;
 use super::reconcile_events::ReconcileWatch;
-use super::refresh::{GroupSummary, Overview};
+use super::reconciling::Reconciling;
+use super::refresh::{GroupDetail, GroupSummary, Overview};
 
 /// The most reads a partition is judged over.
 pub const MAX_READS: usize = 4;
@@ -305,19 +306,25 @@ impl GroupEvents {
         self.gate.admit(events)
     }
 
-    /// A read of one group (the group on screen): STUCK and the lag trend
-    /// (its description is not looked at here: reconciliation comes from
-    /// the list and its rows).
+    /// A read of one group (the group on screen, read more often than the
+    /// list): STUCK, the lag trend and reconciliation, from its lag and
+    /// its description.
     pub fn group(
         &mut self,
         group: &str,
-        members: bool,
-        lag: &GroupLag,
+        detail: &GroupDetail,
         at: Instant,
         wall: SystemTime,
     ) -> Vec<MovementEvent> {
+        let members = !detail.description.members.is_empty();
+        let lag = &detail.lag;
         let mut events = self.stuck.observe_group(group, members, lag, at, wall);
         events.extend(self.trend.observe_group(group, lag, at, wall));
+        let reconciling = Reconciling::of(&detail.description);
+        events.extend(
+            self.reconcile
+                .observe_one(group, reconciling.as_deref(), wall),
+        );
         self.gate.admit(events)
     }
 }
@@ -463,6 +470,28 @@ mod tests {
         assert_eq!(moving.len(), 3);
     }
 
+    /// A classic group's detail with `members` members and `lag`.
+    fn detail(members: usize, lag: &GroupLag) -> GroupDetail {
+        let member = crate::groups::member::Member::default();
+        GroupDetail {
+            description: crate::groups::description::GroupDescription {
+                group: "billing".to_owned(),
+                group_type: GroupType::Classic,
+                state: GroupState::Stable,
+                coordinator: 1,
+                protocol_type: "consumer".to_owned(),
+                assignor: "range".to_owned(),
+                group_epoch: None,
+                assignment_epoch: None,
+                members: vec![member; members],
+                topology: None,
+            },
+            lag: lag.clone(),
+            oldest_unconsumed: std::collections::BTreeMap::new(),
+            oldest_unconsumed_left_out: 0,
+        }
+    }
+
     #[test]
     fn one_group_read_alone_keeps_the_others_and_judges_it_over_its_own_reads() {
         let mut source = GroupEvents::new(3);
@@ -475,7 +504,7 @@ mod tests {
             let lag = overview.groups[0].lag.as_ref().expect("lag");
             // The detail of the group and a visible row of it, in turn.
             if i % 2 == 0 {
-                seen.extend(source.group("billing", true, lag, at, wall));
+                seen.extend(source.group("billing", &detail(1, lag), at, wall));
             } else {
                 seen.extend(source.rows(&overview.groups, at, wall));
             }
@@ -489,7 +518,7 @@ mod tests {
             let at = start + Duration::from_secs(u64::try_from(i).unwrap_or(0));
             let overview = read(0, 10, end);
             let lag = overview.groups[0].lag.as_ref().expect("lag");
-            assert!(idle.group("billing", false, lag, at, wall).is_empty());
+            assert!(idle.group("billing", &detail(0, lag), at, wall).is_empty());
         }
     }
 

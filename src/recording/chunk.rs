@@ -178,6 +178,42 @@ impl<'a, R: Read> Cursor<'a, R> {
 
     /// The next chunk's frames; `Ok(None)` at the end of the file.
     pub fn chunk(&mut self) -> Result<Option<Vec<Frame>>> {
+        let Some(raw) = self.inflate()? else {
+            return Ok(None);
+        };
+        let mut out = Vec::with_capacity((raw.frames as usize).min(raw.lines.len() / 8 + 1));
+        for (index, line) in raw.lines() {
+            let frame = Frame::from_json(line)
+                .map_err(|e| self.corrupt(raw.start, format!("frame {index} of the chunk: {e}")))?;
+            out.push(frame);
+        }
+        self.count(&raw, out.len())?;
+        Ok(Some(out))
+    }
+
+    /// The next chunk's last frame time (each line read for its `t` and
+    /// `type` only: a line that is not a frame is damage here too, but a
+    /// body of the wrong shape is found only by [`Cursor::chunk`]);
+    /// `Ok(None)` at the end of the file, `Some(None)` for a chunk of no
+    /// frames.
+    pub fn chunk_end(&mut self) -> Result<Option<Option<i64>>> {
+        let Some(raw) = self.inflate()? else {
+            return Ok(None);
+        };
+        let mut last = None;
+        let mut seen = 0;
+        for (index, line) in raw.lines() {
+            let tag = Frame::tag(line)
+                .map_err(|e| self.corrupt(raw.start, format!("frame {index} of the chunk: {e}")))?;
+            last = Some(tag.0);
+            seen += 1;
+        }
+        self.count(&raw, seen)?;
+        Ok(Some(last))
+    }
+
+    /// The next chunk checked and inflated; `Ok(None)` at the end of the file.
+    fn inflate(&mut self) -> Result<Option<Inflated>> {
         let start = self.offset;
         let mut fixed = [0u8; 20];
         if !self.fill(&mut fixed, start, "chunk header")? {
@@ -205,22 +241,41 @@ impl<'a, R: Read> Cursor<'a, R> {
         if lines.len() != raw as usize {
             return Err(self.corrupt(start, "chunk inflates to another length than it claims"));
         }
-        let mut out = Vec::with_capacity((frames as usize).min(lines.len() / 8 + 1));
-        for (index, line) in lines
+        Ok(Some(Inflated {
+            start,
+            frames,
+            lines,
+        }))
+    }
+
+    /// The chunk held `seen` frames: the count it claims, or damage.
+    fn count(&self, raw: &Inflated, seen: usize) -> Result<()> {
+        if seen == raw.frames as usize {
+            return Ok(());
+        }
+        Err(self.corrupt(
+            raw.start,
+            format!("chunk holds {seen} frames, claims {}", raw.frames),
+        ))
+    }
+}
+
+/// A chunk checked and inflated, its lines not yet read.
+struct Inflated {
+    /// Its byte offset in the file.
+    start: u64,
+    /// The frames it claims.
+    frames: u32,
+    /// JSON lines.
+    lines: Vec<u8>,
+}
+
+impl Inflated {
+    /// Its non-empty lines, numbered.
+    fn lines(&self) -> impl Iterator<Item = (usize, &[u8])> {
+        self.lines
             .split(|b| *b == b'\n')
             .filter(|l| !l.is_empty())
             .enumerate()
-        {
-            let frame = Frame::from_json(line)
-                .map_err(|e| self.corrupt(start, format!("frame {index} of the chunk: {e}")))?;
-            out.push(frame);
-        }
-        if out.len() != frames as usize {
-            return Err(self.corrupt(
-                start,
-                format!("chunk holds {} frames, claims {frames}", out.len()),
-            ));
-        }
-        Ok(Some(out))
     }
 }

@@ -30,6 +30,25 @@ pub struct View {
     pub groups: Option<Groups>,
 }
 
+impl View {
+    /// Apply the next frame's body (events are not state: they are read
+    /// as a list, [`Recording::events_until`]).
+    pub fn apply(&mut self, body: &Body) {
+        match body {
+            Body::Snapshot(metadata) => {
+                self.metadata = metadata.clone();
+                self.has_metadata = true;
+            }
+            Body::Delta(delta) => self.metadata.apply(delta),
+            Body::Health(health) => self.health = health.clone(),
+            Body::Groups { groups, failed } => {
+                self.groups = Some((groups.clone(), failed.clone()));
+            }
+            Body::Events { .. } => {}
+        }
+    }
+}
+
 impl Recording {
     /// When recording started (ms since the Unix epoch).
     pub fn start_ms(&self) -> i64 {
@@ -50,18 +69,7 @@ impl Recording {
             ..View::default()
         };
         for frame in self.frames.iter().take_while(|f| f.t <= at) {
-            match &frame.body {
-                Body::Snapshot(metadata) => {
-                    view.metadata = metadata.clone();
-                    view.has_metadata = true;
-                }
-                Body::Delta(delta) => view.metadata.apply(delta),
-                Body::Health(health) => view.health = health.clone(),
-                Body::Groups { groups, failed } => {
-                    view.groups = Some((groups.clone(), failed.clone()));
-                }
-                Body::Events { .. } => {}
-            }
+            view.apply(&frame.body);
         }
         view
     }

@@ -52,12 +52,6 @@ impl Frame {
     /// wrong shape).
     pub fn from_json(line: &[u8]) -> serde_json::Result<Frame> {
         #[derive(Deserialize)]
-        struct Tag {
-            t: i64,
-            #[serde(rename = "type")]
-            kind: String,
-        }
-        #[derive(Deserialize)]
         struct Events {
             events: Vec<Event>,
         }
@@ -67,8 +61,8 @@ impl Frame {
             #[serde(default)]
             failed: Vec<(i32, String)>,
         }
-        let tag: Tag = serde_json::from_slice(line)?;
-        let body = match tag.kind.as_str() {
+        let (t, kind) = Frame::tag(line)?;
+        let body = match kind.as_str() {
             "snapshot" => Body::Snapshot(serde_json::from_slice(line)?),
             "delta" => Body::Delta(serde_json::from_slice(line)?),
             "events" => Body::Events {
@@ -86,7 +80,22 @@ impl Frame {
                 ));
             }
         };
-        Ok(Frame { t: tag.t, body })
+        Ok(Frame { t, body })
+    }
+
+    /// A line's `t` and `type` alone (the body skipped, not kept).
+    ///
+    /// # Errors
+    /// The line is not a JSON object with both.
+    pub fn tag(line: &[u8]) -> serde_json::Result<(i64, String)> {
+        #[derive(Deserialize)]
+        struct Tag {
+            t: i64,
+            #[serde(rename = "type")]
+            kind: String,
+        }
+        let tag: Tag = serde_json::from_slice(line)?;
+        Ok((tag.t, tag.kind))
     }
 }
 

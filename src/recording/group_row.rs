@@ -30,9 +30,23 @@ pub struct GroupRowJson {
     pub past_end_partitions: usize,
     /// Topics it commits to or is assigned.
     pub topics: Vec<String>,
+    /// Its lag on each topic that has a lag number, in topic order (the
+    /// Topics screen's LAG column in `kscope replay` reads it). Absent in
+    /// recordings made before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lag_by_topic: Vec<TopicLagJson>,
     /// What failed for this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// One topic's lag in a group row.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TopicLagJson {
+    pub topic: String,
+    /// Records not yet read, summed over the topic's partitions that have
+    /// a lag number.
+    pub lag: i64,
 }
 
 impl From<&GroupSummary> for GroupRowJson {
@@ -48,6 +62,16 @@ impl From<&GroupSummary> for GroupRowJson {
             lag_deleted_by_retention: g.lag.as_ref().map_or(0, |l| l.totals.deleted),
             past_end_partitions: g.lag.as_ref().map_or(0, |l| l.totals.past_end),
             topics: g.topics.iter().map(ToString::to_string).collect(),
+            lag_by_topic: g.lag.as_ref().map_or_else(Vec::new, |l| {
+                l.per_topic
+                    .iter()
+                    .filter(|(_, totals)| totals.counted > 0)
+                    .map(|(topic, totals)| TopicLagJson {
+                        topic: topic.to_string(),
+                        lag: totals.records,
+                    })
+                    .collect()
+            }),
             error: g.error.clone(),
         }
     }

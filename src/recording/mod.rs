@@ -24,11 +24,13 @@ pub mod frame;
 mod group_row;
 pub mod reader;
 mod state;
+pub mod stream;
 pub mod writer;
 
 pub use cursor::View;
 pub use error::{Error, Result};
 pub use frame::{Body, Frame, Header};
-pub use group_row::GroupRowJson;
+pub use group_row::{GroupRowJson, TopicLagJson};
 pub use reader::{Recording, read, read_strict};
+pub use stream::Stream;
 pub use writer::{Stats, Writer};

@@ -216,7 +216,8 @@ fn health(view: &View) -> Arc<Health> {
     })
 }
 
-/// The group list as recorded (each row's totals; no per-partition lag).
+/// The group list as recorded (each row's totals and per-topic lag; no
+/// per-partition lag).
 fn overview(rows: &[GroupRowJson], failed: Vec<(i32, String)>) -> Overview {
     Overview {
         groups: rows.iter().map(summary).collect(),
@@ -248,7 +249,18 @@ fn summary(row: &GroupRowJson) -> GroupSummary {
                 past_end: row.past_end_partitions,
                 deleted: row.lag_deleted_by_retention,
             },
-            per_topic: crate::groups::TopicTotals::default(),
+            per_topic: row
+                .lag_by_topic
+                .iter()
+                .map(|t| {
+                    let totals = LagTotals {
+                        records: t.lag,
+                        counted: 1,
+                        ..LagTotals::default()
+                    };
+                    (Arc::from(t.topic.as_str()), totals)
+                })
+                .collect(),
         }),
         topics: row.topics.iter().map(|t| Arc::from(t.as_str())).collect(),
         reconciling: None,
@@ -298,7 +310,8 @@ const ANSWERS: usize = 10_000;
 impl Headless {
     /// Open `path` at `at` (the `--at` grammar; the first snapshot when
     /// `None`),
-    /// paused, on the Topics screen of a `width`×`height` terminal.
+    /// paused, on the Topics screen of a `width`×`height` terminal, its LAG
+    /// column following the recorded group lists.
     ///
     /// # Errors
     /// The file cannot be read, is not a recording, or `at` does not parse.
@@ -326,7 +339,7 @@ impl Headless {
         let at = replay.at;
         state.notice.clone_from(&replay.damage);
         state.wall = time(at);
-        state.replay = Some(replay);
+        crate::app::replay::install(&mut state, replay);
         let mut headless = Headless {
             state,
             snap: Arc::new(MetadataSnapshot::empty()),

@@ -167,8 +167,7 @@ pub fn detail(
         }
     };
     view.partitions.record(now, &detail.lag);
-    let members = !detail.description.members.is_empty();
-    let events = watch.group(&view.group, members, &detail.lag, now, wall);
+    let events = watch.group(&view.group, &detail, now, wall);
     view.owners.clear();
     for (index, member) in detail.description.members.iter().enumerate() {
         for (topic, partition) in member.assignment.partitions() {

@@ -43,9 +43,16 @@ impl TopicLag {
     }
 
     /// Work the maxima out again from the group list `overview` that
-    /// landed `at`, if it is newer than the one they came from.
+    /// landed `at`, if it is newer than the one they came from. No time at
+    /// all: the groups were forgotten (a replay's cursor went back), and
+    /// the column is unknown again. (A list dropped while no screen shows
+    /// it keeps its time, and the column its values.)
     pub fn refresh(&mut self, overview: Option<&Overview>, at: Option<Instant>) {
-        if at.is_none() || at == self.from {
+        if at.is_none() {
+            *self = TopicLag::default();
+            return;
+        }
+        if at == self.from {
             return;
         }
         let mut max: HashMap<Arc<str>, i64> = HashMap::new();
@@ -125,6 +132,13 @@ mod tests {
         assert_eq!(lag.of("orders"), Some(Some(20)));
         assert_eq!(lag.of("payments"), Some(Some(1)));
         assert_eq!(lag.of("idle"), Some(None), "no group on it");
+        // Dropped while unseen: the time is kept, and so are the values.
+        let landed = lag.from;
+        lag.refresh(None, landed);
+        assert_eq!(lag.of("orders"), Some(Some(20)));
+        // Forgotten: unknown again.
+        lag.refresh(None, None);
+        assert_eq!(lag.of("orders"), None);
     }
 
     #[test]
