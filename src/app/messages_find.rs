@@ -11,8 +11,9 @@ use std::time::Duration;
 use regex::bytes::Regex;
 
 use crate::browse::jq::{self, JqFilter};
-use crate::browse::json::RecordJson;
+use crate::browse::json::{Field, RecordJson};
 use crate::browse::{Record, Start};
+use crate::schema::record_decoding::{RecordDecoding, field};
 
 use super::action::Effect;
 use super::messages::open_detail_of;
@@ -79,12 +80,34 @@ pub enum Matcher {
 impl Matcher {
     /// Whether `record` of `topic` matches (a jq error is no match).
     pub fn matches(&self, topic: &str, record: &Record) -> bool {
+        self.matches_decoded(topic, record, None)
+    }
+
+    /// [`Matcher::matches`] with what the registry made of the record's
+    /// key and value: a jq expression reads their decoded fields (a regex
+    /// reads the bytes).
+    pub fn matches_decoded(
+        &self,
+        topic: &str,
+        record: &Record,
+        decoding: Option<&RecordDecoding>,
+    ) -> bool {
         match self {
             Matcher::Regex(re) => matches(re, record),
-            Matcher::Jq(filter) => filter
-                .passes(jq::record_val(&RecordJson::plain(topic, record)))
-                .unwrap_or(false),
+            Matcher::Jq(filter) => {
+                let json = RecordJson {
+                    key: decoding.map_or(Field::Bytes, |d| field(&d.key)),
+                    value: decoding.map_or(Field::Bytes, |d| field(&d.value)),
+                    ..RecordJson::plain(topic, record)
+                };
+                filter.passes(jq::record_val(&json)).unwrap_or(false)
+            }
         }
+    }
+
+    /// Whether it is a jq expression (which looks at decoded values).
+    pub fn is_jq(&self) -> bool {
+        matches!(self, Matcher::Jq(_))
     }
 }
 

@@ -9,8 +9,10 @@
 //!
 //! What a rule cannot look inside is masked whole, never shown: a path into
 //! a key, value or header that is not JSON (plain text, binary, a schema
-//! framing kscope has not decoded yet), and, for a text regex, a binary
-//! value. A value a rule could read and found nothing in keeps its exact
+//! framing that was not decoded: no registry, or it failed), and, for a
+//! text regex, a binary value. With a registry, `consume` and the Messages
+//! screen's workers decode a framed key or value first and hand its JSON
+//! here. A value a rule could read and found nothing in keeps its exact
 //! bytes.
 
 use std::sync::Arc;

@@ -12,6 +12,7 @@ use crate::browse::csv::RecordCsv;
 use crate::browse::internal;
 use crate::browse::json::{Field, RecordJson};
 use crate::schema::Decoding;
+pub use crate::schema::record_decoding::{RecordDecoding, field};
 
 use super::args::OutputFormat;
 use super::error::Error;
@@ -245,24 +246,6 @@ fn cell(decoding: &Decoding, bytes: Option<&[u8]>, max: usize) -> String {
     }
 }
 
-/// How a key or value a schema decoded (or failed to) is written in JSON:
-/// the decoded value with its format and registry id (a local schema has
-/// id 0, left out), or the bytes as base64 with the id and the reason.
-pub fn field(decoding: &Decoding) -> Field<'_> {
-    match decoding {
-        Decoding::NotFramed => Field::Bytes,
-        Decoding::Decoded(decoded) => Field::Decoded {
-            json: &decoded.value,
-            encoding: decoded.format.name(),
-            schema_id: (decoded.schema_id != 0).then_some(decoded.schema_id),
-        },
-        Decoding::Failed { schema_id, reason } => Field::Failed {
-            schema_id: *schema_id,
-            reason,
-        },
-    }
-}
-
 /// Untrusted bytes as one safe line: control characters, escapes and bidi
 /// overrides escaped, invalid UTF-8 as `\xNN`, cut at `max` characters.
 pub fn escaped(bytes: &[u8], max: usize) -> String {
@@ -360,15 +343,6 @@ fn push_char(out: &mut String, c: char) {
         }
         c => out.push(c),
     }
-}
-
-/// A record's key and value as the schema registry decodes them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RecordDecoding {
-    /// The key's decoding.
-    pub key: Decoding,
-    /// The value's decoding.
-    pub value: Decoding,
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use super::consume_key::KeyArg;
 use super::consume_output::{Printer, RecordDecoding, field};
 pub use super::consume_owner::Owner;
 use super::error::Error;
+use crate::schema::record_decoding::decode;
 
 /// What `consume` was asked for.
 #[derive(Debug, Clone)]
@@ -150,7 +151,9 @@ impl<'a> Output<'a> {
         let record = match args.mask.for_topic(&args.topic) {
             Some(mask) => {
                 let mut copy = record.clone();
-                let (key, value) = decoded_json(&mut decoding);
+                let (key, value) = decoding
+                    .as_mut()
+                    .map_or((None, None), RecordDecoding::json_mut);
                 mask.record(&mut copy, key, value);
                 masked = copy;
                 if self
@@ -226,37 +229,10 @@ impl<'a> Output<'a> {
     }
 }
 
-/// The JSON a schema decoded the key and value into, for masking in place.
-fn decoded_json(
-    decoding: &mut Option<RecordDecoding>,
-) -> (
-    Option<&mut serde_json::Value>,
-    Option<&mut serde_json::Value>,
-) {
-    fn json(field: &mut Decoding) -> Option<&mut serde_json::Value> {
-        match field {
-            Decoding::Decoded(decoded) => Some(&mut decoded.value),
-            _ => None,
-        }
-    }
-    match decoding {
-        Some(RecordDecoding { key, value }) => (json(key), json(value)),
-        None => (None, None),
-    }
-}
-
 /// Whether `--grep`'s `re` matches the record's key or value.
 pub(super) fn matches(re: &Regex, record: &Record) -> bool {
     record.key.as_ref().is_some_and(|k| re.is_match(k))
         || record.value.as_ref().is_some_and(|v| re.is_match(v))
-}
-
-/// Decode a record's key and value (each schema id fetched once per session).
-pub async fn decode(decoder: &Decoder, record: &Record) -> RecordDecoding {
-    RecordDecoding {
-        key: decode_field(decoder, record.key.as_deref()).await,
-        value: decode_field(decoder, record.value.as_deref()).await,
-    }
 }
 
 /// A value without the wire prefix decoded by its topic's mapping, if the
@@ -285,11 +261,4 @@ async fn mapped(
         key: decoding.map_or(Decoding::NotFramed, |d| d.key),
         value,
     })
-}
-
-async fn decode_field(decoder: &Decoder, bytes: Option<&[u8]>) -> Decoding {
-    match bytes {
-        Some(bytes) => decoder.decode(bytes).await,
-        None => Decoding::NotFramed,
-    }
 }

@@ -17,6 +17,7 @@ pub mod error;
 pub mod fetch;
 pub mod mapping;
 pub mod protobuf;
+pub mod record_decoding;
 pub mod subjects;
 pub mod wire;
 

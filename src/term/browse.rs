@@ -14,6 +14,8 @@ use tokio::task::JoinHandle;
 use crate::app::Action;
 use crate::browse::{Browser, Event, Isolation, Options, Ring, Start};
 use crate::meta::Cluster;
+use crate::schema::Decoding;
+use crate::schema::record_decoding::{RecordDecoding, decode};
 
 use super::msg::Msg;
 
@@ -95,6 +97,40 @@ pub struct Ask {
     /// Masked before a record is staged: the screen, its copies and its
     /// saves only ever hold the masked record.
     pub mask: crate::browse::mask::Masker,
+    /// The context's registry: a registry-framed record is decoded before
+    /// it is masked, so the rules' paths reach into it.
+    pub registry: Option<crate::schema::Decoder>,
+}
+
+/// Mask `record` by `rules` before anything holds it. With a registry, a
+/// registry-framed key or value is decoded first: the rules' paths reach
+/// into its JSON, and that JSON, masked, stands in for its bytes as text
+/// (the screen shows a decoded value so anyway, and the bytes hold the
+/// secret). Without one, or when it does not decode, it is masked whole
+/// (see `crate::browse::mask`). Returns the decoding, masked.
+pub async fn masked(
+    rules: &crate::browse::mask::TopicMask<'_>,
+    registry: Option<&crate::schema::Decoder>,
+    record: &mut crate::browse::Record,
+) -> Option<RecordDecoding> {
+    let Some(registry) = registry else {
+        rules.record(record, None, None);
+        return None;
+    };
+    let mut decoding = decode(registry, record).await;
+    let (key, value) = decoding.json_mut();
+    rules.record(record, key, value);
+    if let Decoding::Decoded(decoded) = &decoding.key {
+        record.key = Some(json_text(&decoded.value));
+    }
+    if let Decoding::Decoded(decoded) = &decoding.value {
+        record.value = Some(json_text(&decoded.value));
+    }
+    Some(decoding)
+}
+
+fn json_text(value: &serde_json::Value) -> bytes::Bytes {
+    bytes::Bytes::from(serde_json::to_vec(value).unwrap_or_default())
 }
 
 /// Start session `ask.session`: its topic (one partition or all) from its
@@ -108,6 +144,7 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
         isolation,
         key,
         mask,
+        registry,
     } = ask;
     let staging = Arc::new(Staging {
         session,
@@ -135,7 +172,7 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
             if let (Ok(events), Some(rules)) = (&mut events, &rules) {
                 for event in events {
                     if let Event::Record(record) = event {
-                        rules.record(record, None, None);
+                        masked(rules, registry.as_ref(), record).await;
                     }
                 }
             }

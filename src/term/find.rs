@@ -15,8 +15,9 @@ use crate::browse::jq::JqFilter;
 use crate::browse::{Browser, Event, Options};
 use crate::meta::Cluster;
 
-use super::browse::Ask;
+use super::browse::{Ask, masked};
 use super::msg::Msg;
+use crate::schema::record_decoding::decode;
 
 /// Records a scan reads at most.
 pub const MAX_RECORDS: u64 = 5_000_000;
@@ -94,11 +95,14 @@ async fn scan(
             };
             *records += 1;
             *bytes += record.size as u64;
-            // What is masked on screen cannot be found either.
-            if let Some(rules) = &rules {
-                rules.record(&mut record, None, None);
-            }
-            if matcher.matches(&ask.topic, &record) {
+            // What is masked on screen cannot be found either; a jq
+            // expression looks at registry-framed values decoded.
+            let decoding = match (&rules, &ask.registry) {
+                (Some(rules), registry) => masked(rules, registry.as_ref(), &mut record).await,
+                (None, Some(registry)) if matcher.is_jq() => Some(decode(registry, &record).await),
+                (None, _) => None,
+            };
+            if matcher.matches_decoded(&ask.topic, &record, decoding.as_ref()) {
                 return FindEnd::Found(record.detached());
             }
         }

@@ -278,7 +278,10 @@ impl Session {
                     .push(worker::config_sweeps(cluster.clone(), self.tx.clone()));
                 self.groups = Some(GroupsClient::new(cluster.clone()));
                 let generation = cluster.generation();
-                if let Some(ask) = self.pending_browse.take() {
+                if let Some(mut ask) = self.pending_browse.take() {
+                    // The context's rules and registry as they are now.
+                    ask.mask = self.mask();
+                    ask.registry = self.decoder();
                     let task = super::browse::start(cluster.clone(), ask, self.tx.clone());
                     self.fetches.replace(Fetch::Browse, task);
                 }

@@ -10,11 +10,21 @@ use super::run::Session;
 
 impl Session {
     /// The context's mask rules (none before one is resolved).
-    fn mask(&self) -> crate::browse::mask::Masker {
+    pub(super) fn mask(&self) -> crate::browse::mask::Masker {
         self.context
             .as_ref()
             .map(|c| c.mask.clone())
             .unwrap_or_default()
+    }
+
+    /// The context's registry decoder, if it has a working one: the
+    /// workers decode registry-framed records with it before masking them
+    /// (and `:find` before a jq expression looks at them).
+    pub(super) fn decoder(&self) -> Option<crate::schema::Decoder> {
+        match &self.registry.0 {
+            Some(Ok(decoder)) => Some(decoder.clone()),
+            _ => None,
+        }
     }
 
     /// Carry out an effect of the Messages screen: its browse session
@@ -37,6 +47,7 @@ impl Session {
                     isolation,
                     key,
                     mask: self.mask(),
+                    registry: self.decoder(),
                 };
                 match &self.cluster {
                     Some(cluster) => {
@@ -83,6 +94,7 @@ impl Session {
                         isolation,
                         key: None,
                         mask: self.mask(),
+                        registry: self.decoder(),
                     };
                     let task = crate::term::find::start(
                         cluster.clone(),
