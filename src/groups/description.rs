@@ -44,6 +44,26 @@ pub struct GroupDescription {
     pub topology: Option<Topology>,
 }
 
+#[cfg(test)]
+impl GroupDescription {
+    /// A Stable classic group `group` of `members` (range assignor), for
+    /// tests.
+    pub fn classic(group: &str, members: Vec<super::member::Member>) -> GroupDescription {
+        GroupDescription {
+            group: group.to_owned(),
+            group_type: GroupType::Classic,
+            state: GroupState::Stable,
+            coordinator: 1,
+            protocol_type: "consumer".to_owned(),
+            assignor: "range".to_owned(),
+            group_epoch: None,
+            assignment_epoch: None,
+            members,
+            topology: None,
+        }
+    }
+}
+
 pub(super) fn group_ids(groups: &[String]) -> Vec<GroupId> {
     groups
         .iter()

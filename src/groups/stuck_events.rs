@@ -474,18 +474,10 @@ mod tests {
     fn detail(members: usize, lag: &GroupLag) -> GroupDetail {
         let member = crate::groups::member::Member::default();
         GroupDetail {
-            description: crate::groups::description::GroupDescription {
-                group: "billing".to_owned(),
-                group_type: GroupType::Classic,
-                state: GroupState::Stable,
-                coordinator: 1,
-                protocol_type: "consumer".to_owned(),
-                assignor: "range".to_owned(),
-                group_epoch: None,
-                assignment_epoch: None,
-                members: vec![member; members],
-                topology: None,
-            },
+            description: crate::groups::description::GroupDescription::classic(
+                "billing",
+                vec![member; members],
+            ),
             lag: lag.clone(),
             oldest_unconsumed: std::collections::BTreeMap::new(),
             oldest_unconsumed_left_out: 0,

@@ -191,25 +191,29 @@ impl<'a, R: Read> Cursor<'a, R> {
         Ok(Some(out))
     }
 
-    /// The next chunk's last frame time (each line read for its `t` and
-    /// `type` only: a line that is not a frame is damage here too, but a
-    /// body of the wrong shape is found only by [`Cursor::chunk`]);
-    /// `Ok(None)` at the end of the file, `Some(None)` for a chunk of no
-    /// frames.
+    /// The next chunk's last frame time: the chunk checked and inflated as
+    /// [`Cursor::chunk`] does and its lines counted, but only the last one
+    /// read (for its `t`): a line in the middle that is not a frame is
+    /// found by [`Cursor::chunk`] alone. `Ok(None)` at the end of the file,
+    /// `Some(None)` for a chunk of no frames.
     pub fn chunk_end(&mut self) -> Result<Option<Option<i64>>> {
         let Some(raw) = self.inflate()? else {
             return Ok(None);
         };
         let mut last = None;
         let mut seen = 0;
-        for (index, line) in raw.lines() {
-            let tag = Frame::tag(line)
-                .map_err(|e| self.corrupt(raw.start, format!("frame {index} of the chunk: {e}")))?;
-            last = Some(tag.0);
+        for (_, line) in raw.lines() {
+            last = Some(line);
             seen += 1;
         }
         self.count(&raw, seen)?;
-        Ok(Some(last))
+        let Some(line) = last else {
+            return Ok(Some(None));
+        };
+        let (t, _) = Frame::tag(line).map_err(|e| {
+            self.corrupt(raw.start, format!("frame {} of the chunk: {e}", seen - 1))
+        })?;
+        Ok(Some(Some(t)))
     }
 
     /// The next chunk checked and inflated; `Ok(None)` at the end of the file.

@@ -5,9 +5,9 @@
 //! partitions through a rolling restart held 540 MB that way).
 //!
 //! A cursor counted from the end (`-90s`, `end`, no `--at`) needs the last
-//! frame's time first: a pass over the chunks reads each line's `t` only
-//! (about a tenth of the work of decoding it), then the fold stops at the
-//! first frame after the cursor. The TUI's replay moves back and forth and
+//! frame's time first: a pass over the chunks checks and inflates each and
+//! reads its last line's `t` only, then the fold stops at the first frame
+//! after the cursor. The TUI's replay moves back and forth and
 //! keeps the decoded frames ([`super::reader::read`]).
 
 use std::fs::File;

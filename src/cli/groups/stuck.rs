@@ -122,7 +122,7 @@ pub async fn read_over(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::groups::{Assignment, GroupState, GroupType};
+    use crate::groups::Assignment;
 
     #[test]
     fn the_owner_is_the_member_whose_assignment_holds_the_partition() {
@@ -131,18 +131,10 @@ mod tests {
             assignment: Assignment::from_pairs([("orders".to_owned(), partitions)]),
             ..Member::default()
         };
-        let description = GroupDescription {
-            group: "g".to_owned(),
-            group_type: GroupType::Classic,
-            state: GroupState::Stable,
-            coordinator: 1,
-            protocol_type: "consumer".to_owned(),
-            assignor: "range".to_owned(),
-            group_epoch: None,
-            assignment_epoch: None,
-            topology: None,
-            members: vec![member("a", vec![0, 2, 4]), member("b", vec![1, 3, 5])],
-        };
+        let description = GroupDescription::classic(
+            "g",
+            vec![member("a", vec![0, 2, 4]), member("b", vec![1, 3, 5])],
+        );
         let id = |p| owner(&description, "orders", p).map(|m| m.member_id.as_str());
         assert_eq!((id(3), id(4), id(6)), (Some("b"), Some("a"), None));
         assert_eq!(owner(&description, "audit", 0).map(|m| &m.member_id), None);
