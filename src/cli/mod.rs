@@ -3,6 +3,7 @@
 //! Output goes to stdout; a failure is one line on stderr and a non-zero exit.
 
 pub mod args;
+mod checks;
 mod consume;
 mod consume_key;
 mod consume_newest;
@@ -100,7 +101,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
     {
         return schemas_only(schema_registry.as_ref(), output);
     }
-    if let Some(done) = from_file(&command, output) {
+    if let Some(done) = replay::from_file(&command, output) {
         return done;
     }
     if let Command::Record {
@@ -113,7 +114,7 @@ fn run(invocation: Invocation) -> Result<(), Error> {
                 .to_owned(),
         ));
     }
-    if let Some(refused) = anonymize_refuses(&command) {
+    if let Some(refused) = checks::anonymize_refuses(&command) {
         return Err(refused);
     }
     if bootstrap.is_empty() {
@@ -122,13 +123,13 @@ fn run(invocation: Invocation) -> Result<(), Error> {
     if output == OutputFormat::Raw && !matches!(command, Command::Consume { .. }) {
         return Err(Error::Usage("-o raw is for consume only".to_owned()));
     }
-    if output == OutputFormat::Csv && !csv_supported(&command) {
+    if output == OutputFormat::Csv && !checks::csv_supported(&command) {
         return Err(Error::Usage(
             "-o csv is for consume and the get listings (not get cluster, describe or watch)"
                 .to_owned(),
         ));
     }
-    let watching = watch_filter(&command)?;
+    let watching = checks::watch_filter(&command)?;
     // consume decodes fetches on their own tasks while this thread prints:
     // a worker thread of their own lets the two overlap.
     let runtime = if matches!(command, Command::Consume { .. }) {
@@ -185,83 +186,6 @@ fn run(invocation: Invocation) -> Result<(), Error> {
         }
         done
     })
-}
-
-/// Under `--anonymize`, why `command` is refused: `record` would keep the
-/// real names, and Kafka's own topics hold them in their records (group,
-/// topic and transactional ids), which no pseudonym replaces.
-fn anonymize_refuses(command: &Command) -> Option<Error> {
-    crate::anonymize::active()?;
-    match command {
-        Command::Record { .. } => Some(Error::Usage(
-            "--anonymize does not apply to record: a recording keeps the real names".to_owned(),
-        )),
-        Command::Consume { topic, .. } if topic.starts_with("__") => Some(Error::Usage(format!(
-            "--anonymize does not apply to consume {topic}: its records hold group, topic and transactional ids"
-        ))),
-        _ => None,
-    }
-}
-
-/// A `watch`'s filter, its `--kinds` and `--groups` checked before any
-/// connection; `None` for other commands.
-fn watch_filter(command: &Command) -> Result<Option<watch::Filter>, Error> {
-    match command {
-        Command::Watch {
-            what,
-            kinds,
-            groups,
-            ..
-        } => {
-            watch_groups::regex(groups.as_deref())?;
-            Ok(Some(watch::Filter::new(*what, kinds)?))
-        }
-        _ => Ok(None),
-    }
-}
-
-/// Whether `command` prints rows that `-o csv` can write: `consume`, and
-/// every `get` listing printed from a column table.
-fn csv_supported(command: &Command) -> bool {
-    matches!(command, Command::Consume { .. } | Command::Get { .. })
-        && !matches!(
-            command,
-            Command::Get {
-                what: GetCommand::Cluster,
-                ..
-            }
-        )
-}
-
-/// A `get` or `watch` with `--from-file`, answered from the recording
-/// (`None` for everything else).
-fn from_file(command: &Command, output: OutputFormat) -> Option<Result<(), Error>> {
-    let mut out = std::io::stdout().lock();
-    match command {
-        Command::Get {
-            what,
-            from_file: Some(path),
-            at,
-        } => Some(replay::get(what, path, at.as_deref(), output, &mut out)),
-        Command::Watch {
-            what,
-            topic,
-            kinds,
-            from_file: Some(path),
-            at,
-            ..
-        } => Some(watch::Filter::new(*what, kinds).and_then(|filter| {
-            replay::watch(
-                path,
-                at.as_deref(),
-                topic.as_deref(),
-                &filter,
-                output,
-                &mut out,
-            )
-        })),
-        _ => None,
-    }
 }
 
 /// How long a headless command's connect waits for `DescribeQuorum` (the

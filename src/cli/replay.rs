@@ -12,7 +12,7 @@ use crate::columns::Column;
 use crate::meta::{Limits, MovementEvent, MovementLog};
 use crate::recording::{self, Body, Stream, View};
 
-use super::args::{GetCommand, GetWhat, OutputFormat};
+use super::args::{Command, GetCommand, GetWhat, OutputFormat};
 use super::error::Error;
 use super::groups::GroupRowJson;
 use super::output::emit;
@@ -196,4 +196,35 @@ pub fn watch(
     runtime.block_on(watch::print(
         &mut feed, None, topic, filter, format, out, &mut err,
     ))
+}
+
+/// A `get` or `watch` with `--from-file`, answered from the recording
+/// (`None` for everything else).
+pub(super) fn from_file(command: &Command, output: OutputFormat) -> Option<Result<(), Error>> {
+    let mut out = std::io::stdout().lock();
+    match command {
+        Command::Get {
+            what,
+            from_file: Some(path),
+            at,
+        } => Some(get(what, path, at.as_deref(), output, &mut out)),
+        Command::Watch {
+            what,
+            topic,
+            kinds,
+            from_file: Some(path),
+            at,
+            ..
+        } => Some(watch::Filter::new(*what, kinds).and_then(|filter| {
+            watch(
+                path,
+                at.as_deref(),
+                topic.as_deref(),
+                &filter,
+                output,
+                &mut out,
+            )
+        })),
+        _ => None,
+    }
 }

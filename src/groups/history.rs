@@ -11,7 +11,7 @@
 //! by `capacity` samples per history (the oldest is dropped) plus the
 //! previous refresh's offsets (24 bytes a partition).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::lag::GroupLag;
@@ -333,7 +333,7 @@ impl LagHistory {
     /// (at least 2) the committed offset stood still while the end offset
     /// moved, and it still has lag. A quiet topic (the end still too) is
     /// not stuck, nor is a consumer that commits rarely but did within the
-    /// window. For one partition's history (see [`PartitionHistories`]).
+    /// window. For one partition's history (see [`super::PartitionHistories`]).
     pub fn stuck(&self, reads: usize) -> bool {
         let reads = reads.max(2);
         let samples = self.samples();
@@ -390,52 +390,6 @@ impl LagHistory {
         #[allow(clippy::cast_precision_loss)]
         let secs = last.lag as f64 / net;
         (net > 0.0 && secs.is_finite()).then(|| Duration::from_secs_f64(secs))
-    }
-}
-
-/// Per-partition histories for the group being viewed.
-#[derive(Debug, Clone, Default)]
-pub struct PartitionHistories {
-    histories: BTreeMap<(String, i32), LagHistory>,
-    capacity: usize,
-}
-
-impl PartitionHistories {
-    /// Empty, keeping `capacity` samples per partition.
-    pub fn new(capacity: usize) -> PartitionHistories {
-        PartitionHistories {
-            histories: BTreeMap::new(),
-            capacity,
-        }
-    }
-
-    /// Record one refresh of the group's lag (partitions with a number only;
-    /// partitions no longer reported are dropped, bounding memory by the
-    /// group's size).
-    pub fn record(&mut self, at: Instant, lag: &GroupLag) {
-        let mut seen = BTreeMap::new();
-        for p in &lag.partitions {
-            if let (Some(committed), Some(end), Some(records)) = (p.committed, p.end, p.records()) {
-                let key = (p.topic.to_string(), p.partition);
-                let mut history = self
-                    .histories
-                    .remove(&key)
-                    .unwrap_or_else(|| LagHistory::new(self.capacity));
-                history.push(LagSample {
-                    at,
-                    lag: records,
-                    committed,
-                    end,
-                });
-                seen.insert(key, history);
-            }
-        }
-        self.histories = seen;
-    }
-
-    /// One partition's history.
-    pub fn get(&self, topic: &str, partition: i32) -> Option<&LagHistory> {
-        self.histories.get(&(topic.to_owned(), partition))
     }
 }
 
@@ -609,7 +563,7 @@ mod tests {
                 },
             ])
         };
-        let mut histories = PartitionHistories::new(5);
+        let mut histories = crate::groups::PartitionHistories::new(5);
         histories.record(t0, &lag(10));
         histories.record(t0 + Duration::from_secs(2), &lag(30));
         let p0 = histories.get("t", 0).expect("tracked");

@@ -13,6 +13,7 @@ pub mod replay;
 mod replay_tui;
 mod run;
 mod save;
+mod session_effects;
 mod session_messages;
 mod session_schema;
 pub mod terminal;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 use tokio::sync::mpsc::{self, Receiver, Sender};
 use tokio::task::JoinHandle;
 
-use crate::app::{Action, AppState, Effect, Keymap, Link, update};
+use crate::app::{Action, AppState, Effect, Keymap, update};
 use crate::config::cli::ConnectArgs;
 use crate::config::resolve::ResolvedContext;
 use crate::groups::GroupsClient;
@@ -28,7 +28,7 @@ const FRAME: Duration = Duration::from_millis(16);
 const QUEUED: usize = 256;
 /// How long `:ctx` may take to resolve a context: longer than a
 /// `password_command` may run, so its own timeout (which kills it) speaks.
-const RESOLVE_DEADLINE: Duration =
+pub(super) const RESOLVE_DEADLINE: Duration =
     crate::config::secret::COMMAND_TIMEOUT.saturating_add(Duration::from_secs(5));
 
 /// The least time between two trims for the groups screens' garbage.
@@ -218,7 +218,7 @@ impl Session {
 
     /// Connect to `context` (dropping any cluster held); the attempts count
     /// on from `attempts_before`.
-    fn start(&mut self, context: &ResolvedContext, attempts_before: u32) {
+    pub(super) fn start(&mut self, context: &ResolvedContext, attempts_before: u32) {
         for task in self.tasks.drain(..) {
             task.abort();
         }
@@ -332,142 +332,12 @@ impl Session {
             }
         }
     }
-
-    /// Carry out an effect; true to quit.
-    fn run(&mut self, effect: Effect, state: &AppState) -> bool {
-        match effect {
-            Effect::Quit => return true,
-            // A live session has no recording to replay.
-            Effect::Replay { .. } => {}
-            Effect::StartFleet => {
-                if self.fleet.is_none() {
-                    match super::fleet::start(&self.args, self.tx.clone()) {
-                        Ok(task) => {
-                            // The session's own context is resolved already
-                            // (its password_command answered): the fleet
-                            // polls it with those settings, never "needs login".
-                            if let Some(context) = &self.context {
-                                task.logged_in(context);
-                            }
-                            self.fleet = Some(task);
-                        }
-                        Err(error) => {
-                            // Said through `update`, like every other answer.
-                            let notice = Action::Notice(format!("fleet: {error}"));
-                            let _ = self.tx.try_send(Msg::Action(notice));
-                        }
-                    }
-                }
-            }
-            Effect::Refresh => match (&self.cluster, self.context.clone()) {
-                (Some(cluster), _) => cluster.invalidate(),
-                // Not connected (yet, or given up): try again now.
-                (None, Some(context)) => {
-                    let attempts = match state.link {
-                        Link::Connecting { attempt, .. } => attempt,
-                        Link::Connected => 0,
-                    };
-                    self.start(&context, attempts);
-                }
-                (None, None) => {}
-            },
-            Effect::WatchTopics(topics) => {
-                if let Some(cluster) = &self.cluster {
-                    cluster.watch_topics(topics);
-                }
-            }
-            Effect::FetchWatermarks {
-                request,
-                partitions,
-            } => {
-                if let Some(cluster) = &self.cluster {
-                    let task =
-                        worker::watermarks(cluster.clone(), request, partitions, self.tx.clone());
-                    self.fetches.replace(Fetch::Watermarks, task);
-                }
-            }
-            Effect::FetchGroups { request } => {
-                if let Some(groups) = &self.groups {
-                    let task = worker::groups(groups.clone(), request, self.tx.clone());
-                    self.fetches.replace(Fetch::Groups, task);
-                }
-            }
-            Effect::FetchGroupRows {
-                request,
-                groups: asked,
-                topics,
-            } => {
-                if let Some(groups) = &self.groups {
-                    let task =
-                        worker::group_rows(groups.clone(), request, asked, topics, self.tx.clone());
-                    self.fetches.replace(Fetch::GroupRows, task);
-                }
-            }
-            Effect::FetchGroup { request, group } => {
-                if let Some(groups) = &self.groups {
-                    let task = worker::group(groups.clone(), request, group, self.tx.clone());
-                    self.fetches.replace(Fetch::Group, task);
-                }
-            }
-            Effect::Query(query) => self.query(query),
-            Effect::FetchSizes { request } => self.sizes(request),
-            effect @ (Effect::Browse { .. }
-            | Effect::StopBrowse
-            | Effect::Save { .. }
-            | Effect::Find { .. }
-            | Effect::StopFind
-            | Effect::Copy(_)) => self.run_messages(effect),
-            Effect::FetchSchema { id } => self.fetch_schema(id),
-            Effect::PrepareMapping { topic } => self.prepare_mapping(topic, state),
-            Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),
-        }
-        false
-    }
-
-    /// Start reading every broker's log dirs, replacing the read before.
-    fn sizes(&mut self, request: u64) {
-        let Some(cluster) = self.cluster.clone() else {
-            return;
-        };
-        let task = worker::sizes(cluster, request, self.tx.clone());
-        self.fetches.replace(Fetch::Sizes, task);
-    }
-
-    /// Start a screen module's fetch, replacing the one of its kind (the
-    /// module's `fetch` matches every query).
-    fn query(&mut self, query: crate::app::screens::Query) {
-        let reach = crate::app::screens::Reach {
-            cluster: self.cluster.clone(),
-            registry: self.registry.0.as_ref().map(|decoder| {
-                decoder
-                    .as_ref()
-                    .map(|d| d.client().clone())
-                    .map_err(Clone::clone)
-            }),
-        };
-        let kind = Fetch::Query(std::mem::discriminant(&query));
-        if let Some(work) = crate::app::screens::fetch(&reach, query) {
-            let task = worker::query(work, self.tx.clone());
-            self.fetches.replace(kind, task);
-        }
-    }
-
-    /// Resolve context `name` off the loop; [`Msg::Resolved`] answers.
-    fn switch_context(&mut self, name: String, deadline: Duration) {
-        let mut args = self.args.clone();
-        args.context = Some(name.clone());
-        args.bootstrap_servers = None;
-        let task =
-            worker::resolve_context(args, name, deadline, (self.tx.clone(), self.input.clone()));
-        if let Some(superseded) = self.resolving.replace(task) {
-            superseded.abort();
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::Link;
 
     /// A config whose context `slow` gets its password from `cat` on a
     /// FIFO: the command blocks until the test writes the password.
