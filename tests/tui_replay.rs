@@ -376,8 +376,10 @@ fn the_topics_lag_column_is_the_largest_recorded_group_lag_at_the_cursor() {
             .expect("a LAG column")
     };
     let at = lag_column(&screen);
-    // No group list recorded yet at the first snapshot.
+    // No group list recorded yet at the first snapshot: `?`, and no
+    // notice about it (the notice line is the file's and the config's).
     assert_eq!(row(&screen, "orders")[at], "?", "{screen}");
+    assert_eq!(replay.state.notice, None);
     // A key a second after the one before, as a user presses them (the
     // column takes a list that landed later than the one it shows).
     let step = |replay: &mut Headless| {

@@ -71,12 +71,20 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
 /// sees it go ([`Action::carried_rows`](super::Action::carried_rows)).
 pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overview>, String>) {
     let at = (state.now, state.wall);
-    let landed = receive::list(
+    let mut landed = receive::list(
         &mut state.groups,
         &mut state.sources.groups,
         (request, result),
         at,
     );
+    // Replaying, the list is read at every cursor move for the Topics LAG
+    // column too, and a cursor before the first recorded list is no news:
+    // the groups screens say it in their place, the column says `?`, and
+    // the notice line keeps what it says (a damaged file, an unread config).
+    let on_groups = state.view().screen.groups_screen().is_some();
+    if state.replay.is_some() && !on_groups {
+        landed.notice = None;
+    }
     land(state, landed);
 }
 

@@ -42,6 +42,9 @@ pub struct Replay {
     pub events: Vec<i64>,
     /// Where the file is damaged, if it is: replayed up to there.
     pub damage: Option<String>,
+    /// Whether it holds any group list (the Topics LAG column follows
+    /// them if so).
+    pub has_groups: bool,
 }
 
 impl Replay {
@@ -58,13 +61,16 @@ impl Replay {
 }
 
 /// Put `state` on `replay`, its LAG column on Topics following the
-/// recorded group lists (a recording costs nothing to read; live, `L`
-/// asks for it).
+/// recorded group lists if it holds any (a recording costs nothing to
+/// read; live, `L` asks for it).
 pub fn install(state: &mut AppState, replay: Replay) {
+    let follow = replay.has_groups;
     state.replay = Some(replay);
-    state.follow_lag = true;
-    let toggles = state.topics_toggles();
-    super::forward::forward(state, toggles);
+    if follow {
+        state.follow_lag = true;
+        let toggles = state.topics_toggles();
+        super::forward::forward(state, toggles);
+    }
 }
 
 /// `ms` milliseconds as `15s`, `3m05s`, `2h05m`.

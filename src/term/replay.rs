@@ -81,6 +81,10 @@ impl Driver {
             frames,
             events,
             damage: recording.damage.as_ref().map(damage_words),
+            has_groups: recording
+                .frames
+                .iter()
+                .any(|f| matches!(f.body, Body::Groups { .. })),
             ..Replay::default()
         }
     }
