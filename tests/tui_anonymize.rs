@@ -178,7 +178,10 @@ fn no_screen_shows_a_real_topic_group_client_or_host_name() {
     let refused = tmux.wait_for("the refusal", |s| {
         s.contains("--anonymize: the messages of __consumer_offsets are not shown")
     });
-    assert!(!refused.contains("messages of '__consumer_offsets'"), "{refused}");
+    assert!(
+        !refused.contains("messages of '__consumer_offsets'"),
+        "{refused}"
+    );
     real.assert_hidden(&refused, "the refusal");
 
     tmux.keys(&["q"]);

@@ -293,7 +293,7 @@ pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
         Some(offset) => {
             let said = format!(
                 "group '{}' reads offset {offset} next",
-                crate::anonymize::name(crate::anonymize::Kind::Group, &group)
+                crate::anonymize::name(crate::anonymize::Kind::Group, group)
             );
             open(state, topic, Some(partition), Start::Offset(offset), fx);
             state.messages.anchor = Some((partition, offset));
