@@ -126,6 +126,18 @@ impl Anonymizer {
                 })
                 .collect::<Vec<_>>()
                 .join(","),
+            Cells::Address => self.address(text),
+        }
+    }
+
+    /// A `host:port` address with the host replaced and the port kept
+    /// (`[::1]:9092` too); text without a port is a host.
+    pub fn address(&self, text: &str) -> String {
+        match text.rsplit_once(':') {
+            Some((host, port)) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => {
+                format!("{}:{port}", self.name(Kind::Host, host))
+            }
+            _ => self.name(Kind::Host, text),
         }
     }
 
@@ -168,9 +180,10 @@ impl Anonymizer {
     }
 }
 
-/// Names that stay: Kafka's own (`__…`), and the empty or `-` placeholder.
+/// Names that stay: Kafka's own (`__…`), the empty or `-` placeholder, and
+/// the `*` wildcard (an ACL's any host).
 fn kept(name: &str) -> bool {
-    name.is_empty() || name == "-" || name.starts_with("__")
+    name.is_empty() || name == "-" || name == "*" || name.starts_with("__")
 }
 
 /// What the JSON field `key` names; `name` beside `partitions` is a topic's
@@ -203,13 +216,20 @@ pub enum Cells {
     /// Partitions of several topics: `topic-0,other-3` (a part that is
     /// not a name, a dash and a number is kept).
     TopicPartitions,
+    /// A `host:port` address: the host replaced, the port kept.
+    Address,
 }
 
-/// What a headless table's column holds, by its header; `NAME` in a table
-/// with a `PARTITIONS` column is a topic's name.
+/// What a table's column holds, by its header, for the headless tables
+/// and the TUI's grids alike; `NAME` in a table with a `PARTITIONS` column
+/// is a topic's name. The fleet's `TOPICS` (beside `CONTEXT`) is a count.
+/// Columns that mix kinds (the events' `SUBJECT`, the clients' `WHO`) are
+/// not here: their text is made from the fields, pseudonyms and all.
 pub fn column_cells(header: &str, headers: &[&str]) -> Option<Cells> {
     match header {
+        "TOPICS" if headers.contains(&"CONTEXT") => None,
         "TOPIC" | "TOPICS" => Some(Cells::Names(Kind::Topic)),
+        "ADDRESS" => Some(Cells::Address),
         "NAME" if headers.contains(&"PARTITIONS") => Some(Cells::Names(Kind::Topic)),
         "GROUP" => Some(Cells::Names(Kind::Group)),
         "CLIENT" | "CLIENT-ID" | "OWNER" | "TRANSACTIONAL-ID" => Some(Cells::Names(Kind::Client)),
@@ -256,6 +276,11 @@ pub fn active() -> Option<&'static Anonymizer> {
 /// `name` as a `kind`, pseudonymized when `--anonymize` is on.
 pub fn name(kind: Kind, name: &str) -> String {
     active().map_or_else(|| name.to_owned(), |a| a.name(kind, name))
+}
+
+/// A `host:port` address, its host pseudonymized when `--anonymize` is on.
+pub fn address(text: &str) -> String {
+    active().map_or_else(|| text.to_owned(), |a| a.address(text))
 }
 
 /// The key file's name in the state directory.

@@ -18,8 +18,8 @@ struct Cli {
     output: OutputFormat,
     /// Print stable pseudonyms (`topic-3f9c01ab`, `group-…`, `client-…`,
     /// `host-…`, `member-…`) instead of topic, group, client, host and member
-    /// names, for screenshots and bug reports (headless commands). Kafka's
-    /// own `__…` names are kept.
+    /// names, for screenshots and bug reports (headless commands, the TUI
+    /// and `replay`). Kafka's own `__…` names are kept.
     #[arg(long, global = true)]
     anonymize: bool,
     #[command(subcommand)]
@@ -53,12 +53,9 @@ fn exit_code(code: i32) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Before anything draws or prints: the TUI and the replay draw
+    // pseudonyms from their first frame.
     if cli.anonymize {
-        if matches!(cli.command, None | Some(Command::Replay { .. })) {
-            // Better no screen than a screenshot with the real names on it.
-            eprintln!("kscope: --anonymize is for the headless commands: the TUI shows real names");
-            return exit_code(2);
-        }
         kscope::anonymize::enable();
     }
     // A recording replays without a cluster: no context is needed.

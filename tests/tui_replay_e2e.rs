@@ -2,7 +2,8 @@
 //! recording fixture (broker 2 dies at +10 s, is back at +30 s), with no
 //! config and no cluster. The header shows the cursor, `]` steps to the
 //! kill, `:at` jumps, space plays to the end, a screen over data not
-//! recorded says so, and `q` quits; the config's `[keys]` remaps apply.
+//! recorded says so, and `q` quits; the config's `[keys]` remaps apply;
+//! under `--anonymize` it draws pseudonyms.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
@@ -103,7 +104,7 @@ fn the_replay_takes_key_remaps_from_the_config_and_says_when_it_cannot_read_it()
 }
 
 #[test]
-fn the_replay_refuses_a_pipe_a_missing_file_and_anonymize() {
+fn the_replay_refuses_a_pipe_and_a_missing_file() {
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_kscope"))
             .args(args)
@@ -127,11 +128,44 @@ fn the_replay_refuses_a_pipe_a_missing_file_and_anonymize() {
         said.contains("recording '/nonexistent/outage.kscope-rec'"),
         "{said}"
     );
-    let anonymized = run(&["--anonymize", "replay", file.to_str().unwrap()]);
-    assert_eq!(anonymized.status.code(), Some(2));
-    let said = String::from_utf8_lossy(&anonymized.stderr);
-    assert!(
-        said.contains("--anonymize is for the headless commands"),
-        "{said}"
+}
+
+/// `replay --anonymize` draws pseudonyms (issue 29): the recorded topic and
+/// the brokers' host never show, on Topics, Brokers and the events of the
+/// kill.
+#[test]
+fn the_replay_under_anonymize_shows_pseudonyms() {
+    assert!(tmux::available(), "this test needs tmux");
+    let home = tempfile::tempdir().unwrap();
+    let args = format!("--anonymize replay {}", fixture().display());
+    let pane = Tmux::start(
+        &tmux::unique_name("kscope-replay-anon29"),
+        &tmux::kscope_command(home.path(), "KSCOPE_CONFIG=/nonexistent/kscope.toml", &args),
     );
+    let hidden = |screen: &str, what: &str| {
+        for real in ["orders", "127.0.0.1"] {
+            assert!(!screen.contains(real), "{what} shows {real}:\n{screen}");
+        }
+    };
+    let screen = pane.wait_for("the topics screen at the start", |s| {
+        s.contains("(paused) 0s/30s") && s.contains("topic-")
+    });
+    hidden(&screen, "Topics");
+    pane.keys(&["]"]);
+    pane.keys(&[":"]);
+    pane.keys(&["-l", "events"]);
+    pane.keys(&["Enter"]);
+    let screen = pane.wait_for("the kill's events", |s| {
+        s.contains("10s/30s") && s.contains("leader_changed") && s.contains("topic-")
+    });
+    hidden(&screen, ":events");
+    pane.keys(&[":"]);
+    pane.keys(&["-l", "brokers"]);
+    pane.keys(&["Enter"]);
+    let screen = pane.wait_for("the brokers", |s| {
+        s.contains("brokers [") && s.contains("host-")
+    });
+    hidden(&screen, "Brokers");
+    pane.keys(&["q"]);
+    pane.wait_for_exit(Duration::from_secs(10));
 }

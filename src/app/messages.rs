@@ -16,6 +16,9 @@ use super::update::push;
 pub use super::messages_store::{DEFAULT_START, MessagesStore};
 
 /// Open the Messages screen of `topic` (one partition or all) at `start`.
+/// Under `--anonymize`, Kafka's own topics are refused (their records hold
+/// group, topic and transactional ids, which no pseudonym replaces), as
+/// `kscope consume` refuses them.
 pub fn open(
     state: &mut AppState,
     topic: String,
@@ -23,6 +26,13 @@ pub fn open(
     start: Start,
     fx: &mut Vec<Effect>,
 ) {
+    if crate::anonymize::active().is_some() && topic.starts_with("__") {
+        state.notice = Some(format!(
+            "--anonymize: the messages of {topic} are not shown: its records hold group, \
+             topic and transactional ids"
+        ));
+        return;
+    }
     let screen = Screen::Messages {
         topic: topic.clone(),
         partition,
@@ -125,7 +135,10 @@ pub fn receive(
     }
     m.upstream_dropped = dropped;
     if let Some(notice) = notices.into_iter().last() {
-        state.notice = Some(format!("topic '{}' {notice}", m.topic));
+        state.notice = Some(format!(
+            "topic '{}' {notice}",
+            crate::anonymize::name(crate::anonymize::Kind::Topic, &m.topic)
+        ));
     }
     if let Some(error) = failed {
         state.notice = Some(error.clone());
@@ -278,14 +291,18 @@ pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
     let (topic, partition) = (p.topic.to_string(), p.partition);
     match p.committed {
         Some(offset) => {
-            let said = format!("group '{group}' reads offset {offset} next");
+            let said = format!(
+                "group '{}' reads offset {offset} next",
+                crate::anonymize::name(crate::anonymize::Kind::Group, group)
+            );
             open(state, topic, Some(partition), Start::Offset(offset), fx);
             state.messages.anchor = Some((partition, offset));
             state.messages.hold_at_anchor = Some(said);
         }
         None => {
             state.notice = Some(format!(
-                "the group has no committed offset on '{topic}' partition {partition}"
+                "the group has no committed offset on '{}' partition {partition}",
+                crate::anonymize::name(crate::anonymize::Kind::Topic, &topic)
             ));
         }
     }

@@ -25,12 +25,18 @@ pub fn open(state: &mut AppState, key: &str, snap: &MetadataSnapshot, fx: &mut V
     };
     let topic = topic.clone();
     let Some(count) = snap.topic(&topic).map(|t| t.partitions.len()) else {
-        state.notice = Some(format!(":key: topic '{topic}' is not in the metadata"));
+        state.notice = Some(format!(
+            ":key: topic '{}' is not in the metadata",
+            crate::anonymize::name(crate::anonymize::Kind::Topic, &topic)
+        ));
         return;
     };
     let count = i32::try_from(count).unwrap_or(i32::MAX);
     let Some(partition) = partitioner::partition_for_key(key.as_bytes(), count) else {
-        state.notice = Some(format!(":key: topic '{topic}' has no partitions"));
+        state.notice = Some(format!(
+            ":key: topic '{}' has no partitions",
+            crate::anonymize::name(crate::anonymize::Kind::Topic, &topic)
+        ));
         return;
     };
     let screen = Screen::Messages {

@@ -1,6 +1,9 @@
 //! Records out of the Messages screen: `:save` / `:save-all` (JSON lines to
 //! a file, written by the worker) and the copy key (the value, to the
 //! clipboard through the terminal). Here only what to hand out is chosen.
+//! Under `--anonymize` the saved records' topic is its pseudonym (keys and
+//! values are `--mask`'s business, as on the screen); the copy key copies a
+//! value, which holds no name kscope knows to replace.
 
 use super::action::Effect;
 use super::messages;
@@ -53,7 +56,8 @@ pub fn save(state: &mut AppState, path: String, all: bool, force: bool, fx: &mut
     }
     fx.push(Effect::Save {
         path,
-        topic: state.messages.topic.clone(),
+        // As `kscope consume --anonymize` writes it.
+        topic: crate::anonymize::name(crate::anonymize::Kind::Topic, &state.messages.topic),
         records,
         force,
     });

@@ -102,8 +102,10 @@ impl Screen {
         ))
     }
 
-    /// The title shown above the table (names from the cluster escaped).
+    /// The title shown above the table (names from the cluster escaped, and
+    /// pseudonyms under `--anonymize`).
     pub fn title(&self) -> String {
+        use crate::anonymize::{Kind, name};
         crate::untrusted::escaped(match self {
             Screen::Fleet => "fleet: every context".to_owned(),
             Screen::Groups { topic } => Which::List {
@@ -116,16 +118,19 @@ impl Screen {
             Screen::Messages {
                 topic,
                 partition: None,
-            } => format!("messages of '{topic}'"),
+            } => format!("messages of '{}'", name(Kind::Topic, topic)),
             Screen::Messages {
                 topic,
                 partition: Some(p),
-            } => format!("messages of '{topic}' partition {p}"),
+            } => format!("messages of '{}' partition {p}", name(Kind::Topic, topic)),
             Screen::Record {
                 topic,
                 partition,
                 offset,
-            } => format!("record '{topic}' partition {partition} offset {offset}"),
+            } => format!(
+                "record '{}' partition {partition} offset {offset}",
+                name(Kind::Topic, topic)
+            ),
         })
     }
 

@@ -153,7 +153,10 @@ fn open_partition(
     fx: &mut Vec<Effect>,
 ) {
     let Some(info) = state.screens.partitions.snap.topic(&topic) else {
-        state.notice = Some(format!("topic '{topic}' is not in the cluster now"));
+        state.notice = Some(format!(
+            "topic '{}' is not in the cluster now",
+            crate::anonymize::name(crate::anonymize::Kind::Topic, &topic)
+        ));
         return;
     };
     let index = partition.and_then(|p| info.partitions.iter().position(|q| q.partition == p));

@@ -44,6 +44,7 @@ fn version(row: &FleetRow) -> String {
 /// The worst lag in time and its group; the worst in records where no
 /// group's lag could be dated.
 fn worst_lag(row: &FleetRow) -> String {
+    let shown = |group: &str| crate::anonymize::name(crate::anonymize::Kind::Group, group);
     match (
         row.worst_lag_time_ms,
         &row.worst_lag_time_group,
@@ -52,9 +53,9 @@ fn worst_lag(row: &FleetRow) -> String {
     ) {
         (Some(ms), Some(group), _, _) => {
             let ms = u64::try_from(ms).unwrap_or(0);
-            format!("{} {group}", age(Duration::from_millis(ms)))
+            format!("{} {}", age(Duration::from_millis(ms)), shown(group))
         }
-        (_, _, Some(lag), Some(group)) => format!("{lag} rec {group}"),
+        (_, _, Some(lag), Some(group)) => format!("{lag} rec {}", shown(group)),
         _ => "-".to_owned(),
     }
 }

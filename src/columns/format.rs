@@ -147,6 +147,7 @@ pub fn movement_detail(kind: &MovementKind) -> String {
             write!(out, "replicas {} → {}", ids(from), ids(to))
         }
         MovementKind::BrokerJoined { broker, address } => {
+            let address = crate::anonymize::address(address);
             write!(out, "broker {broker} joined at {address}")
         }
         MovementKind::BrokerLeft { broker } => write!(out, "broker {broker} left"),

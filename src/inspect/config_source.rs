@@ -164,13 +164,20 @@ impl ConfigResource {
     }
 }
 
+/// The resource as people read it: `topic 'orders'`, `broker 1`; names as
+/// `--anonymize` shows them.
 impl std::fmt::Display for ConfigResource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::anonymize::{self, Kind};
         match self {
-            ConfigResource::Topic(name) => write!(f, "topic '{name}'"),
+            ConfigResource::Topic(name) => {
+                write!(f, "topic '{}'", anonymize::name(Kind::Topic, name))
+            }
             ConfigResource::Broker(id) => write!(f, "broker {id}"),
             ConfigResource::BrokerDefaults => f.write_str("the cluster-wide broker defaults"),
-            ConfigResource::Group(name) => write!(f, "group '{name}'"),
+            ConfigResource::Group(name) => {
+                write!(f, "group '{}'", anonymize::name(Kind::Group, name))
+            }
         }
     }
 }

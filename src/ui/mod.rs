@@ -250,7 +250,15 @@ fn draw_connecting(
             theme.title,
         ),
         Line::raw(""),
-        Line::raw(escaped(format!("tried: {}", state.bootstrap.join(", ")))),
+        Line::raw(escaped(format!(
+            "tried: {}",
+            state
+                .bootstrap
+                .iter()
+                .map(|address| crate::anonymize::address(address))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
     ];
     if let Some(error) = error {
         lines.push(Line::styled(
@@ -277,7 +285,8 @@ fn draw_connecting(
 fn draw_table(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let view = state.view();
     let page = state.page();
-    let grid = screens::visible(state, theme, page);
+    let mut grid = screens::visible(state, theme, page);
+    grid.anonymize();
     let sort = view.sort;
     let headers: Vec<String> = grid
         .headers

@@ -53,13 +53,20 @@ pub fn detail(entry: &Entry) -> String {
         Kind::Commit { commit, .. } => format!("metadata '{}'", commit.metadata),
         Kind::CommitDeleted { .. } | Kind::GroupDeleted => String::new(),
         Kind::Group(g) => {
-            let members: Vec<&str> = g.members.iter().map(|m| m.member_id.as_str()).collect();
+            use crate::anonymize::{Kind, name};
+            let members: Vec<String> = g
+                .members
+                .iter()
+                .map(|m| name(Kind::Member, &m.member_id))
+                .collect();
             format!(
                 "generation {} · {} protocol {} · leader {} · {} member{}{}",
                 g.generation,
                 g.protocol_type,
                 g.protocol.as_deref().unwrap_or("-"),
-                g.leader.as_deref().unwrap_or("-"),
+                g.leader
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), |l| name(Kind::Member, l)),
                 members.len(),
                 if members.len() == 1 { "" } else { "s" },
                 if members.is_empty() {

@@ -57,8 +57,10 @@ pub fn status(at: Option<Instant>, now: Instant) -> String {
     }
 }
 
-/// What was read, in words (the panel's first line).
+/// What was read, in words (the panel's first line; the group as
+/// `--anonymize` shows it).
 pub fn summary(group: &str, history: &History) -> String {
+    let group = crate::anonymize::name(crate::anonymize::Kind::Group, group);
     let History {
         partition,
         partitions,

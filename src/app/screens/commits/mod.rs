@@ -92,7 +92,7 @@ impl Module for Group {
     const DESCENDING: bool = true;
 
     fn title(&self) -> String {
-        format!("commit history of group '{}'", self.group)
+        format!("commit history of group '{}'", crate::anonymize::name(crate::anonymize::Kind::Group, &self.group))
     }
 
     fn headers(&self) -> Vec<&'static str> {

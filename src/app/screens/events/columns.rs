@@ -6,15 +6,30 @@ use crate::columns::format::{clock, movement_detail};
 use crate::meta::MovementEvent;
 
 /// What an event is about: `topic-partition`, a topic, `broker N`, or the
-/// cluster (quorum, metadata liveness).
+/// cluster (quorum, metadata liveness); its group and topic as
+/// `--anonymize` shows them (made from the event's fields, not guessed from
+/// the text).
 pub fn subject(event: &MovementEvent) -> String {
-    if let Some(group) = event.group() {
-        return match (&event.topic, event.partition) {
+    use crate::anonymize::{Kind, name};
+    let group = event.group().map(|group| name(Kind::Group, group));
+    let topic = event.topic.as_deref().map(|topic| name(Kind::Topic, topic));
+    subject_of(event, group.as_deref(), topic.as_ref())
+}
+
+/// [`subject`] with the real names: what sorting compares.
+fn real_subject(event: &MovementEvent) -> String {
+    subject_of(event, event.group(), event.topic.as_ref())
+}
+
+/// What an event is about, with its group and topic named as given.
+fn subject_of(event: &MovementEvent, group: Option<&str>, topic: Option<&String>) -> String {
+    if let Some(group) = group {
+        return match (topic, event.partition) {
             (Some(topic), Some(partition)) => format!("group {group} {topic}-{partition}"),
             _ => format!("group {group}"),
         };
     }
-    match (&event.topic, event.partition, event.broker()) {
+    match (topic, event.partition, event.broker()) {
         (Some(topic), Some(partition), _) => format!("{topic}-{partition}"),
         (Some(topic), None, _) => topic.clone(),
         (None, _, Some(broker)) => format!("broker {broker}"),
@@ -49,7 +64,7 @@ pub fn table<'a>() -> [Column<&'a MovementEvent>; 6] {
             "SUBJECT",
             (8, 60),
             |e| subject(e),
-            Some(|a, b| subject(a).cmp(&subject(b))),
+            Some(|a, b| real_subject(a).cmp(&real_subject(b))),
         ),
         Column::text(
             "SOURCE",

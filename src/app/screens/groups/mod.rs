@@ -42,11 +42,14 @@ pub enum Which<'a> {
 impl Which<'_> {
     /// The title above the table, names as the cluster gave them.
     pub fn title(self) -> String {
+        use crate::anonymize::{Kind, name};
         match self {
             Which::List { topic: None } => "consumer groups".to_owned(),
-            Which::List { topic: Some(topic) } => format!("groups consuming '{topic}'"),
-            Which::Offsets(group) => format!("offsets of group '{group}'"),
-            Which::Members(group) => format!("members of group '{group}'"),
+            Which::List { topic: Some(topic) } => {
+                format!("groups consuming '{}'", name(Kind::Topic, topic))
+            }
+            Which::Offsets(group) => format!("offsets of group '{}'", name(Kind::Group, group)),
+            Which::Members(group) => format!("members of group '{}'", name(Kind::Group, group)),
         }
     }
 

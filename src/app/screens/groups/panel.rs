@@ -54,7 +54,10 @@ pub fn draw_panel(
         summary(store, clock, (view, detail), theme)
     } else {
         let mut lines = vec![Line::styled(
-            escaped(format!("group '{group}': loading…")),
+            escaped(format!(
+                "group '{}': loading…",
+                crate::anonymize::name(crate::anonymize::Kind::Group, group)
+            )),
             theme.dim,
         )];
         if let Some(error) = view.and_then(|v| v.error.as_ref()) {
@@ -175,7 +178,7 @@ fn summary<'a>(
         Some((ms, p)) => escaped(format!(
             "oldest unconsumed record {} old ({} {})",
             age(Duration::from_millis(u64::try_from(ms).unwrap_or(0))),
-            p.topic,
+            crate::anonymize::name(crate::anonymize::Kind::Topic, &p.topic),
             p.partition
         )),
         None => "oldest unconsumed record: -".to_owned(),

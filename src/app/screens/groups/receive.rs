@@ -158,7 +158,10 @@ pub fn detail(
     let detail = match result {
         Ok(detail) => detail,
         Err(error) => {
-            let notice = Some(format!("group '{}': {error}", view.group));
+            let notice = Some(format!(
+                "group '{}': {error}",
+                crate::anonymize::name(crate::anonymize::Kind::Group, &view.group)
+            ));
             view.error = Some(error);
             return Landed {
                 notice,

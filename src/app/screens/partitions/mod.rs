@@ -79,7 +79,7 @@ impl Module for Topic {
     const DRILLABLE: bool = true;
 
     fn title(&self) -> String {
-        format!("partitions of '{}'", self.topic)
+        format!("partitions of '{}'", crate::anonymize::name(crate::anonymize::Kind::Topic, &self.topic))
     }
 
     fn headers(&self) -> Vec<&'static str> {

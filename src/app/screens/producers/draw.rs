@@ -78,7 +78,7 @@ pub fn panel(
         lines.push(Line::styled(
             escaped(format!(
                 "  {} · {} · producer {} epoch {} · open {} of a {} timeout · coordinator {}",
-                t.transactional_id,
+                crate::anonymize::name(crate::anonymize::Kind::Client, &t.transactional_id),
                 t.state,
                 t.producer_id,
                 t.producer_epoch,

@@ -116,7 +116,8 @@ impl Module for Partition {
     fn title(&self) -> String {
         format!(
             "producers and transactions of '{}' partition {}",
-            self.topic, self.partition
+            crate::anonymize::name(crate::anonymize::Kind::Topic, &self.topic),
+            self.partition
         )
     }
 

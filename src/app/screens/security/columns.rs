@@ -1,6 +1,7 @@
 //! The security screens' tables: ACL bindings, SCRAM credentials (never a
 //! salt or a hash) and client quotas.
 
+use crate::anonymize::{Anonymizer, Kind};
 use crate::columns::Column;
 use crate::inspect::{Acl, Credential, Quota};
 
@@ -46,10 +47,55 @@ pub fn acl_columns<'a>() -> [Column<&'a Acl>; 7] {
         Column::fill(
             "NAME",
             (1, 8),
-            |a| a.resource_name.clone(),
+            |a| resource_name(a),
             Some(|a, b| a.resource_name.cmp(&b.resource_name)),
         ),
     ]
+}
+
+/// A quota's entity (`user=alice,client-id=app`); its client id and ip as
+/// `--anonymize` shows them (`<default>` kept; user names are not replaced).
+fn entity(text: &str) -> String {
+    entity_with(crate::anonymize::active(), text)
+}
+
+/// [`entity`] with `anonymizer`, if any.
+fn entity_with(anonymizer: Option<&Anonymizer>, text: &str) -> String {
+    let Some(anonymizer) = anonymizer else {
+        return text.to_owned();
+    };
+    text.split(',')
+        .map(|part| match part.split_once('=') {
+            Some(("client-id", id)) if id != "<default>" => {
+                format!("client-id={}", anonymizer.name(Kind::Client, id))
+            }
+            Some(("ip", ip)) if ip != "<default>" => {
+                format!("ip={}", anonymizer.name(Kind::Host, ip))
+            }
+            _ => part.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// An ACL's resource name; a topic's, group's or transactional id's as
+/// `--anonymize` shows it (a prefix too; `*` and the cluster are kept).
+fn resource_name(acl: &Acl) -> String {
+    resource_name_with(crate::anonymize::active(), acl)
+}
+
+/// [`resource_name`] with `anonymizer`, if any.
+fn resource_name_with(anonymizer: Option<&Anonymizer>, acl: &Acl) -> String {
+    let kind = match acl.resource_type {
+        "TOPIC" => Kind::Topic,
+        "GROUP" => Kind::Group,
+        "TRANSACTIONAL_ID" => Kind::Client,
+        _ => return acl.resource_name.clone(),
+    };
+    anonymizer.map_or_else(
+        || acl.resource_name.clone(),
+        |a| a.name(kind, &acl.resource_name),
+    )
 }
 
 /// The Users screen: one row per user and SCRAM mechanism.
@@ -82,7 +128,7 @@ pub fn quota_columns<'a>() -> [Column<&'a Quota>; 3] {
         Column::text(
             "ENTITY",
             (6, 48),
-            |q| q.entity.clone(),
+            |q| entity(&q.entity),
             // The answer comes sorted by entity.
             None,
         ),
@@ -146,5 +192,42 @@ mod tests {
             cells(&quota_columns(), &&quota),
             ["user=alice", "producer_byte_rate", "1048576"]
         );
+    }
+
+    #[test]
+    fn anonymized_acl_names_and_quota_entities_hold_pseudonyms() {
+        let a = Anonymizer::new(b"a security test key");
+        let acl = |resource_type, name: &str| Acl {
+            principal: "User:alice".to_owned(),
+            host: "*".to_owned(),
+            operation: "READ",
+            permission: "ALLOW",
+            resource_type,
+            pattern_type: "LITERAL",
+            resource_name: name.to_owned(),
+        };
+        let shown = |resource_type, name| resource_name_with(Some(&a), &acl(resource_type, name));
+        assert_eq!(shown("TOPIC", "orders"), a.name(Kind::Topic, "orders"));
+        assert_eq!(shown("GROUP", "billing"), a.name(Kind::Group, "billing"));
+        assert_eq!(
+            shown("TRANSACTIONAL_ID", "tx-1"),
+            a.name(Kind::Client, "tx-1")
+        );
+        assert_eq!(shown("TOPIC", "*"), "*");
+        assert_eq!(shown("CLUSTER", "kafka-cluster"), "kafka-cluster");
+        assert_eq!(resource_name_with(None, &acl("TOPIC", "orders")), "orders");
+        assert_eq!(
+            entity_with(Some(&a), "user=alice,client-id=app-1"),
+            format!("user=alice,client-id={}", a.name(Kind::Client, "app-1"))
+        );
+        assert_eq!(
+            entity_with(Some(&a), "ip=10.0.0.7"),
+            format!("ip={}", a.name(Kind::Host, "10.0.0.7"))
+        );
+        assert_eq!(
+            entity_with(Some(&a), "client-id=<default>"),
+            "client-id=<default>"
+        );
+        assert_eq!(entity_with(None, "client-id=app-1"), "client-id=app-1");
     }
 }

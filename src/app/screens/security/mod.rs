@@ -160,7 +160,10 @@ impl Module for Listing {
     fn title(&self) -> String {
         match self {
             Listing::Acls => "ACLs".to_owned(),
-            Listing::TopicAcls(topic) => format!("ACLs that apply to topic '{topic}'"),
+            Listing::TopicAcls(topic) => format!(
+                "ACLs that apply to topic '{}'",
+                crate::anonymize::name(crate::anonymize::Kind::Topic, topic)
+            ),
             Listing::Users => "SCRAM users".to_owned(),
             Listing::Quotas => "client quotas".to_owned(),
         }

@@ -1,9 +1,12 @@
 //! The answer of `inspect::clients` flattened into the Clients screen's
 //! rows (in `update`, so the view only indexes them): writers, then the
-//! groups reading with their members, then the principals.
+//! groups reading with their members, then the principals. Transactional,
+//! group, client, host and instance ids are written as `--anonymize` shows
+//! them (the `WHO` column mixes kinds, so no header can say which).
 
 use std::fmt::Write as _;
 
+use crate::anonymize::{Kind, name};
 use crate::inspect::clients::{Section, TopicClients, TopicPrincipals};
 
 use super::columns::ClientRow;
@@ -15,7 +18,7 @@ pub fn rows(clients: &TopicClients) -> Vec<ClientRow> {
         for p in &writers.producers {
             let mut who = format!("producer {} epoch {}", p.producer_id, p.producer_epoch);
             if let Some(id) = &p.transactional_id {
-                let _ = write!(who, " txn '{id}'");
+                let _ = write!(who, " txn '{}'", name(Kind::Client, id));
             }
             let partitions: Vec<i32> = p.partitions.iter().map(|x| x.partition).collect();
             let mut detail = format!("partitions {}", list(&partitions));
@@ -43,7 +46,12 @@ pub fn rows(clients: &TopicClients) -> Vec<ClientRow> {
     });
     section(&mut out, &clients.readers, "reads", |out, at, readers| {
         for g in &readers.groups {
-            let who = format!("group {} ({}, {})", g.group, g.group_type, g.state);
+            let who = format!(
+                "group {} ({}, {})",
+                name(Kind::Group, &g.group),
+                g.group_type,
+                g.state
+            );
             let detail = match &g.error {
                 Some(error) => error.clone(),
                 None => format!("{} members", g.members.len()),
@@ -53,10 +61,14 @@ pub fn rows(clients: &TopicClients) -> Vec<ClientRow> {
                 ..row("reads", who, detail, at, g.error.is_some())
             });
             for m in &g.members {
-                let who = format!("  {}@{}", m.client_id, m.client_host);
+                let who = format!(
+                    "  {}@{}",
+                    name(Kind::Client, &m.client_id),
+                    name(Kind::Host, &m.client_host)
+                );
                 let mut detail = format!("partitions {}", list(&m.partitions));
                 if let Some(instance) = &m.instance_id {
-                    let _ = write!(detail, " · instance {instance}");
+                    let _ = write!(detail, " · instance {}", name(Kind::Member, instance));
                 }
                 out.push(ClientRow {
                     group: Some(g.group.clone()),

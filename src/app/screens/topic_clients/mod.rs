@@ -72,7 +72,7 @@ impl Module for Topic {
     const DRILLABLE: bool = true;
 
     fn title(&self) -> String {
-        format!("who touches '{}'", self.topic)
+        format!("who touches '{}'", crate::anonymize::name(crate::anonymize::Kind::Topic, &self.topic))
     }
 
     fn headers(&self) -> Vec<&'static str> {
