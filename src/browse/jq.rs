@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use bytes::Bytes;
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars, data, unwrap_valr};
 use jaq_json::{Map, Num};
@@ -29,6 +30,7 @@ use jaq_json::{Map, Num};
 pub use jaq_json::Val;
 use serde_json::Value;
 
+use super::jq_read::{self, Read};
 use super::json::{Field, RecordJson};
 use super::record::Header;
 
@@ -267,10 +269,10 @@ pub fn record_val(json: &RecordJson<'_>) -> Val {
     put("leader_epoch", int(record.leader_epoch));
     put("timestamp", int(record.timestamp));
     put("timestamp_type", name_val(record.timestamp_type.name()));
-    let (key, key_encoding) = field(record.key.as_deref(), &json.key);
+    let (key, key_encoding) = field(record.key.as_ref(), &json.key);
     put("key", key);
     put("key_encoding", name_val(key_encoding));
-    let (value, value_encoding) = field(record.value.as_deref(), &json.value);
+    let (value, value_encoding) = field(record.value.as_ref(), &json.value);
     put("value", value);
     put("value_encoding", name_val(value_encoding));
     put("headers", record.headers.iter().map(header).collect());
@@ -310,15 +312,18 @@ fn sized_map(n: usize) -> Map {
 
 /// A name known at compile time as a jq string (its bytes not copied).
 fn name_val(name: &'static str) -> Val {
-    Val::utf8_str(bytes::Bytes::from_static(name.as_bytes()))
+    Val::utf8_str(Bytes::from_static(name.as_bytes()))
 }
 
 /// A key or value and its encoding's name.
-fn field(bytes: Option<&[u8]>, how: &Field<'_>) -> (Val, &'static str) {
+fn field(bytes: Option<&Bytes>, how: &Field<'_>) -> (Val, &'static str) {
     match how {
         Field::Bytes => bytes_val(bytes, true),
         Field::Decoded { json, encoding, .. } => (from_json(json), static_encoding(encoding)),
-        Field::Failed { .. } => (text(&BASE64.encode(bytes.unwrap_or_default())), "base64"),
+        Field::Failed { .. } => (
+            text(&BASE64.encode(bytes.map_or(&[][..], |b| &b[..]))),
+            "base64",
+        ),
     }
 }
 
@@ -332,22 +337,31 @@ fn static_encoding(name: &str) -> &'static str {
 }
 
 /// Bytes as `null`, parsed JSON (when `parse` and they are JSON), text or
-/// base64.
-fn bytes_val(bytes: Option<&[u8]>, parse: bool) -> (Val, &'static str) {
+/// base64. Text is a slice of `bytes` (not copied).
+fn bytes_val(bytes: Option<&Bytes>, parse: bool) -> (Val, &'static str) {
     match bytes {
         None => (Val::Null, "utf8"),
         Some(b) if std::str::from_utf8(b).is_ok() => {
             let parsed = if parse && looks_like_json(b) {
-                jaq_json::read::parse_single(b).ok()
+                parse_json(b)
             } else {
                 None
             };
-            (
-                parsed.unwrap_or_else(|| Val::utf8_str(bytes::Bytes::copy_from_slice(b))),
-                "utf8",
-            )
+            (parsed.unwrap_or_else(|| Val::utf8_str(b.clone())), "utf8")
         }
         Some(b) => (text(&BASE64.encode(b)), "base64"),
+    }
+}
+
+/// UTF-8 `text` as a JSON value, or `None` when it is not one: strict JSON
+/// read by [`jq_read`], anything else by jaq's reader (which takes a
+/// superset); nesting past [`jq_read::MAX_DEPTH`] is not taken as JSON
+/// (jaq's reader would recurse until the stack overflows).
+fn parse_json(text: &Bytes) -> Option<Val> {
+    match jq_read::read(text) {
+        Read::Value(value) => Some(value),
+        Read::NotStrict => jaq_json::read::parse_single(text).ok(),
+        Read::TooDeep => None,
     }
 }
 
@@ -368,14 +382,14 @@ fn looks_like_json(bytes: &[u8]) -> bool {
 fn header(header: &Header) -> Val {
     let mut map = sized_map(3);
     map.insert(name_val("key"), text(&String::from_utf8_lossy(&header.key)));
-    let (value, encoding) = bytes_val(header.value.as_deref(), false);
+    let (value, encoding) = bytes_val(header.value.as_ref(), false);
     map.insert(name_val("value"), value);
     map.insert(name_val("value_encoding"), name_val(encoding));
     Val::obj(map)
 }
 
 fn text(s: &str) -> Val {
-    Val::utf8_str(bytes::Bytes::copy_from_slice(s.as_bytes()))
+    Val::utf8_str(Bytes::copy_from_slice(s.as_bytes()))
 }
 
 fn int(n: impl Into<i64>) -> Val {
