@@ -16,7 +16,7 @@ use crate::browse::{Record, Start};
 
 use super::action::Effect;
 use super::messages::open_detail_of;
-use super::record_filter::jq_input;
+use super::record_filter::with_jq_input;
 use super::screen::Screen;
 use super::state::AppState;
 
@@ -81,9 +81,11 @@ impl Matcher {
     pub fn matches(&self, topic: &str, record: &Record) -> bool {
         match self {
             Matcher::Regex(re) => matches(re, record),
-            Matcher::Jq(filter) => filter
-                .passes(jq::record_val(&RecordJson::plain(topic, record)))
-                .unwrap_or(false),
+            Matcher::Jq(filter) => {
+                jq::with_record_val(&RecordJson::plain(topic, record), |input| {
+                    filter.passes(input).unwrap_or(false)
+                })
+            }
         }
     }
 }
@@ -119,9 +121,9 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
     let hit = view.rows.iter().enumerate().skip(after).find(|&(_, &seq)| {
         m.record(seq).is_some_and(|r| match &matcher {
             Matcher::Regex(re) => matches(re, r),
-            Matcher::Jq(filter) => filter
-                .passes(jq_input(r, &m.topic, m.format, schemas))
-                .unwrap_or(false),
+            Matcher::Jq(filter) => with_jq_input(r, &m.topic, m.format, schemas, |input| {
+                filter.passes(input).unwrap_or(false)
+            }),
         })
     });
     if let Some((index, _)) = hit {

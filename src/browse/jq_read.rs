@@ -8,11 +8,13 @@
 //! exponent as jaq's decimal kept as written), object entries in their
 //! order with a repeated key's last value in its first place. It is faster
 //! because a string without escapes is a slice of the record's bytes (no
-//! copy), and arrays and objects are collected on one stack and then built
-//! at their final size. jaq's reader accepts more than JSON (`#` comments,
+//! copy), and arrays and objects are collected on a stack kept per thread
+//! and then built at their final size. jaq's reader accepts more than JSON (`#` comments,
 //! `NaN`, `Infinity`, `+1`, `b"..."`, non-string keys); for any of that
 //! [`read`] says [`Read::NotStrict`] and the caller asks jaq's reader, so
 //! what a filter sees does not change.
+
+use std::cell::RefCell;
 
 use bytes::Bytes;
 use jaq_json::{Map, Num, Rc, Val};
@@ -36,12 +38,35 @@ pub enum Read {
 /// Read `text` (valid UTF-8) as one JSON value with optional white space
 /// around it.
 pub fn read(text: &Bytes) -> Read {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let (items, entries) = &mut *scratch;
+            let read = read_with(text, items, entries);
+            // Empty unless reading stopped halfway.
+            items.clear();
+            entries.clear();
+            read
+        }
+        Err(_) => read_with(text, &mut Vec::new(), &mut Vec::new()),
+    })
+}
+
+/// Array items and object entries being read.
+type Stacks = (Vec<Val>, Vec<(Val, Val)>);
+
+thread_local! {
+    /// The stacks arrays and objects are collected on, kept from one text
+    /// to the next (empty between them).
+    static SCRATCH: RefCell<Stacks> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+fn read_with(text: &Bytes, items: &mut Vec<Val>, entries: &mut Vec<(Val, Val)>) -> Read {
     let mut reader = Reader {
         src: text,
         at: 0,
         depth: 0,
-        items: Vec::new(),
-        entries: Vec::new(),
+        items,
+        entries,
     };
     reader.skip_space();
     let value = reader.value();
@@ -64,9 +89,9 @@ struct Reader<'a> {
     at: usize,
     depth: usize,
     /// Array items being read, innermost array last.
-    items: Vec<Val>,
+    items: &'a mut Vec<Val>,
     /// Object entries being read, innermost object last.
-    entries: Vec<(Val, Val)>,
+    entries: &'a mut Vec<(Val, Val)>,
 }
 
 impl Reader<'_> {
@@ -174,7 +199,8 @@ impl Reader<'_> {
                 Some(b'}') => {
                     self.at += 1;
                     let count = self.entries.len() - start;
-                    let mut map = Map::with_capacity_and_hasher(count, Default::default());
+                    let mut map = Map::default();
+                    map.reserve(count);
                     // `insert`, as jaq's reader does: a repeated key keeps
                     // its first place and takes its last value.
                     for (key, value) in self.entries.drain(start..) {
@@ -191,17 +217,20 @@ impl Reader<'_> {
     fn string(&mut self) -> Result<Val, Stop> {
         self.at += 1;
         let start = self.at;
-        loop {
-            match self.peek() {
-                Some(b'"') => {
-                    let text = self.src.slice(start..self.at);
-                    self.at += 1;
-                    return Ok(Val::utf8_str(text));
-                }
-                Some(b'\\') => return self.escaped(start),
-                Some(0..=0x1F) | None => return Err(Stop::NotStrict),
-                Some(_) => self.at += 1,
+        let end = self.src[start..]
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'\\' | 0..=0x1F))
+            .map(|n| start + n);
+        match end.map(|end| (end, self.src[end])) {
+            Some((end, b'"')) => {
+                self.at = end + 1;
+                Ok(Val::utf8_str(self.src.slice(start..end)))
             }
+            Some((end, b'\\')) => {
+                self.at = end;
+                self.escaped(start)
+            }
+            _ => Err(Stop::NotStrict),
         }
     }
 

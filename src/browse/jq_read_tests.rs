@@ -176,7 +176,7 @@ fn a_plain_string_is_a_slice_of_the_text() {
     assert!(within.contains(&name.as_ptr()), "copied, not sliced");
 }
 
-/// Any JSON value, as serde_json would write it.
+/// Any JSON value, as `serde_json` would write it.
 fn json() -> impl Strategy<Value = serde_json::Value> {
     use serde_json::Value;
     let leaf = prop_oneof![

@@ -209,7 +209,7 @@ const EXPRESSIONS: [&str; 24] = [
     r#".value | strings | startswith("not")"#,
     r#".key == "order-1" and (.headers[] | select(.key == "region") | .value) == "eu""#,
     ".partition, .offset",
-    r#"[.value | .. | numbers] | add"#,
+    "[.value | .. | numbers] | add",
 ];
 
 /// Each output of `filter` on `input`, read back as a serde value (a
