@@ -1,15 +1,24 @@
 //! A jq filter (`consume --filter`, the Messages `/` and `:find`) over 1M
 //! records with a JSON value of a typical order (12 fields, a nested object,
 //! an array), one compiled `JqFilter` reused for every record: the record
-//! built as the jq input (`browse::jq::record_val`, the value parsed from
-//! its bytes, or given as a schema's decoded JSON) and the expression run.
+//! built as the jq input (`browse::jq::with_record_val`, as `consume` and
+//! the Messages screen build it: the value parsed from its bytes, or given
+//! as a schema's decoded JSON) and the expression run.
 //! Goal (issue 29): at least 300k records/s. BENCHMARK HARNESS: records
 //! built in memory, no cluster.
+//!
+//! With `KSCOPE_BENCH_CPU=1` the group is `jq_filter_cpu` and measures the
+//! thread's CPU time instead of wall time (for a machine whose cores other
+//! builds hold).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "support/cpu_time.rs"]
+mod cpu_time;
+
 use bytes::Bytes;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use kscope::browse::jq::{JqFilter, record_val};
+use criterion::measurement::Measurement;
+use criterion::{Criterion, Throughput};
+use kscope::browse::jq::{JqFilter, with_record_val};
 use kscope::browse::json::{Field, RecordJson};
 use kscope::browse::{Codec, Header, Record, TimestampType};
 
@@ -56,18 +65,17 @@ fn records() -> Vec<Record> {
         .collect()
 }
 
-fn bench(c: &mut Criterion) {
-    let records = records();
+fn bench<M: Measurement>(c: &mut Criterion<M>, name: &str, records: &[Record]) {
     let filter = JqFilter::compile(FILTER).expect("compiles");
-    let mut group = c.benchmark_group("jq_filter");
+    let mut group = c.benchmark_group(name);
     group.sample_size(10);
     group.throughput(Throughput::Elements(RECORDS as u64));
     group.bench_function("json_value_1m", |b| {
         b.iter(|| {
             let mut passed = 0_u64;
-            for record in &records {
-                let input = record_val(&RecordJson::plain("orders", record));
-                if filter.passes(input).unwrap_or(false) {
+            for record in records {
+                let json = RecordJson::plain("orders", record);
+                if with_record_val(&json, |input| filter.passes(input).unwrap_or(false)) {
                     passed += 1;
                 }
             }
@@ -78,8 +86,8 @@ fn bench(c: &mut Criterion) {
     // The input alone (the record built, its value parsed), no expression.
     group.bench_function("input_only_1m", |b| {
         b.iter(|| {
-            for record in &records {
-                std::hint::black_box(record_val(&RecordJson::plain("orders", record)));
+            for record in records {
+                with_record_val(&RecordJson::plain("orders", record), std::hint::black_box);
             }
         });
     });
@@ -92,15 +100,15 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut passed = 0_u64;
             for (record, json) in records.iter().zip(&decoded) {
-                let input = record_val(&RecordJson {
+                let json = RecordJson {
                     value: Field::Decoded {
                         json,
                         encoding: "avro",
                         schema_id: Some(1),
                     },
                     ..RecordJson::plain("orders", record)
-                });
-                if filter.passes(input).unwrap_or(false) {
+                };
+                if with_record_val(&json, |input| filter.passes(input).unwrap_or(false)) {
                     passed += 1;
                 }
             }
@@ -111,5 +119,17 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+fn main() {
+    let records = records();
+    if std::env::var_os("KSCOPE_BENCH_CPU").is_some() {
+        let mut c = Criterion::default()
+            .with_measurement(cpu_time::CpuTime)
+            .configure_from_args();
+        bench(&mut c, "jq_filter_cpu", &records);
+        c.final_summary();
+    } else {
+        let mut c = Criterion::default().configure_from_args();
+        bench(&mut c, "jq_filter", &records);
+        c.final_summary();
+    }
+}

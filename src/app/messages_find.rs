@@ -17,7 +17,7 @@ use crate::schema::record_decoding::{RecordDecoding, field};
 
 use super::action::Effect;
 use super::messages::open_detail_of;
-use super::record_filter::jq_input;
+use super::record_filter::with_jq_input;
 use super::screen::Screen;
 use super::state::AppState;
 
@@ -100,7 +100,7 @@ impl Matcher {
                     value: decoding.map_or(Field::Bytes, |d| field(&d.value)),
                     ..RecordJson::plain(topic, record)
                 };
-                filter.passes(jq::record_val(&json)).unwrap_or(false)
+                jq::with_record_val(&json, |input| filter.passes(input).unwrap_or(false))
             }
         }
     }
@@ -142,9 +142,9 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
     let hit = view.rows.iter().enumerate().skip(after).find(|&(_, &seq)| {
         m.record(seq).is_some_and(|r| match &matcher {
             Matcher::Regex(re) => matches(re, r),
-            Matcher::Jq(filter) => filter
-                .passes(jq_input(r, &m.topic, m.format, schemas))
-                .unwrap_or(false),
+            Matcher::Jq(filter) => with_jq_input(r, &m.topic, m.format, schemas, |input| {
+                filter.passes(input).unwrap_or(false)
+            }),
         })
     });
     if let Some((index, _)) = hit {

@@ -140,8 +140,10 @@ impl RecordFilter {
         schemas: &SchemaCache,
     ) -> bool {
         if let Form::Jq(filter) = &self.form {
-            let input = jq_input(record, topic, format, schemas);
-            return filter.passes(input).unwrap_or(false) != self.inverse;
+            let passes = with_jq_input(record, topic, format, schemas, |input| {
+                filter.passes(input).unwrap_or(false)
+            });
+            return passes != self.inverse;
         }
         let (key, value) = (record.key.as_deref(), record.value.as_deref());
         let mut hit = self.hit(key, value, record);
@@ -176,10 +178,9 @@ impl RecordFilter {
                 h.key.as_ref() == name.as_slice()
                     && value.as_ref().is_none_or(|n| n.found(h.value.as_deref()))
             }),
-            Form::Jq(filter) => {
-                let input = jq::record_val(&RecordJson::plain("", record));
+            Form::Jq(filter) => jq::with_record_val(&RecordJson::plain("", record), |input| {
                 filter.passes(input).unwrap_or(false)
-            }
+            }),
         }
     }
 
@@ -216,19 +217,27 @@ impl RecordFilter {
     }
 }
 
-/// `record` of `topic` as a jq expression's input: what `-o json` prints,
-/// with a key or value shown decoded (schemas held) as its decoded JSON.
-pub fn jq_input(record: &Record, topic: &str, format: Format, schemas: &SchemaCache) -> jq::Val {
+/// Run `run` on `record` of `topic` as a jq expression's input: what
+/// `-o json` prints, with a key or value shown decoded (schemas held) as its
+/// decoded JSON ([`jq::with_record_val`]).
+pub fn with_jq_input<T>(
+    record: &Record,
+    topic: &str,
+    format: Format,
+    schemas: &SchemaCache,
+    run: impl FnOnce(jq::Val) -> T,
+) -> T {
     let key = record.key.as_deref().map(|k| schemas.shown(k, format));
     let value = record
         .value
         .as_deref()
         .map(|v| schemas.shown_value(topic, v, format));
-    jq::record_val(&RecordJson {
+    let json = RecordJson {
         key: field(key.as_ref()),
         value: field(value.as_ref()),
         ..RecordJson::plain(topic, record)
-    })
+    };
+    jq::with_record_val(&json, run)
 }
 
 /// A key or value as `RecordJson` writes it: decoded, or its bytes.

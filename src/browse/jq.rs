@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use bytes::Bytes;
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars, data, unwrap_valr};
 use jaq_json::{Map, Num};
@@ -29,6 +30,8 @@ use jaq_json::{Map, Num};
 pub use jaq_json::Val;
 use serde_json::Value;
 
+use super::jq_read::{self, Read};
+pub use super::jq_reuse::with_record_val;
 use super::json::{Field, RecordJson};
 use super::record::Header;
 
@@ -254,51 +257,88 @@ fn lex_expect(expect: &jaq_core::load::lex::Expect<&str>) -> &'static str {
 }
 
 /// A record as the jq input: the fields of `-o json` in its order, a JSON
-/// key or value parsed.
+/// key or value parsed. [`with_record_val`] builds the same value faster
+/// when records come one after another.
 pub fn record_val(json: &RecordJson<'_>) -> Val {
-    let record = json.record;
     let mut map = sized_map(18);
-    let mut put = |name: &'static str, value: Val| {
-        map.insert(name_val(name), value);
-    };
-    put("topic", text(json.topic));
-    put("partition", int(record.partition));
-    put("offset", int(record.offset));
-    put("leader_epoch", int(record.leader_epoch));
-    put("timestamp", int(record.timestamp));
-    put("timestamp_type", name_val(record.timestamp_type.name()));
-    let (key, key_encoding) = field(record.key.as_deref(), &json.key);
-    put("key", key);
-    put("key_encoding", name_val(key_encoding));
-    let (value, value_encoding) = field(record.value.as_deref(), &json.value);
-    put("value", value);
-    put("value_encoding", name_val(value_encoding));
-    put("headers", record.headers.iter().map(header).collect());
-    put("size", int(i64::try_from(record.size).unwrap_or(i64::MAX)));
-    put("codec", name_val(record.codec.name()));
+    record_entries(json, |name, entry| {
+        map.insert(name_val(name), entry.into_val());
+    });
+    Val::obj(map)
+}
+
+/// The value of one of a record's entries, as [`record_entries`] gives it:
+/// a text known to repeat from record to record is left unmade, so that an
+/// object refilled in place can keep the one it holds.
+pub(super) enum Entry<'a> {
+    /// A name known at compile time (`CREATE_TIME`, `utf8`, `none`).
+    Name(&'static str),
+    /// A text (the topic's name).
+    Text(&'a str),
+    /// Any other value.
+    Val(Val),
+}
+
+impl Entry<'_> {
+    pub(super) fn into_val(self) -> Val {
+        match self {
+            Entry::Name(name) => name_val(name),
+            Entry::Text(s) => text(s),
+            Entry::Val(value) => value,
+        }
+    }
+
+    /// The text of a name or text entry.
+    pub(super) fn text(&self) -> Option<&str> {
+        match self {
+            Entry::Name(s) | Entry::Text(s) => Some(s),
+            Entry::Val(_) => None,
+        }
+    }
+}
+
+/// Each entry of `json`'s jq input, in the order `-o json` prints them.
+pub(super) fn record_entries(json: &RecordJson<'_>, mut put: impl FnMut(&'static str, Entry<'_>)) {
+    let record = json.record;
+    let number = |n: i64| Entry::Val(int(n));
+    put("topic", Entry::Text(json.topic));
+    put("partition", number(record.partition.into()));
+    put("offset", number(record.offset));
+    put("leader_epoch", number(record.leader_epoch.into()));
+    put("timestamp", number(record.timestamp));
+    put("timestamp_type", Entry::Name(record.timestamp_type.name()));
+    let (key, key_encoding) = field(record.key.as_ref(), &json.key);
+    put("key", Entry::Val(key));
+    put("key_encoding", Entry::Name(key_encoding));
+    let (value, value_encoding) = field(record.value.as_ref(), &json.value);
+    put("value", Entry::Val(value));
+    put("value_encoding", Entry::Name(value_encoding));
+    put(
+        "headers",
+        Entry::Val(record.headers.iter().map(header).collect()),
+    );
+    put(
+        "size",
+        number(i64::try_from(record.size).unwrap_or(i64::MAX)),
+    );
+    put("codec", Entry::Name(record.codec.name()));
     let names = [
-        ("key", &json.key, "key_schema_id", "key_schema_error"),
-        (
-            "value",
-            &json.value,
-            "value_schema_id",
-            "value_schema_error",
-        ),
+        (&json.key, "key_schema_id", "key_schema_error"),
+        (&json.value, "value_schema_id", "value_schema_error"),
     ];
-    for (_, how, id_name, error_name) in names {
+    for (how, id_name, error_name) in names {
         match how {
             Field::Decoded {
                 schema_id: Some(id),
                 ..
-            } => put(id_name, int(*id)),
+            } => put(id_name, number((*id).into())),
             Field::Failed { schema_id, reason } => {
-                put(id_name, int(*schema_id));
-                put(error_name, text(reason));
+                put(id_name, number((*schema_id).into()));
+                put(error_name, Entry::Text(reason));
             }
             _ => {}
         }
     }
-    Val::obj(map)
 }
 
 /// An empty object with room for `n` entries (no regrowth while filled).
@@ -310,15 +350,18 @@ fn sized_map(n: usize) -> Map {
 
 /// A name known at compile time as a jq string (its bytes not copied).
 fn name_val(name: &'static str) -> Val {
-    Val::utf8_str(bytes::Bytes::from_static(name.as_bytes()))
+    Val::utf8_str(Bytes::from_static(name.as_bytes()))
 }
 
 /// A key or value and its encoding's name.
-fn field(bytes: Option<&[u8]>, how: &Field<'_>) -> (Val, &'static str) {
+fn field(bytes: Option<&Bytes>, how: &Field<'_>) -> (Val, &'static str) {
     match how {
         Field::Bytes => bytes_val(bytes, true),
         Field::Decoded { json, encoding, .. } => (from_json(json), static_encoding(encoding)),
-        Field::Failed { .. } => (text(&BASE64.encode(bytes.unwrap_or_default())), "base64"),
+        Field::Failed { .. } => (
+            text(&BASE64.encode(bytes.map_or(&[][..], |b| &b[..]))),
+            "base64",
+        ),
     }
 }
 
@@ -332,22 +375,31 @@ fn static_encoding(name: &str) -> &'static str {
 }
 
 /// Bytes as `null`, parsed JSON (when `parse` and they are JSON), text or
-/// base64.
-fn bytes_val(bytes: Option<&[u8]>, parse: bool) -> (Val, &'static str) {
+/// base64. Text is a slice of `bytes` (not copied).
+fn bytes_val(bytes: Option<&Bytes>, parse: bool) -> (Val, &'static str) {
     match bytes {
         None => (Val::Null, "utf8"),
         Some(b) if std::str::from_utf8(b).is_ok() => {
             let parsed = if parse && looks_like_json(b) {
-                jaq_json::read::parse_single(b).ok()
+                parse_json(b)
             } else {
                 None
             };
-            (
-                parsed.unwrap_or_else(|| Val::utf8_str(bytes::Bytes::copy_from_slice(b))),
-                "utf8",
-            )
+            (parsed.unwrap_or_else(|| Val::utf8_str(b.clone())), "utf8")
         }
         Some(b) => (text(&BASE64.encode(b)), "base64"),
+    }
+}
+
+/// UTF-8 `text` as a JSON value, or `None` when it is not one: strict JSON
+/// read by [`jq_read`], anything else by jaq's reader (which takes a
+/// superset); nesting past [`jq_read::MAX_DEPTH`] is not taken as JSON
+/// (jaq's reader would recurse until the stack overflows).
+fn parse_json(text: &Bytes) -> Option<Val> {
+    match jq_read::read(text) {
+        Read::Value(value) => Some(value),
+        Read::NotStrict => jaq_json::read::parse_single(text).ok(),
+        Read::TooDeep => None,
     }
 }
 
@@ -367,15 +419,20 @@ fn looks_like_json(bytes: &[u8]) -> bool {
 
 fn header(header: &Header) -> Val {
     let mut map = sized_map(3);
-    map.insert(name_val("key"), text(&String::from_utf8_lossy(&header.key)));
-    let (value, encoding) = bytes_val(header.value.as_deref(), false);
+    let key = if std::str::from_utf8(&header.key).is_ok() {
+        Val::utf8_str(header.key.clone())
+    } else {
+        text(&String::from_utf8_lossy(&header.key))
+    };
+    map.insert(name_val("key"), key);
+    let (value, encoding) = bytes_val(header.value.as_ref(), false);
     map.insert(name_val("value"), value);
     map.insert(name_val("value_encoding"), name_val(encoding));
     Val::obj(map)
 }
 
 fn text(s: &str) -> Val {
-    Val::utf8_str(bytes::Bytes::copy_from_slice(s.as_bytes()))
+    Val::utf8_str(Bytes::copy_from_slice(s.as_bytes()))
 }
 
 fn int(n: impl Into<i64>) -> Val {

@@ -167,3 +167,131 @@ fn the_program_can_be_sent_to_a_worker() {
     fn send_sync<T: Send + Sync>(_: &T) {}
     send_sync(&JqFilter::compile(".").expect("compiles"));
 }
+
+/// Values given as JSON text, each with its schema-decoded twin (what a
+/// registry's decoding gives for the same data; a text that is not JSON is
+/// a string either way).
+const VALUES: [&str; 9] = [
+    r#"{"id":"order-7","status":"FAILED","amount":12.50,"n":-3,"big":18446744073709551615,"huge":123456789012345678901234567890,"neg":-9223372036854775809,"tags":["a","ü",{"x":[1,2]}],"address":{"city":"Zürich","country":"DE","geo":{"lat":47.37,"lon":8.54}},"none":null,"ok":true}"#,
+    r#"[1,"two",[3],{"four":4.0},null,false]"#,
+    r#""中文 😀 \"quoted\" \u00e9""#,
+    "42",
+    "-0.5e3",
+    "null",
+    r#"{"status":"OK","dup":1,"dup":2}"#,
+    "not json",
+    r#"{"status": "FAILED", broken"#,
+];
+
+/// Expressions over the value, its key and headers, nested paths, arrays,
+/// strings and numbers.
+const EXPRESSIONS: [&str; 24] = [
+    ".value",
+    ".value.status",
+    r#".value.status == "FAILED""#,
+    r#".value.status == "FAILED" and .value.address.country == "DE""#,
+    ".value.address.city",
+    ".value.address.geo.lat > 47",
+    ".value.tags[]",
+    ".value.tags[2].x[1]",
+    ".value | type",
+    ".value | length",
+    ".value | keys_unsorted?",
+    ".value.address | tojson",
+    ".value.amount * 2",
+    ".value.big",
+    ".value.big == 18446744073709551615",
+    ".value.huge > 1e29",
+    ".value.neg < -9223372036854775000",
+    ".value.n + 1",
+    ".value[1]?",
+    r#".value | strings | test("é|ü|😀")"#,
+    r#".value | strings | startswith("not")"#,
+    r#".key == "order-1" and (.headers[] | select(.key == "region") | .value) == "eu""#,
+    ".partition, .offset",
+    "[.value | .. | numbers] | add",
+];
+
+/// Each output of `filter` on `input`, read back as a serde value (a
+/// decimal jaq keeps as written, `12.50`, and the float a decoding gives,
+/// `12.5`, compare equal), and whether it ended in an error (whose message
+/// quotes the value as it is held, so `-0.5e3` or `-500.0`).
+fn answers(filter: &JqFilter, input: Val) -> (Vec<Value>, bool) {
+    let mut out = Vec::new();
+    let result = filter.each(input, |v| {
+        let mut line = Vec::new();
+        write(v, &mut line);
+        out.push(serde_json::from_slice(&line).expect("jaq writes JSON"));
+    });
+    (out, result.is_err())
+}
+
+#[test]
+fn json_text_and_decoded_values_give_the_same_answers() {
+    for text in VALUES {
+        let r = record(text);
+        let decoded: Value =
+            serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()));
+        let from_text = record_val(&RecordJson::plain("orders", &r));
+        let from_decoded = record_val(&RecordJson {
+            value: Field::Decoded {
+                json: &decoded,
+                encoding: "avro",
+                schema_id: Some(1),
+            },
+            ..RecordJson::plain("orders", &r)
+        });
+        for expression in EXPRESSIONS {
+            let filter = JqFilter::compile(expression).expect("compiles");
+            let text_answers = answers(&filter, from_text.clone());
+            assert_eq!(
+                text_answers,
+                answers(&filter, from_decoded.clone()),
+                "{expression} on {text}"
+            );
+            assert_eq!(
+                filter.passes(from_text.clone()).ok(),
+                filter.passes(from_decoded.clone()).ok(),
+                "{expression} on {text}"
+            );
+        }
+    }
+    // The answers are not all empty or all errors: the expressions reach in.
+    let filter = JqFilter::compile(".value.tags[2].x[1], .value.address.city").expect("compiles");
+    let (out, error) = answers(&filter, input(VALUES[0]));
+    assert_eq!(out, [serde_json::json!(2), serde_json::json!("Zürich")]);
+    assert!(!error);
+}
+
+#[test]
+fn json_text_that_does_not_parse_is_a_string() {
+    for text in [
+        "not json",
+        r#"{"status": "FAILED", broken"#,
+        "nullx",
+        "[1,]",
+        "\"tab\tinside\"",
+    ] {
+        assert_eq!(outputs(".value | type", text), [r#""string""#], "{text}");
+        assert_eq!(
+            outputs(".value", text),
+            [serde_json::to_string(text).expect("json")],
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn jaqs_json_superset_is_still_read() {
+    // Not strict JSON, but jaq's reader takes it, as before.
+    assert_eq!(outputs(".value", "01"), ["1"]);
+    assert_eq!(outputs(".value.a", "{\"a\":1 # note\n}"), ["1"]);
+    assert_eq!(outputs(".value[0]", "[+1]"), ["1"]);
+}
+
+#[test]
+fn json_nested_past_the_limit_is_a_string() {
+    let depth = jq_read::MAX_DEPTH + 1;
+    let deep: &'static str = Box::leak(("[".repeat(depth) + &"]".repeat(depth)).into_boxed_str());
+    assert_eq!(outputs(".value | type", deep), [r#""string""#]);
+}

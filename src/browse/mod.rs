@@ -22,6 +22,8 @@ pub mod format;
 mod in_flight;
 pub mod internal;
 pub mod jq;
+mod jq_read;
+mod jq_reuse;
 pub mod json;
 mod json_text;
 mod list_offsets;

@@ -83,6 +83,18 @@ impl JqArgs {
     }
 }
 
+/// What `--filter` and `--project` made of one record.
+enum Jq {
+    /// The filter passed it and there is nothing to project: print it.
+    Passed,
+    /// The filter did not pass it.
+    Dropped,
+    /// The filter failed on it.
+    Failed(String),
+    /// The projection's lines, and the error that ended it early.
+    Projected(Vec<u8>, Option<String>),
+}
+
 /// Records a jq expression failed on (they do not pass), and the first error.
 #[derive(Debug, Default)]
 struct JqFailures {
@@ -173,28 +185,40 @@ impl<'a> Output<'a> {
                 value: decoding.as_ref().map_or(Field::Bytes, |d| field(&d.value)),
                 ..RecordJson::plain(&args.shown_topic, record)
             };
-            let input = jq::record_val(&json);
-            if let Some(filter) = &args.jq.filter {
-                match filter.passes(input.clone()) {
-                    Ok(true) => {}
-                    Ok(false) => return Ok(false),
-                    Err(error) => {
-                        self.failed(record, &error);
-                        return Ok(false);
+            let ran = jq::with_record_val(&json, |input| {
+                if let Some(filter) = &args.jq.filter {
+                    match filter.passes(input.clone()) {
+                        Ok(true) => {}
+                        Ok(false) => return Jq::Dropped,
+                        Err(error) => return Jq::Failed(error),
                     }
                 }
-            }
-            if let Some(project) = &args.jq.project {
-                let mut line = Vec::new();
-                let ran = project.each(input, |value| {
-                    jq::write(value, &mut line);
-                    line.push(b'\n');
-                });
-                out.write_all(&line)?;
-                if let Err(error) = ran {
-                    self.failed(record, &error);
+                match &args.jq.project {
+                    Some(project) => {
+                        let mut line = Vec::new();
+                        let ran = project.each(input, |value| {
+                            jq::write(value, &mut line);
+                            line.push(b'\n');
+                        });
+                        Jq::Projected(line, ran.err())
+                    }
+                    None => Jq::Passed,
                 }
-                return Ok(true);
+            });
+            match ran {
+                Jq::Passed => {}
+                Jq::Dropped => return Ok(false),
+                Jq::Failed(error) => {
+                    self.failed(record, &error);
+                    return Ok(false);
+                }
+                Jq::Projected(line, error) => {
+                    out.write_all(&line)?;
+                    if let Some(error) = error {
+                        self.failed(record, &error);
+                    }
+                    return Ok(true);
+                }
             }
         }
         self.printer.write(
