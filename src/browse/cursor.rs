@@ -1,9 +1,9 @@
 //! One partition's reading position, and what a fetch answer does to it:
-//! batches decoded in order, records before the position (a compressed
-//! batch starts before it) or at/after the stop offset left out, aborted
-//! transactions and control batches hidden, and the position moved past
-//! every batch seen — so a record is never shown twice or skipped, whoever
-//! leads the partition next.
+//! batches decoded in order, records before the position (the batch holding
+//! it starts before it; kept only when asked, `keep_from`) or at/after the
+//! stop offset left out, aborted transactions and control batches hidden,
+//! and the position moved past every batch seen — so a record is never
+//! shown twice or skipped, whoever leads the partition next.
 //!
 //! An answer is decoded lazily: only as many batches as the caller has room
 //! for, the rest kept compressed with the cursor ([`Remainder`]) until the
@@ -83,6 +83,18 @@ pub struct Cursor {
     /// Not asked again before this instant (a follow fetch came back empty
     /// at once, as if the broker ignored its wait).
     pub not_before: Option<Instant>,
+    /// Until the first batch is decoded: that batch's records before the
+    /// position are handed out too, from this offset on (see
+    /// [`crate::browse::Options::keep_before`]).
+    pub keep_from: Option<i64>,
+    /// The first offset the records handed out cover: where the cursor was
+    /// put, or lower when the first batch's records before it were kept
+    /// (that batch's base offset, or `keep_from` if higher).
+    pub from: i64,
+    /// Bytes of the batches read whole (decoded, hidden as aborted or
+    /// control, or partly kept): what the reading covered, without what was
+    /// fetched for nothing (answers cut inside a batch, bytes past the stop).
+    pub read_bytes: u64,
 }
 
 /// The undecoded rest of a fetch answer: its batches still compressed, as
@@ -126,6 +138,9 @@ impl Cursor {
             failures: 0,
             rest: None,
             not_before: None,
+            keep_from: None,
+            from: next,
+            read_bytes: 0,
         }
     }
 
@@ -219,8 +234,21 @@ impl Cursor {
                         self.too_large(header.base_offset, header.length + 12, limits, notices);
                         return;
                     }
+                    self.read_bytes = self
+                        .read_bytes
+                        .saturating_add(u64::try_from(header.length + 12).unwrap_or(u64::MAX));
+                    let mut from = self.next;
+                    if let Some(floor) = self.keep_from.take() {
+                        // The batch holding the position came whole: what
+                        // it holds before the position is kept, not fetched
+                        // again by whoever reads that part later.
+                        let head = header.base_offset.max(floor);
+                        if head < from {
+                            (from, self.from) = (head, self.from.min(head));
+                        }
+                    }
                     if !rest.aborted.hides(&header, &records) {
-                        let (from, stop) = (self.next, self.stop.unwrap_or(i64::MAX));
+                        let stop = self.stop.unwrap_or(i64::MAX);
                         for record in records {
                             if record.offset >= from && record.offset < stop {
                                 weighed = weighed.saturating_add(record.weight());
@@ -239,6 +267,8 @@ impl Cursor {
                     if next_offset <= self.next {
                         continue;
                     }
+                    // Nothing of a bad batch is kept.
+                    self.keep_from = None;
                     notices.push(Notice::BadBatch {
                         partition: self.partition,
                         offset: base_offset,

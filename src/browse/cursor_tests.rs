@@ -282,6 +282,11 @@ fn a_partial_batch_after_a_split_is_asked_again_not_widened() {
     }
     assert_eq!(offsets(&out), [0, 1, 2, 3, 4, 5]);
     assert_eq!((cursor.next, cursor.wide), (6, None));
+    assert_eq!(
+        cursor.read_bytes,
+        u64::try_from(2 * batch(0, 3, 10).len()).unwrap(),
+        "the partial batch was not read"
+    );
 }
 
 #[test]
@@ -320,4 +325,112 @@ fn aborted_transactions_stay_hidden_across_the_split() {
     );
     assert_eq!((steps, cursor.next), (2, 6));
     assert!(notices.is_empty());
+}
+
+/// A cursor at `next` stopping at `stop` that keeps what the first batch
+/// holds before `next`, from `floor` on (`Options::keep_before`).
+fn keeping(next: i64, stop: i64, floor: i64) -> Cursor {
+    let mut cursor = Cursor::new(0, next, Some(stop));
+    cursor.keep_from = Some(floor);
+    cursor
+}
+
+#[test]
+fn the_first_batchs_records_before_the_position_are_kept_when_asked() {
+    // A window 5..12 whose fetch from 5 answers the batch 2..8 whole.
+    let whole = joined(&[batch(2, 6, 10), batch(8, 6, 10)]);
+    let (mut out, mut notices) = (vec![], vec![]);
+    let mut cursor = keeping(5, 12, 0);
+    cursor.apply(
+        &answer(whole.clone(), 14),
+        LIMITS,
+        ALL,
+        &mut out,
+        &mut notices,
+    );
+    assert_eq!(offsets(&out), (2..12).collect::<Vec<_>>());
+    assert_eq!(
+        (cursor.from, cursor.next, cursor.state),
+        (2, 14, State::Done)
+    );
+    assert_eq!(cursor.keep_from, None, "only the first batch");
+    assert_eq!(cursor.read_bytes, u64::try_from(whole.len()).unwrap());
+
+    // Never before the floor (the log start inside that batch).
+    out.clear();
+    let mut cursor = keeping(5, 12, 4);
+    cursor.apply(
+        &answer(whole.clone(), 14),
+        LIMITS,
+        ALL,
+        &mut out,
+        &mut notices,
+    );
+    assert_eq!(offsets(&out), (4..12).collect::<Vec<_>>());
+    assert_eq!(cursor.from, 4);
+
+    // Not asked (every other reader): unchanged.
+    out.clear();
+    let mut cursor = Cursor::new(0, 5, Some(12));
+    cursor.apply(&answer(whole, 14), LIMITS, ALL, &mut out, &mut notices);
+    assert_eq!(offsets(&out), (5..12).collect::<Vec<_>>());
+    assert_eq!(cursor.from, 5);
+    assert!(notices.is_empty());
+}
+
+#[test]
+fn keeping_takes_only_the_batch_holding_the_position_and_survives_a_retry() {
+    let (mut out, mut notices) = (vec![], vec![]);
+    // A batch wholly before the position (an old message set) is passed
+    // over, not kept: the next window still reads it.
+    let whole = joined(&[batch(0, 3, 10), batch(3, 4, 10), batch(7, 3, 10)]);
+    let mut cursor = keeping(4, 10, 0);
+    let stale = Answer {
+        error_code: ErrorCode::NotLeaderOrFollower.code(),
+        ..answer(Bytes::new(), -1)
+    };
+    cursor.apply(&stale, LIMITS, ALL, &mut out, &mut notices);
+    assert_eq!(cursor.keep_from, Some(0), "a stale answer decoded nothing");
+    // Decoded a batch at a time: the later batches keep nothing before.
+    cursor.apply(&answer(whole, 10), LIMITS, 1, &mut out, &mut notices);
+    while cursor.rest.is_some() {
+        cursor.fill(LIMITS, 1, &mut out, &mut notices);
+    }
+    assert_eq!(offsets(&out), (3..10).collect::<Vec<_>>());
+    assert_eq!((cursor.from, cursor.next), (3, 10));
+
+    // The batch answered starts after the position (compacted away
+    // before it): nothing to keep, the reading starts where it was put.
+    out.clear();
+    let mut cursor = keeping(4, 10, 0);
+    cursor.apply(
+        &answer(batch(6, 4, 10), 10),
+        LIMITS,
+        ALL,
+        &mut out,
+        &mut notices,
+    );
+    assert_eq!(offsets(&out), [6, 7, 8, 9]);
+    assert_eq!(cursor.from, 4);
+    assert!(notices.is_empty());
+}
+
+#[test]
+fn a_kept_batch_of_an_aborted_transaction_stays_hidden() {
+    // Producer 7's transaction 0..3 is aborted by its marker at 3; a fetch
+    // from 1 answers the batch 0..3 whole: kept as read, nothing shown.
+    let batches = [
+        txn_batch(0, 3, 7, None),
+        txn_batch(3, 1, 7, Some(true)),
+        txn_batch(4, 2, -1, None),
+    ];
+    let aborted = Answer {
+        aborted: vec![(7, 0)],
+        ..answer(joined(&batches), 6)
+    };
+    let (mut out, mut notices) = (vec![], vec![]);
+    let mut cursor = keeping(1, 6, 0);
+    cursor.apply(&aborted, LIMITS, ALL, &mut out, &mut notices);
+    assert_eq!(offsets(&out), [4, 5]);
+    assert_eq!(cursor.from, 0, "read, if hidden: not read again");
 }

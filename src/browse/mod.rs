@@ -18,6 +18,7 @@ pub mod csv;
 mod cursor;
 mod error;
 pub mod fetch;
+mod fit;
 pub mod format;
 mod in_flight;
 pub mod internal;
@@ -39,6 +40,7 @@ mod txn;
 
 pub use codec::Codec;
 pub use error::{Error, Result};
+pub use fit::Fit;
 pub use format::Format;
 pub use list_offsets::watermarks;
 pub use notice::Notice;

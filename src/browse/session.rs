@@ -34,7 +34,7 @@ use super::fetch::{self, Ask, FETCH_BY_ID, TopicRef};
 use super::in_flight::{InFlight, Landed, Sent};
 use super::notice::Notice;
 use super::start::Start;
-use super::{Event, Isolation};
+use super::{Event, Fit, Isolation};
 
 mod ahead;
 mod failures;
@@ -87,6 +87,21 @@ pub struct Options {
     /// Stop every partition before this offset (or its end, if sooner),
     /// even when following.
     pub until: Option<i64>,
+    /// Also hand out what the first batch read holds before the start, from
+    /// this offset on (none before it: the log start, say). A fetch answers
+    /// with the whole batch holding the offset asked for, so those records
+    /// are fetched anyway; reading newest first in windows keeps them, and
+    /// the next (older) window ends where that batch begins
+    /// ([`Browser::read_from`]) instead of fetching it again. `None` (the
+    /// default): nothing before the start is handed out.
+    pub keep_before: Option<i64>,
+    /// With a stop (`until`, or the end): each fetch asks for about the
+    /// bytes left before the stop at this rate ([`Fit::ask`]), at most
+    /// `partition_max_bytes`, so that one whose answer was cut inside a
+    /// batch asks for what the window has left, not for a whole window
+    /// again past its end. `None` (the default): `partition_max_bytes`
+    /// each time.
+    pub fit: Option<Fit>,
 }
 
 impl Default for Options {
@@ -100,7 +115,19 @@ impl Default for Options {
             inflate_cap: 64 * 1024 * 1024,
             follow_wait: Duration::from_millis(500),
             until: None,
+            keep_before: None,
+            fit: None,
         }
+    }
+}
+
+/// What a partition's fetch from `offset` asks for (when its next batch is
+/// not larger): `partition_max_bytes`, or less when [`Options::fit`] sizes
+/// it to the offsets left before `stop`.
+fn ask_bytes(options: &Options, offset: i64, stop: Option<i64>) -> i32 {
+    match (options.fit, stop) {
+        (Some(fit), Some(stop)) => fit.ask(stop - offset).min(options.partition_max_bytes),
+        _ => options.partition_max_bytes,
     }
 }
 
@@ -315,7 +342,7 @@ impl Browser {
                 partition: *p,
                 offset,
                 leader_epoch: info.leader_epoch,
-                max_bytes: wide.unwrap_or(self.options.partition_max_bytes),
+                max_bytes: wide.unwrap_or_else(|| ask_bytes(&self.options, offset, cursor.stop)),
             });
             cursors.push(if ahead {
                 Sent {
@@ -408,8 +435,50 @@ impl Browser {
         self.fetched
     }
 
+    /// Bytes of the record batches read whole, over every partition: what
+    /// [`Browser::bytes_fetched`] counts less what was fetched for nothing
+    /// (answers cut inside a batch and fetched again, bytes past the stop).
+    pub fn bytes_read(&self) -> u64 {
+        self.cursors.values().map(|c| c.read_bytes).sum()
+    }
+
+    /// Each partition's first offset handed out or passed over: where it
+    /// started, or lower when records before the start were kept
+    /// ([`Options::keep_before`]). Reading the offsets before it again
+    /// fetches nothing already read.
+    pub fn read_from(&self) -> BTreeMap<i32, i64> {
+        self.cursors.iter().map(|(p, c)| (*p, c.from)).collect()
+    }
+
     /// Each partition's next offset (for tests and for a view's position).
     pub fn positions(&self) -> BTreeMap<i32, i64> {
         self.cursors.iter().map(|(p, c)| (*p, c.next)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fitted_fetch_asks_for_what_is_left_before_the_stop_and_no_more_than_the_cap() {
+        let plain = Options {
+            partition_max_bytes: 1_000_000,
+            ..Options::default()
+        };
+        assert_eq!(ask_bytes(&plain, 0, Some(4000)), 1_000_000, "not fitted");
+        let fitted = Options {
+            fit: Some(Fit {
+                bytes: 250_000,
+                offsets: 1000,
+            }),
+            ..plain
+        };
+        // A window 0..4000 at 250 bytes an offset: its first fetch asks
+        // for the whole window (capped), one after a cut at 3,000 for the
+        // last 1,000 offsets.
+        assert_eq!(ask_bytes(&fitted, 0, Some(4000)), 1_000_000);
+        assert_eq!(ask_bytes(&fitted, 3000, Some(4000)), 255_000 + 16_384);
+        assert_eq!(ask_bytes(&fitted, 3000, None), 1_000_000, "following");
     }
 }

@@ -31,11 +31,13 @@ pub(super) struct Ahead {
 }
 
 /// The copy of `cursor` a fetch read ahead from `from` goes out with: the
-/// same partition state, at `from`, nothing kept.
+/// same partition state, at `from`, nothing kept (and nothing before
+/// `from` to keep).
 pub(super) fn cursor_at(cursor: &Cursor, from: i64) -> Cursor {
     let mut ahead = cursor.clone();
     ahead.rest = None;
     ahead.next = from;
+    ahead.keep_from = None;
     ahead
 }
 
@@ -85,7 +87,11 @@ impl Browser {
             );
             return;
         }
+        // What the partition's reading covered stays: the copy was made
+        // before the kept answer's last batches were decoded.
+        let (from, read_bytes) = (cursor.from, cursor.read_bytes);
         *cursor = ahead.cursor;
+        (cursor.from, cursor.read_bytes) = (from, read_bytes);
         events.extend(ahead.notices.into_iter().map(Event::Notice));
     }
 }

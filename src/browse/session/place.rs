@@ -116,6 +116,7 @@ impl Browser {
                 None => (!self.options.follow).then_some(end_at),
             };
             let mut cursor = Cursor::new(*p, next, stop);
+            cursor.keep_from = self.options.keep_before;
             let (lo, hi) = (low.get(p).copied(), end.get(p).copied());
             if lo.is_some_and(|lo| next < lo) || hi.is_some_and(|hi| next > hi) {
                 cursor.state = State::Stopped;
