@@ -267,6 +267,25 @@ fn group_offsets_screen() {
     });
 }
 
+/// The offsets' last row (a partition never committed to), which the
+/// snapshots' 20 lines no longer reach beside two recent events.
+#[test]
+fn a_partition_without_a_commit_says_so_on_the_offsets() {
+    let snap = cluster();
+    let mut s = state(&snap, 150, 30);
+    open_groups(&mut s, &snap, 1);
+    open_detail(&mut s, &snap, 3);
+    let screen = render(&s, &snap);
+    let row = screen
+        .lines()
+        .find(|l| l.contains("payments             2"))
+        .unwrap_or_else(|| panic!("no row for partition 2:\n{screen}"));
+    assert!(
+        row.contains("no commit") && row.contains("inventory-2"),
+        "{row}"
+    );
+}
+
 #[test]
 fn group_members_screen() {
     both_widths("group_members", |s, snap| {
