@@ -1,6 +1,10 @@
 use super::*;
 use crate::browse::{Codec, Header, Record, TimestampType};
 use bytes::Bytes;
+use serde_json::Value;
+
+use crate::browse::jq_read;
+use crate::browse::json::{Field, RecordJson};
 
 fn record(value: &'static str) -> Record {
     Record {

@@ -24,6 +24,7 @@ mod in_flight;
 pub mod internal;
 pub mod jq;
 mod jq_read;
+mod jq_record;
 mod jq_reuse;
 pub mod json;
 mod json_text;
