@@ -1,11 +1,9 @@
 //! What can happen to the model, and what the model asks the worker to do.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Instant, SystemTime};
 
 use std::sync::Arc;
 
-use crate::groups::{GroupDetail, GroupListing, Overview, Relisted};
 use crate::meta::{MovementEvent, TopicPartition, Watermarks};
 
 use super::key::Key;
@@ -56,29 +54,6 @@ pub enum Action {
         request: u64,
         /// The watermarks, or why not.
         result: Result<Vec<(TopicPartition, Watermarks)>, String>,
-    },
-    /// The answer to [`Effect::FetchGroups`].
-    Groups {
-        /// The request id it answers.
-        request: u64,
-        /// Every group with its lag, or why not.
-        result: Result<Arc<Overview>, String>,
-    },
-    /// The answer to [`Effect::FetchGroupRows`]: every group as listed now
-    /// and each asked group as its row shows it (state, members, lag, or
-    /// what failed for it), or why none could be read.
-    GroupRows {
-        /// The request id it answers.
-        request: u64,
-        /// The listing and the groups asked, described and with lag.
-        result: Result<Relisted, String>,
-    },
-    /// The answer to [`Effect::FetchGroup`].
-    GroupDetail {
-        /// The request id it answers.
-        request: u64,
-        /// The group's members, offsets and lag, or why not.
-        result: Result<Arc<GroupDetail>, String>,
     },
     /// The answer to [`Effect::FetchSizes`].
     Sizes {
@@ -170,14 +145,7 @@ impl Action {
     /// [`AppState::held_rows`](super::AppState::held_rows).
     pub fn carried_rows(&self) -> usize {
         match self {
-            Action::Groups {
-                result: Ok(overview),
-                ..
-            } => overview.groups.len(),
-            Action::GroupRows {
-                result: Ok(relisted),
-                ..
-            } => relisted.list.groups.len() + relisted.rows.len(),
+            Action::Screen(super::screens::Msg::Groups(msg)) => msg.carried_rows(),
             _ => 0,
         }
     }
@@ -211,29 +179,6 @@ pub enum Effect {
         request: u64,
         /// The partitions.
         partitions: Vec<TopicPartition>,
-    },
-    /// List every consumer group with its lag; answer with [`Action::Groups`].
-    FetchGroups {
-        /// Request id.
-        request: u64,
-    },
-    /// Every group listed again and some (the visible rows of the list)
-    /// described and with lag; answer with [`Action::GroupRows`].
-    FetchGroupRows {
-        /// Request id.
-        request: u64,
-        /// Each group asked, as listed (coordinator, type, state).
-        groups: Vec<GroupListing>,
-        /// Group → the topics it is known to consume (every partition of
-        /// them is listed, committed or not).
-        topics: BTreeMap<String, BTreeSet<String>>,
-    },
-    /// Describe one group with its lag; answer with [`Action::GroupDetail`].
-    FetchGroup {
-        /// Request id.
-        request: u64,
-        /// The group.
-        group: String,
     },
     /// Describe every broker's log dirs; answer with [`Action::Sizes`].
     FetchSizes {

@@ -26,8 +26,8 @@ fn visible_topics(state: &AppState) -> Vec<String> {
             .collect(),
         Screen::Module(screens::Screen::Partitions(shown)) => vec![shown.topic.clone()],
         // Their retention, for the time until unread records may go.
-        Screen::Group { group } => {
-            let Some(detail) = state.groups.detail(group) else {
+        Screen::Module(screens::Screen::Groups(screens::groups::Shown::Offsets(group))) => {
+            let Some(detail) = state.screens.groups.detail(group) else {
                 return Vec::new();
             };
             let mut topics: Vec<String> = view

@@ -1,8 +1,9 @@
 //! The events the TUI derives itself, beside the movement feed (which the
 //! cluster's log already rate limits), from what its screens already read:
 //!
-//! - the group kinds ([`GroupEvents`]): the changes between two reads of
-//!   the group list (`:groups`, or `L` on Topics), and a partition STUCK or
+//! - the group kinds ([`GroupEvents`](crate::groups::stuck_events::GroupEvents),
+//!   kept by the groups screens' store, `screens::groups`, where their reads
+//!   land): the changes between two reads of the group list (`:groups`, or `L` on Topics), and a partition STUCK or
 //!   moving again, a lag trend turning to growing or back, and a KIP-848
 //!   group reconciling and converged, over the reads of the groups the TUI
 //!   already polls — the whole list, the visible rows of a list, the group
@@ -26,8 +27,6 @@
 
 use std::sync::Arc;
 
-use crate::app::screens::groups::columns::offsets::STUCK_READS;
-use crate::groups::stuck_events::GroupEvents;
 use crate::inspect::{ConfigWatch, Sweep};
 use crate::meta::min_isr::MinIsrWatch;
 use crate::meta::{MetadataSnapshot, MovementEvent};
@@ -37,8 +36,6 @@ use super::state::AppState;
 /// The TUI's own event sources (reset with the cluster).
 #[derive(Debug)]
 pub struct EventSources {
-    /// The group kinds, from the group reads.
-    pub groups: GroupEvents,
     /// The min-ISR kinds, from snapshots and topic configs.
     min_isr: MinIsrWatch,
     /// The config kinds, from the config sweeps.
@@ -61,7 +58,6 @@ impl EventSources {
     /// Sources with other rate limits (tests).
     pub fn with_limits(limits: crate::meta::Limits) -> Self {
         EventSources {
-            groups: GroupEvents::with_limits(STUCK_READS, limits),
             min_isr: MinIsrWatch::with_limits(limits),
             configs: ConfigWatch::with_limits(limits),
             swept: (None, 0),
@@ -125,6 +121,9 @@ mod tests {
 
     use super::*;
     use crate::app::keymap::Keymap;
+    use crate::app::screens::groups::Msg;
+    use crate::app::screens::groups::columns::offsets::STUCK_READS;
+    use crate::groups::stuck_events::GroupEvents;
     use crate::groups::{
         GroupLag, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
         RequestCounts,
@@ -274,25 +273,26 @@ mod tests {
             let request = u64::try_from(i).unwrap_or(0) + 1;
             state.now = start + Duration::from_secs(5 * request);
             state.wall = SystemTime::now();
-            state.groups.list.in_flight = Some((request, (), state.now));
-            let overview = Arc::new(list(committed, end));
-            crate::app::groups::receive_list(&mut state, request, Ok(overview));
+            state.screens.groups.list.in_flight = Some((request, (), state.now));
+            let result = Ok(Arc::new(list(committed, end)));
+            crate::app::groups::receive(&mut state, Msg::List { request, result });
         }
         assert_eq!(kinds(&state), ["group_stuck", "group_moving"]);
         assert_eq!(state.screens.events.ring[0].group(), Some("billing"));
 
         // The same gate as the movement log: over the limit, folded.
         let mut state = AppState::new("t", Vec::new(), Keymap::default());
-        state.sources = EventSources::with_limits(crate::meta::Limits {
+        let limits = crate::meta::Limits {
             per_kind: 0,
             ..crate::meta::Limits::default()
-        });
+        };
+        state.screens.groups.watch = GroupEvents::with_limits(STUCK_READS, limits);
         for (i, (committed, end)) in reads.into_iter().take(3).enumerate() {
             let request = u64::try_from(i).unwrap_or(0) + 1;
             state.now = start + Duration::from_secs(5 * request);
-            state.groups.list.in_flight = Some((request, (), state.now));
-            let overview = Arc::new(list(committed, end));
-            crate::app::groups::receive_list(&mut state, request, Ok(overview));
+            state.screens.groups.list.in_flight = Some((request, (), state.now));
+            let result = Ok(Arc::new(list(committed, end)));
+            crate::app::groups::receive(&mut state, Msg::List { request, result });
         }
         assert_eq!(kinds(&state), ["events_suppressed"]);
         assert!(matches!(

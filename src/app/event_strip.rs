@@ -9,6 +9,7 @@ use crate::meta::MovementEvent;
 
 use super::screen::Screen;
 use super::screens::Screen as Module;
+use super::screens::groups::Shown as GroupScreen;
 use super::state::AppState;
 
 /// How many events the strip shows (the newest).
@@ -39,9 +40,11 @@ impl Strip {
 fn has_strip(screen: &Screen) -> bool {
     matches!(
         screen,
-        Screen::Module(Module::Partitions(_) | Module::Brokers(_))
-            | Screen::Group { .. }
-            | Screen::Members { .. }
+        Screen::Module(
+            Module::Partitions(_)
+                | Module::Brokers(_)
+                | Module::Groups(GroupScreen::Offsets(_) | GroupScreen::Members(_))
+        )
     )
 }
 
@@ -52,7 +55,7 @@ fn belongs(screen: &Screen, event: &MovementEvent) -> bool {
             event.group().is_none() && event.topic.as_deref() == Some(shown.topic.as_str())
         }
         Screen::Module(Module::Brokers(_)) => event.topic.is_none() && event.group().is_none(),
-        Screen::Group { group } | Screen::Members { group } => {
+        Screen::Module(Module::Groups(GroupScreen::Offsets(group) | GroupScreen::Members(group))) => {
             event.group() == Some(group.as_str())
         }
         _ => false,
@@ -142,9 +145,7 @@ mod tests {
         refresh(&mut state);
         assert_eq!(state.strip.rows, [6]);
 
-        state.stack.push(View::new(Screen::Group {
-            group: "billing".to_owned(),
-        }));
+        state.stack.push(View::new(Screen::offsets("billing")));
         refresh(&mut state);
         assert!(state.strip.rows.is_empty(), "no event of the group");
         assert_eq!(state.strip.height(), 0);

@@ -82,6 +82,11 @@ pub(super) fn shared(state: &mut AppState, landed: Shared) {
             let summaries = Arc::new(summaries);
             let copy = summaries.clone();
             forward(state, screens::Msg::Topics(topics::Msg::Summaries(copy)));
+            let copy = summaries.clone();
+            forward(
+                state,
+                screens::Msg::Groups(screens::groups::Msg::Summaries(copy)),
+            );
             forward(
                 state,
                 screens::Msg::Partitions(partitions::Msg::Summaries(summaries)),
@@ -89,8 +94,8 @@ pub(super) fn shared(state: &mut AppState, landed: Shared) {
         }
         Shared::Groups => {
             // The Topics screen's LAG column, if a newer list landed.
-            let overview = state.groups.overview.clone();
-            let at = state.groups.overview_at;
+            let overview = state.screens.groups.overview.clone();
+            let at = state.screens.groups.overview_at;
             forward(
                 state,
                 screens::Msg::Topics(topics::Msg::Groups { overview, at }),

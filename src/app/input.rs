@@ -43,7 +43,7 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
             let topics: Vec<&str> = snap.topics().iter().map(|t| t.name.as_str()).collect();
             // Every group listed this session (the list itself is dropped
             // when no screen shows it; its histories stay).
-            let groups: Vec<&str> = state.groups.histories.keys().map(String::as_str).collect();
+            let groups: Vec<&str> = state.screens.groups.histories.keys().map(String::as_str).collect();
             let candidates = command::Candidates {
                 contexts: &state.contexts,
                 topics: &topics,
@@ -114,8 +114,8 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Clients(None) => {
             super::select::inspect_selected(state, super::keymap::Command::Clients, fx);
         }
-        Parsed::Groups(topic) => push(state, Screen::Groups { topic }, None, fx),
-        Parsed::Group(group) => push(state, Screen::Group { group }, None, fx),
+        Parsed::Groups(topic) => push(state, Screen::groups(topic), None, fx),
+        Parsed::Group(group) => push(state, Screen::offsets(group), None, fx),
         Parsed::Partitions(topic) => push(state, Screen::partitions(topic), None, fx),
         Parsed::Config(of) => {
             let screen = super::screens::Screen::Configs(super::screens::configs::Config::list(of));

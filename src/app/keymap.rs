@@ -83,13 +83,8 @@ impl Scope {
             Scope::All => true,
             Scope::Topics => screen.is_topics(),
             Scope::Drillable => {
-                matches!(
-                    screen,
-                    Screen::Groups { .. }
-                        | Screen::Group { .. }
-                        | Screen::Messages { .. }
-                        | Screen::Fleet
-                ) || matches!(screen, Screen::Module(s) if s.drillable())
+                matches!(screen, Screen::Messages { .. } | Screen::Fleet)
+                    || matches!(screen, Screen::Module(s) if s.drillable())
             }
             Scope::HasConfigs => matches!(
                 screen,
@@ -97,14 +92,13 @@ impl Scope {
                     super::screens::Screen::Topics(_)
                         | super::screens::Screen::Partitions(_)
                         | super::screens::Screen::Brokers(_)
-                ) | Screen::Groups { .. }
-                    | Screen::Group { .. }
-                    | Screen::Members { .. }
+                        | super::screens::Screen::Groups(_)
+                )
             ),
             Scope::Partitions => screen.partitions_topic().is_some(),
             Scope::TopicsOrPartitions => screen.is_topics() || screen.partitions_topic().is_some(),
-            Scope::Groups => matches!(screen, Screen::Groups { .. }),
-            Scope::GroupOffsets => matches!(screen, Screen::Group { .. }),
+            Scope::Groups => matches!(screen.groups_screen(), Some(super::screens::groups::Shown::List { .. })),
+            Scope::GroupOffsets => screen.offsets_group().is_some(),
             Scope::Messages => matches!(screen, Screen::Messages { .. }),
             Scope::Records => matches!(screen, Screen::Messages { .. } | Screen::Record { .. }),
         }

@@ -8,15 +8,10 @@ pub const TABLE_FIRST_ROW: u16 = 4;
 /// Rows below the table: its bottom border, the status line and the prompt line.
 pub const BELOW_TABLE: u16 = 3;
 
-/// Rows of the panel above a group's table: three summary lines and a
-/// lag chart.
-pub const GROUP_PANEL: u16 = 8;
-
-/// Rows above the table of `screen` (the group screens and a config's
-/// detail have a panel).
+/// Rows above the table of `screen` (a screen module's panel: a group's
+/// offsets and members, a config's detail).
 pub fn table_first_row(screen: &Screen) -> u16 {
     match screen {
-        Screen::Group { .. } | Screen::Members { .. } => TABLE_FIRST_ROW + GROUP_PANEL,
         // The record detail has no column header.
         Screen::Record { .. } => TABLE_FIRST_ROW - 1,
         Screen::Module(s) if s.is_text() => TABLE_FIRST_ROW - 1,

@@ -276,11 +276,12 @@ pub fn relayout(state: &mut AppState) {
 /// Open the records of the partition selected on a group's offsets screen
 /// at the group's committed offset (never joins the group).
 pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
-    let Screen::Group { group } = &state.view().screen else {
+    let Some(group) = state.view().screen.offsets_group() else {
         return;
     };
     let view = state.view();
     let Some(p) = state
+        .screens
         .groups
         .detail(group)
         .zip(view.rows.get(view.selected))

@@ -103,20 +103,17 @@ pub fn rfc3339(ms: i64) -> String {
 pub fn holds(screen: &Screen) -> bool {
     use super::screens::Screen as Module;
     match screen {
-        Screen::Groups { .. }
-        | Screen::Module(
-            Module::Topics(_)
+        Screen::Module(
+            Module::Groups(super::screens::groups::Shown::List { .. })
+            | Module::Topics(_)
             | Module::Partitions(_)
             | Module::Brokers(_)
             | Module::Leaders(_)
             | Module::Events(_),
         ) => true,
-        Screen::Module(_)
-        | Screen::Fleet
-        | Screen::Group { .. }
-        | Screen::Members { .. }
-        | Screen::Messages { .. }
-        | Screen::Record { .. } => false,
+        Screen::Module(_) | Screen::Fleet | Screen::Messages { .. } | Screen::Record { .. } => {
+            false
+        }
     }
 }
 
@@ -225,7 +222,7 @@ pub fn seek(state: &mut AppState, to: i64, fx: &mut Vec<Effect>) {
     }
     state.wall = crate::recording::frame::time(to);
     // The group list is read again at the new time.
-    state.groups.expire();
+    state.screens.groups.expire();
     if to >= from {
         fx.push(Effect::Replay {
             at: to,
@@ -248,7 +245,7 @@ fn forget(state: &mut AppState) {
     state.sources = super::event_sources::EventSources::default();
     state.moved_at.clear();
     state.last_moved = None;
-    state.groups.reset();
+    state.screens.groups.reset();
     state.health = None;
 }
 

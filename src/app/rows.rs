@@ -4,9 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::screen::{RowsKey, Screen, View};
-use super::screens::groups::rows as group_rows;
 use super::state::AppState;
-use super::table_rows;
 
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
@@ -47,11 +45,10 @@ pub fn refresh(state: &mut AppState) {
             .unwrap_or_default(),
         sort: state.view().sort,
         internal: state.show_internal,
-        groups: state.groups.answers,
         sizes: state.sizes.answers,
         screens: state.screens.answers(),
-        inactive: state.groups.hide_inactive,
-        group_type: state.groups.only_type.clone(),
+        inactive: state.screens.groups.hide_inactive,
+        group_type: state.screens.groups.only_type.clone(),
     };
     if state.view().built_for.as_ref() != Some(&key) {
         let view = state.view();
@@ -60,8 +57,9 @@ pub fn refresh(state: &mut AppState) {
             .get(view.selected)
             .and_then(|&i| identity(state, &view.screen, i));
         let rows = build(state);
-        // A group screen's rows are rebuilt from each answer and may
-        // reorder: the selection stays on the group or partition it was on.
+        // A screen whose rows are rebuilt from each answer may reorder
+        // them (groups, configs): the selection stays on the group or
+        // partition it was on.
         let screen = state.view().screen.clone();
         let found = kept.and_then(|kept| {
             rows.iter()
@@ -97,7 +95,7 @@ pub fn is_text(screen: &Screen) -> bool {
 fn identity(state: &AppState, screen: &Screen, index: usize) -> Option<String> {
     match screen {
         Screen::Module(s) => state.screens.identity(s, index),
-        _ => group_rows::identity(&state.groups, screen.groups_screen()?, index),
+        _ => None,
     }
 }
 
@@ -122,11 +120,6 @@ fn build(state: &mut AppState) -> Vec<usize> {
     let scratch = &mut state.scratch;
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
     let mut rows: Vec<usize> = match &screen {
-        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
-            screen.groups_screen().map_or_else(Vec::new, |which| {
-                group_rows::build(&state.groups, which, &mut keep)
-            })
-        }
         Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
@@ -145,12 +138,6 @@ fn sort_rows(state: &AppState, screen: &Screen, column: usize, rows: &mut Vec<us
         Screen::Fleet => sort_indices(rows, crate::columns::fleet::table().get(column), |i| {
             state.fleet.row(i).cloned()
         }),
-        Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
-            if let Some(which) = screen.groups_screen() {
-                let around = table_rows::around(state);
-                group_rows::sort(&state.groups, &around, which, column, rows);
-            }
-        }
         // Records keep the order they arrived in.
         Screen::Messages { .. } | Screen::Record { .. } => {}
         Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),

@@ -1,7 +1,7 @@
 //! The screens and one entry of the navigation stack.
 
 use super::filter::Filter;
-use super::screens::groups::Which;
+use super::screens::groups::Shown as GroupScreen;
 use std::collections::BTreeMap;
 
 /// What is on screen.
@@ -9,21 +9,6 @@ use std::collections::BTreeMap;
 pub enum Screen {
     /// Every context of the config at a glance (`crate::fleet`).
     Fleet,
-    /// Consumer groups: every one, or those consuming `topic`.
-    Groups {
-        /// Only the groups committed to or assigned this topic.
-        topic: Option<String>,
-    },
-    /// One group's offsets and lag, per partition.
-    Group {
-        /// Its name.
-        group: String,
-    },
-    /// One group's members and their assignments.
-    Members {
-        /// The group's name.
-        group: String,
-    },
     /// A screen that is its own module (`app/screens/`).
     Module(super::screens::Screen),
     /// A topic's records (one partition, or all merged by timestamp),
@@ -108,12 +93,6 @@ impl Screen {
         use crate::anonymize::{Kind, name};
         crate::untrusted::escaped(match self {
             Screen::Fleet => "fleet: every context".to_owned(),
-            Screen::Groups { topic } => Which::List {
-                topic: topic.as_deref(),
-            }
-            .title(),
-            Screen::Group { group } => Which::Offsets(group).title(),
-            Screen::Members { group } => Which::Members(group).title(),
             Screen::Module(s) => s.title(),
             Screen::Messages {
                 topic,
@@ -139,31 +118,53 @@ impl Screen {
         use crate::columns::{headers, messages};
         match self {
             Screen::Fleet => headers(&crate::columns::fleet::table()),
-            Screen::Groups { .. } | Screen::Group { .. } | Screen::Members { .. } => {
-                self.groups_screen().map(Which::headers).unwrap_or_default()
-            }
             Screen::Module(s) => s.headers(),
             Screen::Messages { .. } => headers(&messages::table()),
             Screen::Record { .. } => vec![""],
         }
     }
 
+    /// The consumer groups list: every group, or those consuming `topic`
+    /// (a module).
+    pub fn groups(topic: Option<String>) -> Screen {
+        Screen::Module(super::screens::Screen::Groups(GroupScreen::List {
+            topic,
+        }))
+    }
+
+    /// A group's offsets and lag, per partition (a module).
+    pub fn offsets(group: impl Into<String>) -> Screen {
+        Screen::Module(super::screens::Screen::Groups(GroupScreen::Offsets(
+            group.into(),
+        )))
+    }
+
+    /// A group's members and their assignments (a module).
+    pub fn members(group: impl Into<String>) -> Screen {
+        Screen::Module(super::screens::Screen::Groups(GroupScreen::Members(
+            group.into(),
+        )))
+    }
+
     /// Which group screen this is, if one (`screens::groups`).
-    pub fn groups_screen(&self) -> Option<Which<'_>> {
+    pub fn groups_screen(&self) -> Option<&GroupScreen> {
         match self {
-            Screen::Groups { topic } => Some(Which::List {
-                topic: topic.as_deref(),
-            }),
-            Screen::Group { group } => Some(Which::Offsets(group)),
-            Screen::Members { group } => Some(Which::Members(group)),
+            Screen::Module(super::screens::Screen::Groups(shown)) => Some(shown),
             _ => None,
         }
     }
 
-    /// The group whose detail this screen shows, if any.
+    /// The group whose detail this screen shows (offsets or members), if
+    /// any.
     pub fn group(&self) -> Option<&str> {
-        match self {
-            Screen::Group { group } | Screen::Members { group } => Some(group),
+        self.groups_screen()?.group()
+    }
+
+    /// The group whose offsets this screen shows, if it is a group's
+    /// offsets.
+    pub fn offsets_group(&self) -> Option<&str> {
+        match self.groups_screen()? {
+            GroupScreen::Offsets(group) => Some(group),
             _ => None,
         }
     }
@@ -218,8 +219,6 @@ pub struct RowsKey {
     pub sort: Sort,
     /// Whether internal topics are shown.
     pub internal: bool,
-    /// Group answers received (list and detail).
-    pub groups: u64,
     /// Size answers received.
     pub sizes: u64,
     /// Answers the screen modules' stores took.

@@ -44,16 +44,16 @@ pub(super) fn current_topic(state: &AppState) -> Option<String> {
 /// or the selected broker.
 pub(super) fn config_target(state: &AppState) -> Option<ConfigResource> {
     // A group's own configs (session timeouts, share and streams settings).
-    match &state.view().screen {
-        Screen::Group { group } | Screen::Members { group } => {
-            return Some(ConfigResource::Group(group.clone()));
-        }
-        Screen::Groups { .. } => {
-            let view = state.view();
-            let index = *view.rows.get(view.selected)?;
-            return state.groups.group_name(index).map(ConfigResource::Group);
-        }
-        _ => {}
+    if let Some(shown) = state.view().screen.groups_screen() {
+        let group = match shown.group() {
+            Some(group) => Some(group.to_owned()),
+            None => {
+                let view = state.view();
+                let index = *view.rows.get(view.selected)?;
+                state.screens.groups.group_name(index)
+            }
+        };
+        return group.map(ConfigResource::Group);
     }
     if let Some(topic) = current_topic(state) {
         return Some(ConfigResource::Topic(topic));
@@ -84,28 +84,6 @@ pub(super) fn selected_partition(state: &AppState, topic: &str) -> Option<i32> {
 pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
     match &state.view().screen {
         Screen::Messages { .. } => messages::open_detail(state, fx),
-        Screen::Groups { .. } => {
-            let view = state.view();
-            let group = view
-                .rows
-                .get(view.selected)
-                .and_then(|&i| state.groups.group_name(i));
-            if let Some(group) = group {
-                super::update::push(state, Screen::Group { group }, None, fx);
-            }
-        }
-        Screen::Group { group } => {
-            let view = state.view();
-            let topic = state
-                .groups
-                .detail(group)
-                .zip(view.rows.get(view.selected))
-                .and_then(|(d, &i)| d.lag.partitions.get(i))
-                .map(|p| p.topic.to_string());
-            if let Some(topic) = topic {
-                super::update::push(state, Screen::partitions(topic), None, fx);
-            }
-        }
         Screen::Fleet => super::fleet::select(state, fx),
         Screen::Module(screen) => {
             let view = state.view();
@@ -117,7 +95,7 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                 .and_then(|i| state.screens.enter(&screen, i));
             match goto {
                 Some(Goto::Group(group)) => {
-                    super::update::push(state, Screen::Group { group }, None, fx);
+                    super::update::push(state, Screen::offsets(group), None, fx);
                 }
                 Some(Goto::Partition { topic, partition }) => {
                     open_partition(state, topic, partition, fx);
@@ -140,7 +118,7 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                 None => {}
             }
         }
-        Screen::Members { .. } | Screen::Record { .. } => {}
+        Screen::Record { .. } => {}
     }
 }
 

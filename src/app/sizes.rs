@@ -79,10 +79,10 @@ fn shows_sizes(screen: &Screen) -> bool {
 /// (`retention.bytes` set, as far as its configs were read): its LOSS IN
 /// needs the partitions' sizes.
 fn group_limited_by_size(state: &AppState) -> bool {
-    let Screen::Group { group } = &state.view().screen else {
+    let Some(group) = state.view().screen.offsets_group() else {
         return false;
     };
-    let Some(detail) = state.groups.detail(group) else {
+    let Some(detail) = state.screens.groups.detail(group) else {
         return false;
     };
     let topics = &state.screens.configs.topics;

@@ -9,7 +9,6 @@ use super::action::DegradedInfo;
 use super::filter::Scratch;
 use super::keymap::Keymap;
 use super::screen::{Screen, View};
-use super::screens::groups::GroupsStore;
 use super::sizes::SizeStore;
 
 pub use super::screens::partitions::MOVED_HIGHLIGHT;
@@ -133,8 +132,6 @@ pub struct AppState {
     pub last_moved: Option<Instant>,
     /// Watermarks.
     pub watermarks: WatermarkStore,
-    /// Consumer groups and their lag.
-    pub groups: GroupsStore,
     /// Disk usage (brokers, topics).
     pub sizes: SizeStore,
     /// The browse session of the Messages screen and its records.
@@ -204,7 +201,6 @@ impl AppState {
             moved_at: HashMap::new(),
             last_moved: None,
             watermarks: WatermarkStore::default(),
-            groups: GroupsStore::default(),
             sizes: SizeStore::default(),
             messages: super::messages::MessagesStore::default(),
             schemas: super::schema_cache::SchemaCache::default(),
@@ -257,7 +253,6 @@ impl AppState {
         self.moved_at.clear();
         self.last_moved = None;
         self.watermarks = WatermarkStore::default();
-        self.groups.reset();
         self.sizes.reset();
         self.messages = super::messages::MessagesStore {
             utc_offset: self.messages.utc_offset,
@@ -265,7 +260,11 @@ impl AppState {
         };
         self.schemas.reset();
         self.decoded = super::decoded_cells::DecodedCells::default();
+        // The groups store keeps its settings (interval, narrowing).
+        let mut groups = std::mem::take(&mut self.screens.groups);
+        groups.reset();
         self.screens = super::screens::Stores::default();
+        self.screens.groups = groups;
         // The session's toggles outlive the cluster: the new Topics store
         // gets them too.
         self.screens.receive(self.topics_toggles(), self.clock());
@@ -288,7 +287,8 @@ impl AppState {
     /// to count. The run loop compares it around `update` and gives the
     /// allocator's free pages back to the OS when it falls a lot.
     pub fn held_rows(&self) -> usize {
-        self.groups.overview.as_ref().map_or(0, |o| o.groups.len())
+        let overview = self.screens.groups.overview.as_ref();
+        overview.map_or(0, |o| o.groups.len())
     }
 
     /// Whether there is a cluster to show: connected now, or a snapshot of

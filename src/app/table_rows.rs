@@ -1,10 +1,9 @@
-//! What the rows of the screens outside the modules read from the session
-//! besides their own store: the wall clock in ms, and what a group's
-//! offsets rows read of the other stores (`screens::groups::rows::Around`).
+//! What the rows of the screens read from the session besides their own
+//! store: the wall clock in ms (the modules get it in their
+//! [`Clock`](super::screens::Clock)).
 
 use std::time::UNIX_EPOCH;
 
-use super::screens::groups::rows::Around;
 use super::state::AppState;
 
 /// Milliseconds since the epoch of the state's wall clock.
@@ -13,16 +12,6 @@ pub fn now_ms(state: &AppState) -> i64 {
         .wall
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// What a group's offsets rows read besides the groups store: the config
-/// summaries, the latest log dirs and the wall clock.
-pub fn around(state: &AppState) -> Around<'_> {
-    Around {
-        summaries: &state.screens.configs.topics,
-        sizes: state.sizes.latest.as_deref(),
-        now_ms: now_ms(state),
-    }
 }
 
 #[cfg(test)]
@@ -75,7 +64,7 @@ mod tests {
             topology: None,
             members: Vec::new(),
         };
-        state.groups.detail = Some(DetailView {
+        state.screens.groups.detail = Some(DetailView {
             group: "billing".to_owned(),
             detail: Some(Arc::new(GroupDetail {
                 description,
@@ -98,6 +87,9 @@ mod tests {
             .configs
             .topics
             .insert("orders".to_owned(), (summary, None));
+        // The groups store's copy, as `update` hands it over.
+        let answered = ["orders".to_owned()];
+        crate::app::forward::shared(&mut state, crate::app::forward::Shared::Summaries(&answered));
         let dir = LogDir {
             path: "/data".to_owned(),
             error: None,
@@ -118,17 +110,24 @@ mod tests {
             topics: HashMap::new(),
             dirs: vec![(1, vec![dir])],
         }));
+        let copy = crate::app::screens::groups::Msg::Sizes(state.sizes.latest.clone());
+        crate::app::forward::forward(&mut state, crate::app::screens::Msg::Groups(copy));
         state
+    }
+
+    /// What `state`'s group offsets rows read besides the group data.
+    fn around(state: &AppState) -> crate::app::screens::groups::rows::Around<'_> {
+        state.screens.groups.around(now_ms(state))
     }
 
     #[test]
     fn a_group_partition_limited_by_size_shows_the_size_estimate() {
         // 500 KB allowed, 200 KB unread: 300 KB of growth at 10 KB/s.
         let limited = state(500_000);
-        let row = offset(&limited.groups, &around(&limited), "billing", 0).expect("a row");
+        let row = offset(&limited.screens.groups, &around(&limited), "billing", 0).expect("a row");
         assert_eq!(row.loss_in, Some(Duration::from_secs(30)));
         let unlimited = state(-1);
-        let row = offset(&unlimited.groups, &around(&unlimited), "billing", 0).expect("a row");
+        let row = offset(&unlimited.screens.groups, &around(&unlimited), "billing", 0).expect("a row");
         assert_eq!(row.loss_in, None, "no size limit, no retention.ms read");
     }
 
@@ -139,9 +138,7 @@ mod tests {
         for (limit, asks) in [(500_000, true), (-1, false)] {
             let mut state = state(limit);
             state.link = crate::app::state::Link::Connected;
-            state.stack.push(View::new(Screen::Group {
-                group: "billing".to_owned(),
-            }));
+            state.stack.push(View::new(Screen::offsets("billing")));
             let mut effects = Vec::new();
             crate::app::sizes::plan(&mut state, &mut effects);
             let asked = effects

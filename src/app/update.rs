@@ -58,23 +58,16 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
                 shared(state, Shared::Marks(Arc::new(marks)));
             }
         }
-        Action::Groups { request, result } => {
-            groups::receive_list(state, request, result);
-            shared(state, Shared::Groups);
-        }
-        Action::GroupRows { request, result } => {
-            groups::receive_rows(state, request, result);
-        }
-        Action::GroupDetail { request, result } => {
-            groups::receive_detail(state, request, result);
-        }
         Action::Sizes { request, sizes } => {
             if let Some(seen) = super::sizes::receive(state, request, sizes) {
                 shared(state, Shared::Sizes(Arc::new(seen)));
             }
             let latest = state.sizes.latest.clone();
+            let copy = screens::groups::Msg::Sizes(latest.clone());
+            forward(state, screens::Msg::Groups(copy));
             forward(state, screens::Msg::Brokers(brokers::Msg::Sizes(latest)));
         }
+        Action::Screen(screens::Msg::Groups(msg)) => groups::receive(state, msg),
         Action::Screen(msg) => {
             let summaries = answered_topics(&msg);
             forward(state, msg);
@@ -144,7 +137,6 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     super::event_strip::refresh(state);
     rows::refresh(state);
     watermarks::plan(state, effects);
-    groups::plan(state, effects);
     configs::plan(state, effects);
     super::sizes::plan(state, effects);
     super::schema_cache::plan(state, effects);
@@ -152,22 +144,36 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     plan_screen(state, effects);
 }
 
-/// Ask for what the screen module on show needs, if it is due.
+/// Ask for what the screen modules need, if it is due: the one on top for
+/// what it shows, the others for while they are hidden.
 fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
+    let page = state.page();
+    fn module(view: &View) -> Option<&screens::Screen> {
+        match &view.screen {
+            Screen::Module(s) => Some(s),
+            _ => None,
+        }
+    }
     // The view on screen (not `state.view()`: the stores are borrowed too).
-    let Some(View {
-        screen: Screen::Module(screen),
-        ..
-    }) = state.stack.last()
-    else {
-        return;
+    let view = &state.stack[state.stack.len() - 1];
+    let from = view.offset.min(view.rows.len());
+    let to = (from + page).min(view.rows.len());
+    let headers = view.screen.headers();
+    let below: Vec<&screens::Screen> = state.stack[..state.stack.len() - 1]
+        .iter()
+        .filter_map(module)
+        .collect();
+    let seen = screens::Seen {
+        now: state.now,
+        window: &view.rows[from..to],
+        sorted_by: headers.get(view.sort.column).copied(),
+        top: module(view),
+        below: &below,
+        follow_lag: state.follow_lag,
     };
-    if screen.needs_cluster() && state.link != Link::Connected {
-        return;
-    }
-    if let Some(query) = state.screens.plan(screen, &mut state.requests, state.now) {
-        effects.push(Effect::Query(query));
-    }
+    let connected = state.link == Link::Connected;
+    let due = state.screens.plan(&seen, &mut state.requests, connected);
+    effects.extend(due.into_iter().map(Effect::Query));
 }
 
 /// Carry out a normal-mode command.
@@ -203,7 +209,6 @@ pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
                 *retrying = true;
             }
             state.refreshing = true;
-            state.groups.expire();
             state.screens.expire();
             fx.push(Effect::Refresh);
         }
@@ -222,18 +227,19 @@ pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
             forward(state, toggles);
         }
         Command::ToggleInactive => {
-            state.groups.hide_inactive = !state.groups.hide_inactive;
-            let hidden = if state.groups.hide_inactive {
+            let groups = &mut state.screens.groups;
+            groups.hide_inactive = !groups.hide_inactive;
+            let hidden = if groups.hide_inactive {
                 "hidden"
             } else {
                 "shown"
             };
             state.notice = Some(format!("Empty and Dead groups {hidden}"));
         }
-        Command::CycleGroupType => super::groups::cycle_type(state),
+        Command::CycleGroupType => state.notice = Some(state.screens.groups.cycle_type()),
         Command::Consumers => {
             if let Some(topic) = current_topic(state) {
-                push(state, Screen::Groups { topic: Some(topic) }, None, fx);
+                push(state, Screen::groups(Some(topic)), None, fx);
             }
         }
         Command::Members | Command::CommitHistory => from_group(state, command, fx),
@@ -270,12 +276,12 @@ pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
 
 /// From a group's offsets: its members (`m`) or its commit history (`H`).
 fn from_group(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
-    let Screen::Group { group } = &state.view().screen else {
+    let Some(group) = state.view().screen.offsets_group() else {
         return;
     };
-    let group = group.clone();
+    let group = group.to_owned();
     let screen = if command == Command::Members {
-        Screen::Members { group }
+        Screen::members(group)
     } else {
         Screen::Module(super::screens::Screen::Commits(
             super::screens::commits::Group { group },

@@ -57,9 +57,6 @@ pub fn wanted(state: &AppState) -> Vec<TopicPartition> {
             }
         }
         Screen::Fleet
-        | Screen::Groups { .. }
-        | Screen::Group { .. }
-        | Screen::Members { .. }
         | Screen::Messages { .. }
         | Screen::Record { .. }
         | Screen::Module(_) => {}

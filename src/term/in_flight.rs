@@ -13,20 +13,15 @@ use tokio::task::JoinHandle;
 pub enum Fetch {
     /// Watermarks of the partitions on screen.
     Watermarks,
-    /// The group list with lag.
-    Groups,
-    /// The visible rows of the groups list (described, with lag).
-    GroupRows,
-    /// One group's detail.
-    Group,
     /// Every broker's log dirs.
     Sizes,
     /// The Messages screen's browse session (runs until replaced or stopped).
     Browse,
     /// The Messages screen's `:find` scan.
     Find,
-    /// A screen module's fetch, one per kind of query.
-    Query(std::mem::Discriminant<crate::app::screens::Query>),
+    /// A screen module's fetch, one per module and lane
+    /// (`screens::Query::lane`).
+    Query((std::mem::Discriminant<crate::app::screens::Query>, u8)),
 }
 
 /// At most one running task per [`Fetch`] kind.
@@ -82,9 +77,9 @@ mod tests {
     async fn a_new_fetch_of_a_kind_cancels_the_one_it_supersedes_and_no_other() {
         let mut in_flight = InFlight::default();
         let (first, first_ended) = hung();
-        let (groups, groups_ended) = hung();
+        let (sizes, sizes_ended) = hung();
         in_flight.replace(Fetch::Watermarks, first);
-        in_flight.replace(Fetch::Groups, groups);
+        in_flight.replace(Fetch::Sizes, sizes);
         for _ in 0..100 {
             let (next, _) = hung();
             in_flight.replace(Fetch::Watermarks, next);
@@ -97,10 +92,10 @@ mod tests {
         assert_eq!(
             in_flight.running(),
             2,
-            "one watermarks fetch, one groups fetch"
+            "one watermarks fetch, one sizes fetch"
         );
         in_flight.abort_all();
-        assert!(groups_ended.await.is_err(), "abort_all cancels the rest");
+        assert!(sizes_ended.await.is_err(), "abort_all cancels the rest");
         assert_eq!(in_flight.running(), 0);
     }
 }

@@ -14,6 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::app::replay::Replay;
+use crate::app::screens::{Msg, Query, groups};
 use crate::app::{Action, AppState, Effect, Keymap, update};
 use crate::groups::{
     GroupLag, GroupList, GroupListing, GroupState, GroupSummary, GroupType, LagTotals, Overview,
@@ -91,33 +92,41 @@ impl Driver {
 
     /// What the effect asks of a recording, as steps for `update`.
     pub fn answer(&mut self, effect: Effect) -> Vec<Step> {
-        let action = match effect {
+        let msg = match effect {
             Effect::Replay { at, from } => return self.seek(from, at),
-            Effect::FetchGroups { request } => Action::Groups {
+            Effect::Query(Query::Groups(query)) => self.groups_answer(query),
+            _ => return Vec::new(),
+        };
+        vec![Step {
+            snap: None,
+            actions: vec![Action::Screen(Msg::Groups(msg))],
+        }]
+    }
+
+    /// What the recording answers to the group screens' `query`: the
+    /// group list recorded last, nothing of a group's detail.
+    fn groups_answer(&self, query: groups::Query) -> groups::Msg {
+        match query {
+            groups::Query::List { request } => groups::Msg::List {
                 request,
                 result: self.groups().map(Arc::new),
             },
-            Effect::FetchGroupRows {
+            groups::Query::Rows {
                 request,
                 groups: asked,
                 ..
-            } => Action::GroupRows {
+            } => groups::Msg::Rows {
                 request,
                 result: self.groups().map(|overview| relisted(overview, &asked)),
             },
-            Effect::FetchGroup { request, .. } => Action::GroupDetail {
+            groups::Query::Detail { request, .. } => groups::Msg::Detail {
                 request,
                 result: Err(
                     "a group's members and offsets are not in this recording (only the group list)"
                         .to_owned(),
                 ),
             },
-            _ => return Vec::new(),
-        };
-        vec![Step {
-            snap: None,
-            actions: vec![action],
-        }]
+        }
     }
 
     /// The group list recorded last at or before the cursor.

@@ -70,7 +70,7 @@ fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Th
     state.read_only = context.read_only;
     state.schemas.enabled = context.schema_registry.is_some();
     state.schemas.mappings = Mappings::new(context.topic_schemas.clone());
-    state.groups.interval = context.refresh.lag;
+    state.screens.groups.interval = context.refresh.lag;
     state.contexts = crate::config::load::load(args.config.as_deref())
         .map(|loaded| loaded.file.contexts.keys().cloned().collect())
         .unwrap_or_default();
@@ -420,9 +420,11 @@ mod tests {
         // `L` on Topics keeps the list.
         state.follow_lag = true;
         let answer = |state: &mut AppState, request| {
-            state.groups.list.in_flight = Some((request, (), state.now));
+            state.screens.groups.list.in_flight = Some((request, (), state.now));
             let result = Ok(overview(1_500));
-            update_counting(state, Action::Groups { request, result }, &snap).1
+            let msg = crate::app::screens::groups::Msg::List { request, result };
+            let action = Action::Screen(crate::app::screens::Msg::Groups(msg));
+            update_counting(state, action, &snap).1
         };
         assert_eq!(answer(&mut state, 100), 0, "the first list is kept whole");
         assert_eq!(state.held_rows(), 1_500);

@@ -66,29 +66,6 @@ impl Session {
                     self.fetches.replace(Fetch::Watermarks, task);
                 }
             }
-            Effect::FetchGroups { request } => {
-                if let Some(groups) = &self.groups {
-                    let task = worker::groups(groups.clone(), request, self.tx.clone());
-                    self.fetches.replace(Fetch::Groups, task);
-                }
-            }
-            Effect::FetchGroupRows {
-                request,
-                groups: asked,
-                topics,
-            } => {
-                if let Some(groups) = &self.groups {
-                    let task =
-                        worker::group_rows(groups.clone(), request, asked, topics, self.tx.clone());
-                    self.fetches.replace(Fetch::GroupRows, task);
-                }
-            }
-            Effect::FetchGroup { request, group } => {
-                if let Some(groups) = &self.groups {
-                    let task = worker::group(groups.clone(), request, group, self.tx.clone());
-                    self.fetches.replace(Fetch::Group, task);
-                }
-            }
             Effect::Query(query) => self.query(query),
             Effect::FetchSizes { request } => self.sizes(request),
             effect @ (Effect::Browse { .. }
@@ -124,8 +101,9 @@ impl Session {
                     .map(|d| d.client().clone())
                     .map_err(Clone::clone)
             }),
+            groups: self.groups.clone(),
         };
-        let kind = Fetch::Query(std::mem::discriminant(&query));
+        let kind = Fetch::Query(query.lane());
         if let Some(work) = crate::app::screens::fetch(&reach, query) {
             let task = worker::query(work, self.tx.clone());
             self.fetches.replace(kind, task);

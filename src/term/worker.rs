@@ -9,7 +9,6 @@ use tokio::task::JoinHandle;
 use crate::app::{Action, DegradedInfo};
 use crate::config::cli::{ConnectArgs, resolve};
 use crate::config::secret;
-use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig};
 
 use super::msg::Msg;
@@ -135,48 +134,6 @@ pub fn watermarks(
             .map(|found| found.into_iter().collect())
             .map_err(|e| e.to_string());
         Action::Watermarks { request, result }
-    })
-}
-
-/// List every group with its lag in the background.
-pub fn groups(client: GroupsClient, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
-    answer(tx, async move {
-        let result = client
-            .overview()
-            .await
-            .map(Arc::new)
-            .map_err(|e| e.to_string());
-        Action::Groups { request, result }
-    })
-}
-
-/// List every group again and describe some (the visible rows of the
-/// groups list) with their lag, in the background.
-pub fn group_rows(
-    client: GroupsClient,
-    request: u64,
-    groups: Vec<crate::groups::GroupListing>,
-    topics: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
-    tx: Sender<Msg>,
-) -> JoinHandle<()> {
-    answer(tx, async move {
-        let result = client
-            .relist(groups, &topics)
-            .await
-            .map_err(|e| e.to_string());
-        Action::GroupRows { request, result }
-    })
-}
-
-/// Describe one group with its lag in the background.
-pub fn group(client: GroupsClient, request: u64, group: String, tx: Sender<Msg>) -> JoinHandle<()> {
-    answer(tx, async move {
-        let result = client
-            .group_detail(&group)
-            .await
-            .map(Arc::new)
-            .map_err(|e| e.to_string());
-        Action::GroupDetail { request, result }
     })
 }
 

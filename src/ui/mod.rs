@@ -20,7 +20,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
-use crate::app::{AppState, Link, Mode, Screen, layout};
+use crate::app::{AppState, Link, Mode, Screen};
 use crate::columns::{self, format};
 use crate::meta::MetadataSnapshot;
 use crate::untrusted::escaped;
@@ -83,17 +83,6 @@ fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
             let [panel, table] = split(body, s.panel_rows());
             let look = (state.clock(), theme);
             state.screens.draw_panel(frame, panel, s, look);
-            draw_table(frame, table, state, theme);
-        }
-        Screen::Group { group } | Screen::Members { group } => {
-            let [panel, table] = split(body, layout::GROUP_PANEL);
-            let shown = (&state.groups, group.as_str());
-            crate::app::screens::groups::panel::draw_panel(
-                frame,
-                panel,
-                shown,
-                (state.clock(), theme),
-            );
             draw_table(frame, table, state, theme);
         }
         Screen::Record { .. } => {

@@ -12,24 +12,12 @@ use super::theme::Theme;
 pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     let view = state.view();
     let window = view.rows.iter().skip(view.offset).take(page).copied();
-    if let Some(which) = view.screen.groups_screen() {
-        let around = crate::app::table_rows::around(state);
-        return crate::app::screens::groups::draw::visible(
-            &state.groups,
-            (which, &around),
-            window,
-            theme,
-        );
-    }
     match &view.screen {
         Screen::Fleet => fleet(state, theme, window),
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
         Screen::Messages { .. } => super::messages::visible(state, theme, page),
-        // The group screens are drawn above; a record's detail is text.
-        Screen::Groups { .. }
-        | Screen::Group { .. }
-        | Screen::Members { .. }
-        | Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
+        // A record's detail is text.
+        Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
     }
 }
 

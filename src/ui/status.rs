@@ -139,9 +139,7 @@ mod tests {
     fn screens_with_running_durations_change_every_second() {
         let snap = MetadataSnapshot::empty();
         let mut state = connected_at(snap.fetched_at());
-        state.stack.push(View::new(Screen::Group {
-            group: "g".to_owned(),
-        }));
+        state.stack.push(View::new(Screen::offsets("g")));
         let first = clock_face(&state, &snap);
         later(&mut state, 1);
         assert_ne!(clock_face(&state, &snap), first);

@@ -1,7 +1,7 @@
 //! A table screen's title: the screen, the selected row of how many, the
-//! filter, the screen's own status (groups list, messages, cluster, a
-//! screen module's and its counts, a topic's size) and how many columns the
-//! terminal could not fit.
+//! filter, the screen's own status (messages, a screen module's: the
+//! groups list's age, a cluster's, its counts, a topic's size) and how
+//! many columns the terminal could not fit.
 
 use std::fmt::Write as _;
 
@@ -21,12 +21,6 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     );
     if let Some(filter) = &view.filter {
         let _ = write!(title, " filter: {}", filter.text());
-    }
-    if matches!(view.screen, Screen::Groups { .. }) {
-        title.push_str(&crate::app::screens::groups::panel::list_status(
-            &state.groups,
-            state.now,
-        ));
     }
     if matches!(view.screen, Screen::Messages { .. }) {
         let _ = write!(title, " · {}", messages::status(&state.messages));

@@ -47,6 +47,17 @@ macro_rules! screens {
             )+
         }
 
+        impl Query {
+            /// Which running fetch it replaces: the one of its module and
+            /// [`Module::lane`].
+            pub fn lane(&self) -> (std::mem::Discriminant<Query>, u8) {
+                let lane = match self {
+                    $(Query::$variant(q) => <$module::$shown as Module>::lane(q),)+
+                };
+                (std::mem::discriminant(self), lane)
+            }
+        }
+
         impl Screen {
             /// The title above the table, as the cluster named things
             /// (`app::Screen::title` escapes it).
@@ -103,18 +114,33 @@ macro_rules! screens {
         }
 
         impl Stores {
-            /// The query due for `screen`, if any.
+            /// The queries due: the module on top plans for what it shows,
+            /// every other one for while it is hidden
+            /// ([`Module::plan_hidden`]); a module fetching from the
+            /// cluster plans only while `connected`.
             pub fn plan(
                 &mut self,
-                screen: &Screen,
+                seen: &Seen,
                 ids: &mut RequestIds,
-                now: Instant,
-            ) -> Option<Query> {
-                match screen {
-                    $(Screen::$variant(s) => {
-                        s.plan(&mut self.$module, ids, now).map(Query::$variant)
-                    })+
-                }
+                connected: bool,
+            ) -> Vec<Query> {
+                let mut due = Vec::new();
+                $(
+                    if connected
+                        || !<<$module::$shown as Module>::Source as Source>::NEEDS_CLUSTER
+                    {
+                        let query = match seen.top {
+                            Some(Screen::$variant(s)) => s.plan(&mut self.$module, ids, seen),
+                            _ => <$module::$shown as Module>::plan_hidden(
+                                &mut self.$module,
+                                ids,
+                                seen,
+                            ),
+                        };
+                        due.extend(query.map(Query::$variant));
+                    }
+                )+
+                due
             }
 
             /// What identifies row `index` of `screen`, if its rows are

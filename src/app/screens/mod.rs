@@ -100,9 +100,6 @@
 #[macro_use]
 mod dispatch;
 pub mod feed;
-// A folder like the others, not yet a line of the `screens!` list (see its
-// module doc).
-pub mod groups;
 pub mod module;
 pub mod requests;
 
@@ -116,7 +113,7 @@ use ratatui::layout::Rect;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-pub use module::{Clock, Goto, Module, Reach, Registry, Source};
+pub use module::{Clock, Goto, Module, Reach, Registry, Seen, Source};
 use requests::RequestIds;
 
 screens! {
@@ -132,4 +129,5 @@ screens! {
     Cluster => cluster::Quorum,
     Events => events::Timeline,
     Commits => commits::Group,
+    Groups => groups::Shown,
 }

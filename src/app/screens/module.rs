@@ -11,6 +11,7 @@ use std::time::{Instant, SystemTime};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use crate::groups::GroupsClient;
 use crate::meta::Cluster;
 use crate::schema::RegistryClient;
 use crate::ui::grid::Grid;
@@ -29,6 +30,43 @@ pub struct Clock {
     /// Wall-clock now (how long a broker has been down, against the wall
     /// time it was seen gone).
     pub wall: SystemTime,
+}
+
+/// What the session shows, as a plan may need it beyond its own screen:
+/// built once per `update` by the dispatch's caller. Most screens read
+/// only `now`; the group list's plan reads the window and sort of its own
+/// view on top, and, while hidden, what is on top and further down, and
+/// `L`.
+#[derive(Debug, Clone, Copy)]
+pub struct Seen<'a> {
+    /// Monotonic now.
+    pub now: Instant,
+    /// The rows of the view on top in the window drawn: indices into its
+    /// module's store, as `rows` gave them.
+    pub window: &'a [usize],
+    /// The header of the column the view on top is sorted by.
+    pub sorted_by: Option<&'static str>,
+    /// The module screen on top, if the top is one.
+    pub top: Option<&'a super::Screen>,
+    /// The module screens below the top, bottom first.
+    pub below: &'a [&'a super::Screen],
+    /// `L` is on: the group list keeps loading while Topics shows, for its
+    /// LAG column.
+    pub follow_lag: bool,
+}
+
+impl Seen<'_> {
+    /// Nothing seen but the time (tests, a plan outside a session).
+    pub fn at(now: Instant) -> Seen<'static> {
+        Seen {
+            now,
+            window: &[],
+            sorted_by: None,
+            top: None,
+            below: &[],
+            follow_lag: false,
+        }
+    }
 }
 
 /// A screen outside the module that Enter on a row opens: the module says
@@ -72,6 +110,9 @@ pub struct Reach {
     /// The context's schema registry, or why it could not be set up (none
     /// configured: `None`).
     pub registry: Option<Registry>,
+    /// The cluster's consumer-group client (with its request counts and
+    /// topic-name cache), once connected.
+    pub groups: Option<GroupsClient>,
 }
 
 /// The context's schema registry client, or why there is none.
@@ -93,6 +134,14 @@ impl Source for Cluster {
 
     fn from_reach(reach: &Reach) -> Option<Cluster> {
         reach.cluster.clone()
+    }
+}
+
+impl Source for GroupsClient {
+    const NEEDS_CLUSTER: bool = true;
+
+    fn from_reach(reach: &Reach) -> Option<GroupsClient> {
+        reach.groups.clone()
     }
 }
 
@@ -143,15 +192,35 @@ pub trait Module: Sized {
     /// The headers of the column table; sorting indexes these.
     fn headers(&self) -> Vec<&'static str>;
 
-    /// The query due for what is shown, if any (called only while connected
-    /// when the source is the cluster, see [`Source::NEEDS_CLUSTER`];
-    /// request ids come from `ids`).
-    fn plan(
-        &self,
+    /// The query due for what is shown, on top of the stack, if any
+    /// (called only while connected when the source is the cluster, see
+    /// [`Source::NEEDS_CLUSTER`]; request ids come from `ids`; `seen` says
+    /// when, and what the view shows of the rows).
+    fn plan(&self, store: &mut Self::Store, ids: &mut RequestIds, seen: &Seen)
+    -> Option<Self::Query>;
+
+    /// The query due while none of the module's screens is on top, if
+    /// any: called on every `update` (only while connected when the source
+    /// is the cluster) for a store that others read (the group list under
+    /// Topics' LAG) or that lets go of what nothing shows any more.
+    /// Nothing by default.
+    fn plan_hidden(
         store: &mut Self::Store,
         ids: &mut RequestIds,
-        now: Instant,
-    ) -> Option<Self::Query>;
+        seen: &Seen,
+    ) -> Option<Self::Query> {
+        let _ = (store, ids, seen);
+        None
+    }
+
+    /// Which of the module's fetches `query` replaces when the worker
+    /// starts it: queries of one lane run one at a time (the newer
+    /// cancels the older), of different lanes side by side. One lane by
+    /// default.
+    fn lane(query: &Self::Query) -> u8 {
+        let _ = query;
+        0
+    }
 
     /// Take a message that landed at `clock` (a stale answer is dropped).
     fn receive(store: &mut Self::Store, msg: Self::Msg, clock: Clock);

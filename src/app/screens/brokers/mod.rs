@@ -71,7 +71,7 @@ impl Module for List {
         crate::columns::headers(&columns::table())
     }
 
-    fn plan(&self, _: &mut Store, _: &mut RequestIds, _: Instant) -> Option<Infallible> {
+    fn plan(&self, _: &mut Store, _: &mut RequestIds, _: &super::Seen) -> Option<Infallible> {
         None
     }
 

@@ -19,7 +19,7 @@ use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Module};
+use super::module::{Clock, Module, Seen};
 use super::requests::{RequestIds, Requests};
 
 /// How often the Cluster screen's data is re-read while shown.
@@ -81,7 +81,8 @@ impl Module for Quorum {
         crate::columns::headers(&columns::table())
     }
 
-    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        let now = seen.now;
         let request = store.ask(ids, &(), now, (INTERVAL, GIVE_UP))?;
         Some(Query { request })
     }

@@ -20,7 +20,7 @@ use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Module};
+use super::module::{Clock, Module, Seen};
 use super::requests::{RequestIds, Requests};
 
 pub use read::{Entry, History, Kind};
@@ -99,7 +99,8 @@ impl Module for Group {
         crate::columns::headers(&columns::table())
     }
 
-    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        let now = seen.now;
         let request = store.ask(ids, &self.group, now, (INTERVAL, GIVE_UP))?;
         Some(Query {
             request,

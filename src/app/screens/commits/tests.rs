@@ -62,7 +62,7 @@ fn answered(answer: Answer) -> Store {
     let mut store = Store::default();
     let mut ids = RequestIds::default();
     let query = shown()
-        .plan(&mut store, &mut ids, Instant::now())
+        .plan(&mut store, &mut ids, &super::Seen::at(Instant::now()))
         .expect("asked at once");
     assert_eq!(query.group, "billing");
     Group::receive(

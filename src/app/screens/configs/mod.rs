@@ -31,7 +31,7 @@ use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Goto, Module};
+use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
 use columns::{shown_value, source_label};
 
@@ -153,7 +153,8 @@ impl Module for Config {
 
     /// The resource on screen, when due (it also marks it as the one whose
     /// whole configs are kept).
-    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        let now = seen.now;
         store.shown = Some(self.of.clone());
         if !store.due(&self.of, now) {
             return None;

@@ -18,7 +18,7 @@ use crate::meta::{Cluster, MovementEvent};
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Goto, Module};
+use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
 
 pub use store::EventsStore;
@@ -54,7 +54,7 @@ impl Module for Timeline {
         crate::columns::headers(&columns::table())
     }
 
-    fn plan(&self, _: &mut EventsStore, _: &mut RequestIds, _: Instant) -> Option<Infallible> {
+    fn plan(&self, _: &mut EventsStore, _: &mut RequestIds, _: &Seen) -> Option<Infallible> {
         None
     }
 

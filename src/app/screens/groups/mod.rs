@@ -10,10 +10,14 @@
 //! the CLI), the styled rows in [`draw`], the title's status and the panel
 //! above a group's tables in [`panel`].
 //!
-//! Not yet behind the `screens!` dispatch: the three screens stay
-//! `app::Screen` variants (their plan reads the list's visible window and
-//! the whole stack, which `Module::plan` does not see), and `AppState`
-//! reaches this module through [`Which`] and `app/groups.rs`.
+//! The screens are one module ([`Shown`] says which): its plan reads the
+//! list's visible window and sort from [`Seen`], and while hidden it keeps
+//! the list loading under Topics with `L` on, or drops it once no group
+//! screen is left on the stack ([`Module::plan_hidden`]). The store is what
+//! others read as `AppState::screens.groups` (the Topics LAG column, the
+//! `:group` completion, the configs and sizes asked for a group's topics);
+//! the events an answer derived and its notice wait in it until `update`
+//! takes them (`app/groups.rs`).
 
 pub mod columns;
 pub mod draw;
@@ -23,7 +27,287 @@ pub mod receive;
 pub mod rows;
 pub mod store;
 
+use std::sync::Arc;
+use std::time::Instant;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use crate::groups::{GroupDetail, GroupsClient, Overview, Relisted};
+use crate::inspect::ClusterSizes;
+use crate::ui::grid::Grid;
+use crate::ui::theme::Theme;
+
+use super::module::{Clock, Goto, Module, Seen};
+use super::requests::RequestIds;
+
+pub use plan::Query;
 pub use store::{DEFAULT_INTERVAL, DetailView, GroupsStore, HISTORY_SAMPLES};
+
+/// Rows of the panel above a group's offsets and members: three summary
+/// lines and a lag chart.
+pub const PANEL: u16 = 8;
+
+/// Which group screen is shown, with what it shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
+    /// The list: every group, or those consuming `topic`.
+    List {
+        /// Only the groups committed to or assigned this topic.
+        topic: Option<String>,
+    },
+    /// One group's offsets and lag, per partition.
+    Offsets(String),
+    /// One group's members and their assignments.
+    Members(String),
+}
+
+impl Shown {
+    /// The same, borrowed (what the rows and drawing take).
+    pub fn which(&self) -> Which<'_> {
+        match self {
+            Shown::List { topic } => Which::List {
+                topic: topic.as_deref(),
+            },
+            Shown::Offsets(group) => Which::Offsets(group),
+            Shown::Members(group) => Which::Members(group),
+        }
+    }
+
+    /// The group whose detail is shown, if one.
+    pub fn group(&self) -> Option<&str> {
+        match self {
+            Shown::List { .. } => None,
+            Shown::Offsets(group) | Shown::Members(group) => Some(group),
+        }
+    }
+}
+
+/// What reaches the groups store: the worker's answers, and the shared data
+/// a group's offsets rows read (LOSS IN: retention and sizes on disk).
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// Every group with its lag ([`Query::List`]).
+    List {
+        /// The request id it answers.
+        request: u64,
+        /// Every group with its lag, or why not.
+        result: Result<Arc<Overview>, String>,
+    },
+    /// Every group as listed now and each asked group as its row shows it
+    /// (state, members, lag, or what failed for it), or why none could be
+    /// read ([`Query::Rows`]).
+    Rows {
+        /// The request id it answers.
+        request: u64,
+        /// The listing and the groups asked, described and with lag.
+        result: Result<Relisted, String>,
+    },
+    /// One group's detail ([`Query::Detail`]).
+    Detail {
+        /// The request id it answers.
+        request: u64,
+        /// The group's members, offsets and lag, or why not.
+        result: Result<Arc<GroupDetail>, String>,
+    },
+    /// The latest log dirs answer (a partition's size on disk).
+    Sizes(Option<Arc<ClusterSizes>>),
+    /// Config summaries a configs answer brought (`retention.*`).
+    Summaries(Arc<super::feed::Summaries>),
+}
+
+impl Msg {
+    /// Rows of a big list it brings (a whole groups list, a relisting of
+    /// every group), which are garbage once taken.
+    pub fn carried_rows(&self) -> usize {
+        match self {
+            Msg::List {
+                result: Ok(overview),
+                ..
+            } => overview.groups.len(),
+            Msg::Rows {
+                result: Ok(relisted),
+                ..
+            } => relisted.list.groups.len() + relisted.rows.len(),
+            _ => 0,
+        }
+    }
+}
+
+/// Whether a table sorted by the column headed `header` is sorted by lag
+/// (LAG or LAG OVER TIME).
+pub fn by_lag(header: Option<&str>) -> bool {
+    header.is_some_and(|h| h.starts_with("LAG"))
+}
+
+impl Module for Shown {
+    type Store = GroupsStore;
+    type Query = Query;
+    type Msg = Msg;
+    type Source = GroupsClient;
+    const PANEL_ROWS: u16 = PANEL;
+    const DRILLABLE: bool = true;
+
+    fn panel_rows(&self) -> u16 {
+        match self {
+            Shown::List { .. } => 0,
+            Shown::Offsets(_) | Shown::Members(_) => PANEL,
+        }
+    }
+
+    fn drillable(&self) -> bool {
+        !matches!(self, Shown::Members(_))
+    }
+
+    fn title(&self) -> String {
+        self.which().title()
+    }
+
+    fn headers(&self) -> Vec<&'static str> {
+        self.which().headers()
+    }
+
+    fn plan(&self, store: &mut GroupsStore, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        let showing = match self {
+            Shown::List { .. } => plan::Showing::List {
+                window: seen.window,
+                by_lag: by_lag(seen.sorted_by),
+            },
+            Shown::Offsets(group) | Shown::Members(group) => plan::Showing::Detail(group),
+        };
+        plan::plan(store, ids, showing, seen.now)
+    }
+
+    fn plan_hidden(store: &mut GroupsStore, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        // `L` on Topics: the LAG column's groups keep loading there.
+        let showing = if seen.follow_lag && matches!(seen.top, Some(super::Screen::Topics(_))) {
+            plan::Showing::LagOnTopics
+        } else {
+            plan::Showing::Elsewhere {
+                kept: seen
+                    .below
+                    .iter()
+                    .any(|s| matches!(s, super::Screen::Groups(_))),
+            }
+        };
+        plan::plan(store, ids, showing, seen.now)
+    }
+
+    fn lane(query: &Query) -> u8 {
+        // The list, the visible rows and a group's detail are read side
+        // by side (a detail asked does not cancel the list in flight).
+        match query {
+            Query::List { .. } => 0,
+            Query::Rows { .. } => 1,
+            Query::Detail { .. } => 2,
+        }
+    }
+
+    fn receive(store: &mut GroupsStore, msg: Msg, clock: Clock) {
+        receive::take(store, msg, (clock.now, clock.wall));
+    }
+
+    fn take_notice(store: &mut GroupsStore) -> Option<String> {
+        store.notice.take()
+    }
+
+    fn expire(store: &mut GroupsStore) {
+        store.expire();
+    }
+
+    fn answers(store: &GroupsStore) -> u64 {
+        store.answers
+    }
+
+    fn rows(&self, store: &GroupsStore, keep: &mut impl FnMut(&str) -> bool) -> Vec<usize> {
+        rows::build(store, self.which(), keep)
+    }
+
+    fn sort(&self, store: &GroupsStore, clock: Clock, column: usize, rows: &mut Vec<usize>) {
+        let around = store.around(clock.now_ms);
+        rows::sort(store, &around, self.which(), column, rows);
+    }
+
+    fn visible(
+        &self,
+        store: &GroupsStore,
+        (clock, theme): (Clock, &Theme),
+        window: impl Iterator<Item = usize>,
+    ) -> Grid {
+        let around = store.around(clock.now_ms);
+        draw::visible(store, (self.which(), &around), window, theme)
+    }
+
+    fn status(&self, store: &GroupsStore, now: Instant) -> String {
+        match self {
+            Shown::List { .. } => panel::list_status(store, now),
+            Shown::Offsets(_) | Shown::Members(_) => String::new(),
+        }
+    }
+
+    fn identity(&self, store: &GroupsStore, index: usize) -> Option<String> {
+        rows::identity(store, self.which(), index)
+    }
+
+    fn enter(&self, store: &mut GroupsStore, index: usize) -> Option<Goto> {
+        match self {
+            Shown::List { .. } => store.group_name(index).map(Goto::Group),
+            // A partition's row: its topic's partitions.
+            Shown::Offsets(group) => {
+                let p = store.detail(group)?.lag.partitions.get(index)?;
+                let topic = super::partitions::Topic {
+                    topic: p.topic.to_string(),
+                };
+                Some(Goto::Screen(super::Screen::Partitions(topic)))
+            }
+            Shown::Members(_) => None,
+        }
+    }
+
+    fn draw_panel(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        store: &GroupsStore,
+        look: (Clock, &Theme),
+    ) {
+        if let Some(group) = self.group() {
+            panel::draw_panel(frame, area, (store, group), look);
+        }
+    }
+
+    async fn fetch(client: GroupsClient, query: Query) -> Msg {
+        match query {
+            Query::List { request } => {
+                let result = client
+                    .overview()
+                    .await
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string());
+                Msg::List { request, result }
+            }
+            Query::Rows {
+                request,
+                groups,
+                topics,
+            } => {
+                let result = client
+                    .relist(groups, &topics)
+                    .await
+                    .map_err(|e| e.to_string());
+                Msg::Rows { request, result }
+            }
+            Query::Detail { request, group } => {
+                let result = client
+                    .group_detail(&group)
+                    .await
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string());
+                Msg::Detail { request, result }
+            }
+        }
+    }
+}
 
 /// Which group screen is shown, with what it shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,7 +25,7 @@ pub const REST_EVERY: u32 = 12;
 
 /// What the navigation stack shows of the groups, as the plan needs it.
 #[derive(Debug, Clone, Copy)]
-pub enum Shown<'a> {
+pub enum Showing<'a> {
     /// The groups list on top: the indices (into the list) of its visible
     /// rows, and whether it is sorted by a lag column.
     List {
@@ -77,14 +77,14 @@ pub enum Query {
 pub fn plan(
     store: &mut GroupsStore,
     ids: &mut RequestIds,
-    shown: Shown,
+    shown: Showing,
     now: std::time::Instant,
 ) -> Option<Query> {
     let interval = store.interval;
     match shown {
-        Shown::List { window, by_lag } => list(store, ids, (window, by_lag), now),
-        Shown::LagOnTopics => ask_list(&mut store.list, ids, now, interval),
-        Shown::Detail(group) => {
+        Showing::List { window, by_lag } => list(store, ids, (window, by_lag), now),
+        Showing::LagOnTopics => ask_list(&mut store.list, ids, now, interval),
+        Showing::Detail(group) => {
             if store.detail.as_ref().is_none_or(|d| d.group != group) {
                 store.detail = Some(DetailView::new(group));
             }
@@ -95,7 +95,7 @@ pub fn plan(
                 group: group.to_owned(),
             })
         }
-        Shown::Elsewhere { kept } => {
+        Showing::Elsewhere { kept } => {
             drop_unseen(store, kept);
             None
         }
@@ -188,7 +188,6 @@ mod tests {
 
     use super::*;
     use crate::columns::fixtures::billing;
-    use crate::groups::stuck_events::GroupEvents;
     use crate::groups::{Overview, RequestCounts};
 
     use super::super::receive;
@@ -205,10 +204,9 @@ mod tests {
     fn the_list_then_its_visible_rows_and_dropped_once_nothing_shows_it() {
         let mut store = GroupsStore::default();
         let mut ids = RequestIds::default();
-        let mut watch = GroupEvents::new(3);
         let t0 = Instant::now();
         let wall = SystemTime::now();
-        let shown = Shown::List {
+        let shown = Showing::List {
             window: &[0],
             by_lag: false,
         };
@@ -216,19 +214,9 @@ mod tests {
             panic!("the whole list first");
         };
         assert_eq!(plan(&mut store, &mut ids, shown, t0), None, "in flight");
-        let stale = receive::list(
-            &mut store,
-            &mut watch,
-            (request + 1, Ok(overview())),
-            (t0, wall),
-        );
+        let stale = receive::list(&mut store, (request + 1, Ok(overview())), (t0, wall));
         assert!(stale.notice.is_none() && store.overview.is_none(), "stale");
-        let landed = receive::list(
-            &mut store,
-            &mut watch,
-            (request, Ok(overview())),
-            (t0, wall),
-        );
+        let landed = receive::list(&mut store, (request, Ok(overview())), (t0, wall));
         assert_eq!(
             landed.notice.as_deref(),
             Some("groups on broker 2 could not be listed: timed out")
@@ -247,10 +235,10 @@ mod tests {
             }
             other => panic!("the visible rows, not {other:?}"),
         }
-        let kept = Shown::Elsewhere { kept: true };
+        let kept = Showing::Elsewhere { kept: true };
         assert_eq!(plan(&mut store, &mut ids, kept, later), None);
         assert!(store.overview.is_some(), "a group screen below keeps it");
-        let gone = Shown::Elsewhere { kept: false };
+        let gone = Showing::Elsewhere { kept: false };
         assert_eq!(plan(&mut store, &mut ids, gone, later), None);
         assert!(store.overview.is_none(), "dropped");
         assert!(store.histories.contains_key("billing"), "histories stay");
@@ -264,7 +252,7 @@ mod tests {
         let asked = |store: &mut GroupsStore, ids: &mut RequestIds, group, at| match plan(
             store,
             ids,
-            Shown::Detail(group),
+            Showing::Detail(group),
             at,
         ) {
             Some(Query::Detail { group, .. }) => Some(group),

@@ -8,10 +8,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
-use crate::groups::stuck_events::GroupEvents;
 use crate::groups::{GroupDetail, LagHistory, Overview, Relisted};
 use crate::meta::MovementEvent;
 
+use super::Msg;
 use super::store::{GroupsStore, HISTORY_SAMPLES};
 
 /// What an answer brought besides the store's data.
@@ -26,11 +26,33 @@ pub struct Landed {
 /// When an answer landed: monotonic (ages) and wall-clock (events).
 pub type At = (Instant, SystemTime);
 
+/// Take `msg` that landed `at`: an answer's notice and events are kept in
+/// the store until `update` takes them ([`GroupsStore::take_events`]), the
+/// shared data a group's offsets rows read replaces the copy held.
+pub fn take(store: &mut GroupsStore, msg: Msg, at: At) {
+    let landed = match msg {
+        Msg::List { request, result } => list(store, (request, result), at),
+        Msg::Rows { request, result } => rows(store, (request, result), at),
+        Msg::Detail { request, result } => detail(store, (request, result), at),
+        Msg::Sizes(sizes) => {
+            store.sizes = sizes;
+            return;
+        }
+        Msg::Summaries(summaries) => {
+            store.summaries.extend(summaries.iter().cloned());
+            return;
+        }
+    };
+    if landed.notice.is_some() {
+        store.notice = landed.notice;
+    }
+    store.events.extend(landed.events);
+}
+
 /// Take a group list. The answer it was built from is garbage once
 /// absorbed: the run loop sees it go (`Action::carried_rows`).
 pub fn list(
     store: &mut GroupsStore,
-    watch: &mut GroupEvents,
     (request, result): (u64, Result<Arc<Overview>, String>),
     (now, wall): At,
 ) -> Landed {
@@ -76,7 +98,7 @@ pub fn list(
     let notice = unlisted(&overview.failed_brokers);
     // What changed since the last read, and the partitions STUCK or moving
     // again, go on the events timeline.
-    let events = watch.list(store.overview.as_deref(), &overview, now, wall);
+    let events = store.watch.list(store.overview.as_deref(), &overview, now, wall);
     // Absorbed into the list held (its unchanged parts stay where they
     // are: see `groups::absorb`), the fresh read freed whole.
     match store.overview.as_mut() {
@@ -99,7 +121,6 @@ pub fn list(
 /// listing, the asked rows): the run loop sees it go.
 pub fn rows(
     store: &mut GroupsStore,
-    watch: &mut GroupEvents,
     (request, result): (u64, Result<Relisted, String>),
     (now, wall): At,
 ) -> Landed {
@@ -130,7 +151,7 @@ pub fn rows(
                 .record(now, lag);
         }
     }
-    let events = watch.rows(&relisted.rows, now, wall);
+    let events = store.watch.rows(&relisted.rows, now, wall);
     let notice = unlisted(&relisted.list.failed);
     // The store holds the only reference once the answer landed: no copy.
     for gone in Arc::make_mut(overview).merge(relisted) {
@@ -142,7 +163,6 @@ pub fn rows(
 /// Take one group's detail.
 pub fn detail(
     store: &mut GroupsStore,
-    watch: &mut GroupEvents,
     (request, result): (u64, Result<Arc<GroupDetail>, String>),
     (now, wall): At,
 ) -> Landed {
@@ -170,7 +190,7 @@ pub fn detail(
         }
     };
     view.partitions.record(now, &detail.lag);
-    let events = watch.group(&view.group, &detail, now, wall);
+    let events = store.watch.group(&view.group, &detail, now, wall);
     view.owners.clear();
     for (index, member) in detail.description.members.iter().enumerate() {
         for (topic, partition) in member.assignment.partitions() {

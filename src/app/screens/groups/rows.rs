@@ -4,7 +4,7 @@
 //! member it was on when a refresh reorders the list.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::groups::{LagHistory, Member, PartitionLag};
 use crate::inspect::{ClusterSizes, TopicSummary};
@@ -18,8 +18,8 @@ use super::store::GroupsStore;
 /// oldest unconsumed record's age).
 #[derive(Debug, Clone, Copy)]
 pub struct Around<'a> {
-    /// Config summaries per topic, with when each was read.
-    pub summaries: &'a HashMap<String, (TopicSummary, Option<Instant>)>,
+    /// Config summaries per topic.
+    pub summaries: &'a HashMap<String, TopicSummary>,
     /// The latest log dirs answer, if any.
     pub sizes: Option<&'a ClusterSizes>,
     /// Milliseconds since the epoch, now.
@@ -160,10 +160,7 @@ pub fn offset<'a>(
         .map(|m| m.client_id.as_str());
     let history = view.partitions.get(&p.topic, p.partition);
     let has_members = !detail.description.members.is_empty();
-    let summary = around
-        .summaries
-        .get(p.topic.as_ref())
-        .map(|(summary, _)| summary);
+    let summary = around.summaries.get(p.topic.as_ref());
     let by_time = offsets::data_loss_in(summary.and_then(|s| s.retention_ms), oldest_age);
     let by_size = summary
         .and_then(|s| s.retention_bytes)

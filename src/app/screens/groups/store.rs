@@ -1,16 +1,24 @@
 //! What the consumer-group screens keep: the group list (every group, with
 //! lag) with each group's lag over the session, and the detail of the
-//! group being viewed, each with its request bookkeeping ([`Requests`]),
-//! and the list's settings (re-read interval, Empty/Dead hidden, one group
-//! type only), which outlive a context switch.
+//! group being viewed, each with its request bookkeeping ([`Requests`]);
+//! the group events derived from the reads (their source, and those not
+//! yet put on the timeline); copies of what a group's offsets rows read of
+//! other stores (config summaries, log dirs); and the list's settings
+//! (re-read interval, Empty/Dead hidden, one group type only), which
+//! outlive a context switch.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::groups::stuck_events::GroupEvents;
 use crate::groups::{GroupDetail, GroupType, LagHistory, Overview, PartitionHistories};
+use crate::inspect::{ClusterSizes, TopicSummary};
+use crate::meta::MovementEvent;
 
 use super::super::requests::Requests;
+use super::columns::offsets::STUCK_READS;
+use super::rows::Around;
 
 /// How often visible group data is re-read when the config says nothing.
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
@@ -86,6 +94,16 @@ pub struct GroupsStore {
     pub only_type: Option<GroupType>,
     /// Answers received (rows depend on them).
     pub answers: u64,
+    /// The group kinds of events, derived from the reads as they land.
+    pub watch: GroupEvents,
+    /// Events derived and not yet put on the timeline.
+    pub events: Vec<MovementEvent>,
+    /// What the status line should say of the latest answer (a failure).
+    pub notice: Option<String>,
+    /// Config summaries per topic (a copy of the configs store's).
+    pub summaries: HashMap<String, TopicSummary>,
+    /// The latest log dirs answer (a copy of the sizes store's).
+    pub sizes: Option<Arc<ClusterSizes>>,
 }
 
 impl Default for GroupsStore {
@@ -102,6 +120,11 @@ impl Default for GroupsStore {
             hide_inactive: false,
             only_type: None,
             answers: 0,
+            watch: GroupEvents::with_limits(STUCK_READS, crate::meta::Limits::default()),
+            events: Vec::new(),
+            notice: None,
+            summaries: HashMap::new(),
+            sizes: None,
         }
     }
 }
@@ -115,6 +138,21 @@ impl GroupsStore {
             only_type: self.only_type.clone(),
             ..GroupsStore::default()
         };
+    }
+
+    /// The events derived since last taken, for the timeline.
+    pub fn take_events(&mut self) -> Vec<MovementEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// What a group's offsets rows read besides the group data, at
+    /// `now_ms` (ms since the epoch).
+    pub fn around(&self, now_ms: i64) -> Around<'_> {
+        Around {
+            summaries: &self.summaries,
+            sizes: self.sizes.as_deref(),
+            now_ms,
+        }
     }
 
     /// Ask for whatever is on screen at the next chance (the `r` key).

@@ -18,7 +18,7 @@ use crate::meta::{Cluster, MovementEvent, MovementKind};
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Module};
+use super::module::{Clock, Module, Seen};
 use super::requests::RequestIds;
 
 /// How many movement events the screen keeps.
@@ -111,7 +111,7 @@ impl Module for Log {
         crate::columns::headers(&columns::table())
     }
 
-    fn plan(&self, _: &mut Store, _: &mut RequestIds, _: Instant) -> Option<Infallible> {
+    fn plan(&self, _: &mut Store, _: &mut RequestIds, _: &Seen) -> Option<Infallible> {
         None
     }
 

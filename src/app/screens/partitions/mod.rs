@@ -22,7 +22,7 @@ use crate::meta::{Cluster, TopicPartition};
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Goto, Module};
+use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
 
 pub use extras::{Answer, Asked};
@@ -87,7 +87,8 @@ impl Module for Topic {
     }
 
     /// The extras of the topic on screen, when due.
-    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        let now = seen.now;
         let asked = Asked {
             topic: self.topic.clone(),
             tiered: store
@@ -203,7 +204,7 @@ mod tests {
             topic: "orders".to_owned(),
         };
         let mut ids = RequestIds::default();
-        let query = shown.plan(&mut store, &mut ids, t0).expect("asked at once");
+        let query = shown.plan(&mut store, &mut ids, &Seen::at(t0)).expect("asked at once");
         assert!(!query.asked.tiered, "no summary: not known to be tiered");
         let answer = Msg::Extras {
             request: query.request,
@@ -212,7 +213,7 @@ mod tests {
         Topic::receive(&mut store, answer, clock(t0));
         assert!(Topic::take_notice(&mut store).is_some(), "said when new");
         let later = t0 + extras::INTERVAL;
-        let query = shown.plan(&mut store, &mut ids, later).expect("due again");
+        let query = shown.plan(&mut store, &mut ids, &Seen::at(later)).expect("due again");
         let answer = Msg::Extras {
             request: query.request,
             answer: failed(),

@@ -19,7 +19,7 @@ use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Module};
+use super::module::{Clock, Module, Seen};
 use super::requests::{RequestIds, Requests};
 
 /// How often the producers and transactions are re-read while shown.
@@ -125,7 +125,8 @@ impl Module for Partition {
         crate::columns::headers(&columns::table())
     }
 
-    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        let now = seen.now;
         let what = (self.topic.clone(), self.partition);
         let request = store.ask(ids, &what, now, (INTERVAL, GIVE_UP))?;
         Some(Query {

@@ -22,7 +22,7 @@ use crate::schema::subjects::VersionRow;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Goto, Module, Registry};
+use super::module::{Clock, Goto, Module, Registry, Seen};
 use super::requests::{RequestIds, Requests};
 
 /// A request without an answer for this long is asked again (listing a big
@@ -118,7 +118,8 @@ impl Module for Shown {
     }
 
     /// The list, on the list's screen, when never asked or `r` was pressed.
-    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        let now = seen.now;
         if *self != Shown::Subjects {
             return None;
         }

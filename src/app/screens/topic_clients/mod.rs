@@ -17,7 +17,7 @@ use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Goto, Module};
+use super::module::{Clock, Goto, Module, Seen};
 use super::requests::{RequestIds, Requests};
 use columns::ClientRow;
 
@@ -79,7 +79,8 @@ impl Module for Topic {
         crate::columns::headers(&columns::table())
     }
 
-    fn plan(&self, store: &mut Store, ids: &mut RequestIds, now: Instant) -> Option<Query> {
+    fn plan(&self, store: &mut Store, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
+        let now = seen.now;
         let request = store.ask(ids, &self.topic, now, (INTERVAL, GIVE_UP))?;
         Some(Query {
             request,

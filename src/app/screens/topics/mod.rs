@@ -21,7 +21,7 @@ use crate::meta::Cluster;
 use crate::ui::grid::Grid;
 use crate::ui::theme::Theme;
 
-use super::module::{Clock, Goto, Module};
+use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
 
 pub use store::{Msg, Store};
@@ -75,7 +75,7 @@ impl Module for List {
         crate::columns::headers(&columns::table())
     }
 
-    fn plan(&self, _: &mut Store, _: &mut RequestIds, _: Instant) -> Option<Infallible> {
+    fn plan(&self, _: &mut Store, _: &mut RequestIds, _: &Seen) -> Option<Infallible> {
         None
     }
 
