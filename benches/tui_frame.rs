@@ -8,6 +8,8 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::sync::Arc;
 use std::time::Duration;
 
+use kscope::app::screens::groups::{Msg as GroupMsg, Query as GroupQuery};
+use kscope::app::screens::{Msg, Query};
 use kscope::app::{Action, AppState, Code, Effect, Key, update};
 use kscope::groups::{
     GroupLag, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
@@ -113,7 +115,7 @@ fn overview(groups: usize, round: i64) -> Arc<Overview> {
 
 fn fetch_request(effects: &[Effect]) -> Option<u64> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchGroups { request } => Some(*request),
+        Effect::Query(Query::Groups(GroupQuery::List { request })) => Some(*request),
         _ => None,
     })
 }
@@ -126,10 +128,10 @@ fn answer(state: &mut AppState, snap: &MetadataSnapshot, list: Arc<Overview>) {
     if let Some(request) = fetch_request(&effects) {
         update(
             state,
-            Action::Groups {
+            Action::Screen(Msg::Groups(GroupMsg::List {
                 request,
                 result: Ok(list),
-            },
+            })),
             snap,
         );
     }

@@ -45,6 +45,7 @@ async fn carry_out(
     let reach = Reach {
         cluster: Some(cluster.clone()),
         registry: None,
+        groups: None,
     };
     let msg = screens::fetch(&reach, query)
         .expect("the cluster is in reach")

@@ -152,12 +152,7 @@ fn h_opens_the_history_and_esc_goes_back() {
     update(&mut s, answered(request, Ok(found())), &snap);
     assert_eq!(s.view().rows, [0, 1, 2, 3, 4], "newest first");
     press(&mut s, &snap, Code::Esc);
-    assert_eq!(
-        s.view().screen,
-        Screen::Group {
-            group: "billing".to_owned()
-        }
-    );
+    assert_eq!(s.view().screen, Screen::offsets("billing"));
     let (now, wall) = (s.now + commits::INTERVAL, s.wall);
     let effects = update(&mut s, Action::Tick { now, wall }, &snap);
     assert_eq!(request_of(&effects), None, "not asked once left");

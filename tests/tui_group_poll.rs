@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use kscope::app::group_poll::{REST_EVERY, sorted_by_lag};
 use kscope::app::groups::HISTORY_SAMPLES;
+use kscope::app::screens::groups::{Msg as GroupMsg, Query as GroupQuery};
+use kscope::app::screens::{Msg, Query};
 use kscope::app::{Action, AppState, Code, Effect, update};
 use kscope::groups::{
     GroupLag, GroupList, GroupListing, GroupState, GroupSummary, GroupType, Overview, PartitionLag,
@@ -68,16 +70,16 @@ fn overview(behind: i64) -> Overview {
 
 fn whole(effects: &[Effect]) -> Option<u64> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchGroups { request } => Some(*request),
+        Effect::Query(Query::Groups(GroupQuery::List { request })) => Some(*request),
         _ => None,
     })
 }
 
 fn lags(effects: &[Effect]) -> Option<(u64, Vec<String>)> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchGroupRows {
+        Effect::Query(Query::Groups(GroupQuery::Rows {
             request, groups, ..
-        } => Some((*request, groups.iter().map(|g| g.group.clone()).collect())),
+        })) => Some((*request, groups.iter().map(|g| g.group.clone()).collect())),
         _ => None,
     })
 }
@@ -90,7 +92,7 @@ fn advance(s: &mut AppState, snap: &MetadataSnapshot, by: Duration) -> Vec<Effec
 
 fn answer_whole(s: &mut AppState, snap: &MetadataSnapshot, request: u64, behind: i64) {
     let result = Ok(Arc::new(overview(behind)));
-    let action = Action::Groups { request, result };
+    let action = Action::Screen(Msg::Groups(GroupMsg::List { request, result }));
     // What the run loop counts to give memory back to the OS.
     let held = s.held_rows();
     let brought = action.carried_rows();
@@ -119,7 +121,11 @@ fn answer_rows_with(
         failed: Vec::new(),
     };
     let result = Ok(Relisted { list, rows });
-    update(s, Action::GroupRows { request, result }, snap);
+    update(
+        s,
+        Action::Screen(Msg::Groups(GroupMsg::Rows { request, result })),
+        snap,
+    );
 }
 
 fn answer_lags(
@@ -143,7 +149,7 @@ fn open(s: &mut AppState, snap: &MetadataSnapshot) {
 
 fn shown(s: &AppState) -> Vec<String> {
     let view = s.view();
-    let overview = s.groups.overview.as_ref().expect("listed");
+    let overview = s.screens.groups.overview.as_ref().expect("listed");
     view.rows[view.offset..(view.offset + s.page()).min(view.rows.len())]
         .iter()
         .map(|&i| overview.groups[i].listing.group.clone())
@@ -209,7 +215,7 @@ fn a_lag_answer_updates_its_rows_and_their_histories_only() {
     let effects = advance(&mut s, &snap, INTERVAL);
     let (request, asked) = lags(&effects).expect("due");
     answer_lags(&mut s, &snap, request, &asked, 500);
-    let overview = s.groups.overview.as_ref().expect("listed");
+    let overview = s.screens.groups.overview.as_ref().expect("listed");
     let total = |i: usize| {
         overview.groups[i]
             .lag
@@ -222,7 +228,13 @@ fn a_lag_answer_updates_its_rows_and_their_histories_only() {
         Some(9999),
         "a row off screen kept its lag"
     );
-    let samples = |g: &str| s.groups.histories.get(g).map_or(0, |h| h.samples().len());
+    let samples = |g: &str| {
+        s.screens
+            .groups
+            .histories
+            .get(g)
+            .map_or(0, |h| h.samples().len())
+    };
     assert_eq!(samples("group-00000"), 2);
     assert_eq!(samples("group-09999"), 1);
 }
@@ -242,7 +254,7 @@ fn a_visible_group_that_became_stable_shows_its_state_and_members_next_round() {
         }
         row
     });
-    let overview = s.groups.overview.as_ref().expect("listed");
+    let overview = s.screens.groups.overview.as_ref().expect("listed");
     assert_eq!(overview.groups[1].state, GroupState::Stable);
     assert_eq!(overview.groups[1].members, Some(2));
     assert_eq!(overview.groups[0].state, GroupState::Empty);
@@ -258,7 +270,7 @@ fn a_visible_group_that_became_stable_shows_its_state_and_members_next_round() {
         }
         row
     });
-    let overview = s.groups.overview.as_ref().expect("listed");
+    let overview = s.screens.groups.overview.as_ref().expect("listed");
     let row = &overview.groups[0];
     assert_eq!(row.lag.as_ref().and_then(|l| l.totals.total()), Some(3));
     assert_eq!(row.error.as_deref(), Some("offsets unavailable"));
@@ -296,15 +308,19 @@ fn a_group_created_after_the_list_was_read_shows_up_next_round_even_filtered_out
         list,
         rows: Vec::new(),
     });
-    update(&mut s, Action::GroupRows { request, result }, &snap);
+    update(
+        &mut s,
+        Action::Screen(Msg::Groups(GroupMsg::Rows { request, result })),
+        &snap,
+    );
     assert_eq!(shown(&s), ["brand-new"], "the new group is listed");
-    let overview = s.groups.overview.as_ref().expect("listed");
+    let overview = s.screens.groups.overview.as_ref().expect("listed");
     assert_eq!(
         overview.groups.len(),
         GROUPS,
         "group-00000 went, brand-new came"
     );
-    assert!(!s.groups.histories.contains_key("group-00000"));
+    assert!(!s.screens.groups.histories.contains_key("group-00000"));
 
     // The next round describes it: it is a visible row now.
     let effects = advance(&mut s, &snap, INTERVAL);
@@ -327,9 +343,9 @@ fn leaving_the_list_drops_it_and_the_histories_stay_bounded() {
             answer_lags(&mut s, &snap, request, &asked, behind);
         }
     }
-    let visible = s.groups.histories.get("group-00000").expect("kept");
+    let visible = s.screens.groups.histories.get("group-00000").expect("kept");
     assert_eq!(visible.samples().len(), HISTORY_SAMPLES, "bounded");
-    let rest = s.groups.histories.get("group-09999").expect("kept");
+    let rest = s.screens.groups.histories.get("group-09999").expect("kept");
     assert!(
         rest.samples().len() < HISTORY_SAMPLES / 2,
         "sampled at the rest cadence"
@@ -337,7 +353,10 @@ fn leaving_the_list_drops_it_and_the_histories_stay_bounded() {
 
     let held = s.held_rows();
     press(&mut s, &snap, Code::Esc);
-    assert!(s.groups.overview.is_none(), "the list is dropped once left");
+    assert!(
+        s.screens.groups.overview.is_none(),
+        "the list is dropped once left"
+    );
     assert_eq!(
         held - s.held_rows(),
         GROUPS,
@@ -348,12 +367,13 @@ fn leaving_the_list_drops_it_and_the_histories_stay_bounded() {
     assert_eq!(whole(&effects), None);
     assert_eq!(lags(&effects), None);
     assert_eq!(
-        s.groups.histories.len(),
+        s.screens.groups.histories.len(),
         GROUPS,
         "the session's histories stay"
     );
     assert!(
-        s.groups
+        s.screens
+            .groups
             .histories
             .values()
             .all(|h| h.samples().len() <= HISTORY_SAMPLES)

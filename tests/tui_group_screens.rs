@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use kscope::app::screens::groups::{Msg as GroupMsg, Query as GroupQuery};
+use kscope::app::screens::{Msg, Query};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::groups::{
     Assignment, GroupDescription, GroupDetail, GroupLag, GroupList, GroupListing, GroupState,
@@ -148,7 +150,9 @@ fn advance(s: &mut AppState, snap: &MetadataSnapshot, by: Duration) -> Vec<Effec
 /// The request of the whole list or of the visible rows, if asked.
 fn list_request(effects: &[Effect]) -> Option<u64> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchGroups { request } | Effect::FetchGroupRows { request, .. } => Some(*request),
+        Effect::Query(Query::Groups(
+            GroupQuery::List { request } | GroupQuery::Rows { request, .. },
+        )) => Some(*request),
         _ => None,
     })
 }
@@ -163,21 +167,21 @@ fn answer(
 ) -> bool {
     for effect in effects {
         match effect {
-            Effect::FetchGroups { request } => {
+            Effect::Query(Query::Groups(GroupQuery::List { request })) => {
                 let result = Ok(Arc::new(overview));
                 update(
                     s,
-                    Action::Groups {
+                    Action::Screen(Msg::Groups(GroupMsg::List {
                         request: *request,
                         result,
-                    },
+                    })),
                     snap,
                 );
                 return true;
             }
-            Effect::FetchGroupRows {
+            Effect::Query(Query::Groups(GroupQuery::Rows {
                 request, groups, ..
-            } => {
+            })) => {
                 let rows = groups
                     .iter()
                     .filter_map(|asked| {
@@ -192,10 +196,10 @@ fn answer(
                 let result = Ok(Relisted { list, rows });
                 update(
                     s,
-                    Action::GroupRows {
+                    Action::Screen(Msg::Groups(GroupMsg::Rows {
                         request: *request,
                         result,
-                    },
+                    })),
                     snap,
                 );
                 return true;
@@ -208,7 +212,9 @@ fn answer(
 
 fn detail_request(effects: &[Effect]) -> Option<(u64, String)> {
     effects.iter().find_map(|e| match e {
-        Effect::FetchGroup { request, group } => Some((*request, group.clone())),
+        Effect::Query(Query::Groups(GroupQuery::Detail { request, group })) => {
+            Some((*request, group.clone()))
+        }
         _ => None,
     })
 }
@@ -238,7 +244,11 @@ fn open_detail(s: &mut AppState, snap: &MetadataSnapshot, rounds: i64) {
         let (request, group) = detail_request(&effects).expect("the detail is asked for");
         assert_eq!(group, "inventory-sync");
         let result = Ok(Arc::new(detail(round * 30)));
-        update(s, Action::GroupDetail { request, result }, snap);
+        update(
+            s,
+            Action::Screen(Msg::Groups(GroupMsg::Detail { request, result })),
+            snap,
+        );
         if round < rounds {
             effects = advance(s, snap, Duration::from_secs(5));
         }
@@ -352,26 +362,34 @@ fn stale_and_failed_answers_keep_what_is_shown() {
     let stale = Ok(Arc::new(overview(1)));
     update(
         &mut s,
-        Action::Groups {
+        Action::Screen(Msg::Groups(GroupMsg::List {
             request: request + 100,
             result: stale,
-        },
+        })),
         &snap,
     );
     assert!(
-        s.groups.overview.is_none(),
+        s.screens.groups.overview.is_none(),
         "an answer to no request is dropped"
     );
     assert!(render(&s, &snap).contains("loading consumer groups"));
 
     let result = Ok(Arc::new(overview(1)));
-    update(&mut s, Action::Groups { request, result }, &snap);
+    update(
+        &mut s,
+        Action::Screen(Msg::Groups(GroupMsg::List { request, result })),
+        &snap,
+    );
     assert_eq!(s.view().rows.len(), 4);
 
     let effects = press(&mut s, &snap, Code::Char('r'));
     let request = list_request(&effects).expect("r asks again at once");
     let result = Err("broker 2: connection refused".to_owned());
-    update(&mut s, Action::Groups { request, result }, &snap);
+    update(
+        &mut s,
+        Action::Screen(Msg::Groups(GroupMsg::List { request, result })),
+        &snap,
+    );
     assert_eq!(s.view().rows.len(), 4, "the last list stays on screen");
     let screen = render(&s, &snap);
     assert!(
@@ -403,7 +421,7 @@ fn empty_and_dead_groups_toggle_and_a_topic_lists_its_consumers() {
     // list was dropped when left: it is asked for again at once).
     press(&mut s, &snap, Code::Esc);
     assert!(
-        s.groups.overview.is_none(),
+        s.screens.groups.overview.is_none(),
         "dropped once no screen shows it"
     );
     keys(&mut s, &snap, "/payments");
@@ -413,12 +431,7 @@ fn empty_and_dead_groups_toggle_and_a_topic_lists_its_consumers() {
         answer(&mut s, &snap, &effects, overview(400)),
         "asked again"
     );
-    assert_eq!(
-        s.view().screen,
-        Screen::Groups {
-            topic: Some("payments".to_owned())
-        }
-    );
+    assert_eq!(s.view().screen, Screen::groups(Some("payments".to_owned())));
     let screen = render(&s, &snap);
     assert!(
         screen.contains("groups consuming 'payments' [1/1]"),
@@ -443,7 +456,7 @@ fn the_selection_follows_its_group_when_lag_reorders_the_list() {
     keys(&mut s, &snap, "j");
     let selected = |s: &AppState| {
         let view = s.view();
-        let overview = s.groups.overview.as_ref().expect("listed");
+        let overview = s.screens.groups.overview.as_ref().expect("listed");
         overview.groups[view.rows[view.selected]]
             .listing
             .group
@@ -456,7 +469,11 @@ fn the_selection_follows_its_group_when_lag_reorders_the_list() {
     let mut caught_up = overview(0);
     caught_up.groups[0].lag = Some(lag("orders", &[(0, Some(100), 100)]));
     let result = Ok(Arc::new(caught_up));
-    update(&mut s, Action::Groups { request, result }, &snap);
+    update(
+        &mut s,
+        Action::Screen(Msg::Groups(GroupMsg::List { request, result })),
+        &snap,
+    );
     assert_eq!(s.view().selected, 0);
     assert_eq!(selected(&s), "billing", "the cursor stayed on its group");
 }
@@ -468,12 +485,7 @@ fn drill_from_group_to_members_to_a_topic_and_back() {
     open_groups(&mut s, &snap, 1);
     open_detail(&mut s, &snap, 1);
     keys(&mut s, &snap, "m");
-    assert_eq!(
-        s.view().screen,
-        Screen::Members {
-            group: "inventory-sync".to_owned()
-        }
-    );
+    assert_eq!(s.view().screen, Screen::members("inventory-sync"));
     let screen = render(&s, &snap);
     assert!(screen.contains("1 reconciling"), "{screen}");
     assert!(
@@ -495,7 +507,7 @@ fn drill_from_group_to_members_to_a_topic_and_back() {
     press(&mut s, &snap, Code::Esc);
     assert_eq!(
         s.view().screen,
-        Screen::Groups { topic: None },
+        Screen::groups(None),
         "Esc clears the filter, then goes back"
     );
 }
@@ -580,7 +592,11 @@ fn hostile_group_ids_are_shown_escaped_with_columns_aligned() {
         .map(|(raw, _)| summary(raw, GroupType::Classic, GroupState::Empty, 0, None))
         .collect();
     let result = Ok(Arc::new(hostile));
-    update(&mut s, Action::Groups { request, result }, &snap);
+    update(
+        &mut s,
+        Action::Screen(Msg::Groups(GroupMsg::List { request, result })),
+        &snap,
+    );
     let screen = render(&s, &snap);
     assert!(!screen.contains(['\x1b', '\u{202e}']), "{screen:?}");
     let header = screen
@@ -607,7 +623,7 @@ fn k_narrows_the_list_to_one_group_type_in_turn() {
     let mut s = state(&snap, 150, 30);
     open_groups(&mut s, &snap, 1);
     let listed = |s: &AppState| -> Vec<String> {
-        let overview = s.groups.overview.as_ref().expect("the list");
+        let overview = s.screens.groups.overview.as_ref().expect("the list");
         s.view()
             .rows
             .iter()

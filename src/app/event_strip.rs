@@ -55,9 +55,9 @@ fn belongs(screen: &Screen, event: &MovementEvent) -> bool {
             event.group().is_none() && event.topic.as_deref() == Some(shown.topic.as_str())
         }
         Screen::Module(Module::Brokers(_)) => event.topic.is_none() && event.group().is_none(),
-        Screen::Module(Module::Groups(GroupScreen::Offsets(group) | GroupScreen::Members(group))) => {
-            event.group() == Some(group.as_str())
-        }
+        Screen::Module(Module::Groups(
+            GroupScreen::Offsets(group) | GroupScreen::Members(group),
+        )) => event.group() == Some(group.as_str()),
         _ => false,
     }
 }

@@ -43,7 +43,13 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
             let topics: Vec<&str> = snap.topics().iter().map(|t| t.name.as_str()).collect();
             // Every group listed this session (the list itself is dropped
             // when no screen shows it; its histories stay).
-            let groups: Vec<&str> = state.screens.groups.histories.keys().map(String::as_str).collect();
+            let groups: Vec<&str> = state
+                .screens
+                .groups
+                .histories
+                .keys()
+                .map(String::as_str)
+                .collect();
             let candidates = command::Candidates {
                 contexts: &state.contexts,
                 topics: &topics,

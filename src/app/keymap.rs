@@ -97,7 +97,10 @@ impl Scope {
             ),
             Scope::Partitions => screen.partitions_topic().is_some(),
             Scope::TopicsOrPartitions => screen.is_topics() || screen.partitions_topic().is_some(),
-            Scope::Groups => matches!(screen.groups_screen(), Some(super::screens::groups::Shown::List { .. })),
+            Scope::Groups => matches!(
+                screen.groups_screen(),
+                Some(super::screens::groups::Shown::List { .. })
+            ),
             Scope::GroupOffsets => screen.offsets_group().is_some(),
             Scope::Messages => matches!(screen, Screen::Messages { .. }),
             Scope::Records => matches!(screen, Screen::Messages { .. } | Screen::Record { .. }),

@@ -127,9 +127,7 @@ impl Screen {
     /// The consumer groups list: every group, or those consuming `topic`
     /// (a module).
     pub fn groups(topic: Option<String>) -> Screen {
-        Screen::Module(super::screens::Screen::Groups(GroupScreen::List {
-            topic,
-        }))
+        Screen::Module(super::screens::Screen::Groups(GroupScreen::List { topic }))
     }
 
     /// A group's offsets and lag, per partition (a module).
@@ -144,6 +142,14 @@ impl Screen {
         Screen::Module(super::screens::Screen::Groups(GroupScreen::Members(
             group.into(),
         )))
+    }
+
+    /// The screen module this is, if one.
+    pub fn module(&self) -> Option<&super::screens::Screen> {
+        match self {
+            Screen::Module(s) => Some(s),
+            _ => None,
+        }
     }
 
     /// Which group screen this is, if one (`screens::groups`).

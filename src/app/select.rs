@@ -45,13 +45,12 @@ pub(super) fn current_topic(state: &AppState) -> Option<String> {
 pub(super) fn config_target(state: &AppState) -> Option<ConfigResource> {
     // A group's own configs (session timeouts, share and streams settings).
     if let Some(shown) = state.view().screen.groups_screen() {
-        let group = match shown.group() {
-            Some(group) => Some(group.to_owned()),
-            None => {
-                let view = state.view();
-                let index = *view.rows.get(view.selected)?;
-                state.screens.groups.group_name(index)
-            }
+        let group = if let Some(group) = shown.group() {
+            Some(group.to_owned())
+        } else {
+            let view = state.view();
+            let index = *view.rows.get(view.selected)?;
+            state.screens.groups.group_name(index)
         };
         return group.map(ConfigResource::Group);
     }

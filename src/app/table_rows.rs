@@ -89,7 +89,10 @@ mod tests {
             .insert("orders".to_owned(), (summary, None));
         // The groups store's copy, as `update` hands it over.
         let answered = ["orders".to_owned()];
-        crate::app::forward::shared(&mut state, crate::app::forward::Shared::Summaries(&answered));
+        crate::app::forward::shared(
+            &mut state,
+            crate::app::forward::Shared::Summaries(&answered),
+        );
         let dir = LogDir {
             path: "/data".to_owned(),
             error: None,
@@ -127,7 +130,8 @@ mod tests {
         let row = offset(&limited.screens.groups, &around(&limited), "billing", 0).expect("a row");
         assert_eq!(row.loss_in, Some(Duration::from_secs(30)));
         let unlimited = state(-1);
-        let row = offset(&unlimited.screens.groups, &around(&unlimited), "billing", 0).expect("a row");
+        let row =
+            offset(&unlimited.screens.groups, &around(&unlimited), "billing", 0).expect("a row");
         assert_eq!(row.loss_in, None, "no size limit, no retention.ms read");
     }
 

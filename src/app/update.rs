@@ -148,12 +148,6 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
 /// what it shows, the others for while they are hidden.
 fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
     let page = state.page();
-    fn module(view: &View) -> Option<&screens::Screen> {
-        match &view.screen {
-            Screen::Module(s) => Some(s),
-            _ => None,
-        }
-    }
     // The view on screen (not `state.view()`: the stores are borrowed too).
     let view = &state.stack[state.stack.len() - 1];
     let from = view.offset.min(view.rows.len());
@@ -161,13 +155,13 @@ fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
     let headers = view.screen.headers();
     let below: Vec<&screens::Screen> = state.stack[..state.stack.len() - 1]
         .iter()
-        .filter_map(module)
+        .filter_map(|v| v.screen.module())
         .collect();
     let seen = screens::Seen {
         now: state.now,
         window: &view.rows[from..to],
         sorted_by: headers.get(view.sort.column).copied(),
-        top: module(view),
+        top: view.screen.module(),
         below: &below,
         follow_lag: state.follow_lag,
     };

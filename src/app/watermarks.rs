@@ -56,10 +56,7 @@ pub fn wanted(state: &AppState) -> Vec<TopicPartition> {
                 }
             }
         }
-        Screen::Fleet
-        | Screen::Messages { .. }
-        | Screen::Record { .. }
-        | Screen::Module(_) => {}
+        Screen::Fleet | Screen::Messages { .. } | Screen::Record { .. } | Screen::Module(_) => {}
     }
     out
 }

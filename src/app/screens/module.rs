@@ -196,8 +196,12 @@ pub trait Module: Sized {
     /// (called only while connected when the source is the cluster, see
     /// [`Source::NEEDS_CLUSTER`]; request ids come from `ids`; `seen` says
     /// when, and what the view shows of the rows).
-    fn plan(&self, store: &mut Self::Store, ids: &mut RequestIds, seen: &Seen)
-    -> Option<Self::Query>;
+    fn plan(
+        &self,
+        store: &mut Self::Store,
+        ids: &mut RequestIds,
+        seen: &Seen,
+    ) -> Option<Self::Query>;
 
     /// The query due while none of the module's screens is on top, if
     /// any: called on every `update` (only while connected when the source
