@@ -27,16 +27,33 @@
 //!    are rebuilt from answers gives each row's `identity` so the selection
 //!    follows it; one that reports a failure in the status line leaves it
 //!    in its store for `take_notice`. A store other screens read too (the
-//!    config summaries in the configs store) stays the module's; code
-//!    outside the modules (the Group screen, the sizes planner) reaches it
-//!    as `AppState::screens.NAME`, and a module that shows it gets a copy
-//!    as its own `Msg` (below).
+//!    config summaries in the configs store, the group list) stays the
+//!    module's; code outside the modules (the sizes and configs planners,
+//!    the `:group` completion) reaches it as `AppState::screens.NAME`, and
+//!    a module that shows it gets a copy as its own `Msg` (below).
+//!
+//!    `plan` is given a [`Seen`], built once per `update` by its caller:
+//!    `now`, and what the view on top shows (the rows in the window drawn,
+//!    the header it is sorted by: the groups list asks for its visible
+//!    rows, and for every group's lag when sorted by LAG); most screens
+//!    read only `now`. A store that others read while its screens are not
+//!    on top, or that lets go of what nothing shows, also gives
+//!    `plan_hidden`, called for every module not on top with the same
+//!    [`Seen`] (what is on top and further down, `L`: the group list keeps
+//!    loading under Topics' LAG and is dropped once no group screen is on
+//!    the stack). Queries the worker should run side by side rather than
+//!    the newer cancelling the older (the group list, its visible rows, a
+//!    group's detail) say so with `lane`. What an answer brings for the
+//!    session beyond the store (the group events for the timeline) waits
+//!    in the store until `update` takes it, as its notice does.
 //!
 //!    `type Source` says what `fetch` runs against: the [`Cluster`](crate::meta::Cluster)
-//!    (most screens; asked only while connected) or the context's schema
-//!    [`Registry`] (the schema screens; asked whether or not the cluster
-//!    is connected); the session hands it over from its [`Reach`] and
-//!    starts no fetch without it.
+//!    (most screens; asked only while connected), the cluster's
+//!    [`GroupsClient`](crate::groups::GroupsClient) (the group screens:
+//!    its request counts and topic-name cache outlive a fetch; only while
+//!    connected) or the context's schema [`Registry`] (the schema screens;
+//!    asked whether or not the cluster is connected); the session hands it
+//!    over from its [`Reach`] and starts no fetch without it.
 //!
 //!    A screen over data the session already holds rather than answers of
 //!    its own (Brokers: the snapshot's brokers, kscope's liveness view, the
@@ -66,7 +83,10 @@
 //!    session setting a module's rows depend on (`i` shows internal
 //!    topics, `L` keeps the groups loading) stays in `AppState` and is
 //!    forwarded when it changes and again after `:ctx` (the stores are
-//!    replaced, the settings are not). Where the module's
+//!    replaced, the settings are not; a plan reads `L` in its [`Seen`];
+//!    the groups store's own settings, the re-read interval and the
+//!    list's narrowing, are carried over by `AppState::reset_cluster`).
+//!    Where the module's
 //!    store is itself what others read (the events timeline: the header's
 //!    recent counts, the strips under other screens), they read it as
 //!    `AppState::screens.NAME`, and a tick reaches it as a `Msg` too

@@ -347,3 +347,6 @@ impl Which<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
