@@ -9,7 +9,8 @@ use super::screen::View;
 use super::screens::{self, groups::Msg};
 use super::state::AppState;
 
-pub use super::screens::groups::{DEFAULT_INTERVAL, DetailView, GroupsStore, HISTORY_SAMPLES};
+/// The lag samples kept per group (the tests import it from here).
+pub use super::screens::groups::HISTORY_SAMPLES;
 
 /// Whether `view` is sorted by a lag column (LAG or LAG OVER TIME).
 pub fn sorted_by_lag(view: &View) -> bool {
