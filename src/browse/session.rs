@@ -146,7 +146,7 @@ pub struct Browser {
     in_flight: InFlight,
     /// Answers read ahead, waiting for the partition's kept answer to be
     /// decoded (`ahead.rs`).
-    ahead: BTreeMap<i32, ahead::Ahead>,
+    ahead: ahead::ReadAhead,
     /// A failure met after records were already handed to the caller's
     /// batch: those go out first, the failure with the next call.
     deferred: Option<Error>,
@@ -194,7 +194,7 @@ impl Browser {
             notices: Vec::new(),
             single: BTreeSet::new(),
             in_flight: InFlight::default(),
-            ahead: BTreeMap::new(),
+            ahead: ahead::ReadAhead::default(),
             deferred: None,
             fetched: 0,
         };
@@ -312,7 +312,7 @@ impl Browser {
             if cursor.state != State::Active
                 || weight >= BUDGET
                 || self.in_flight.asks(*p)
-                || self.ahead.contains_key(p)
+                || self.ahead.holds(*p)
                 || cursor.not_before.is_some_and(|at| at > now)
             {
                 continue;
@@ -399,7 +399,7 @@ impl Browser {
         for mut answer in decoded {
             self.fetched += u64::try_from(answer.fetched).unwrap_or(u64::MAX);
             if answer.ahead {
-                self.stash(answer);
+                self.ahead.stash(answer);
                 continue;
             }
             let partition = answer.cursor.partition;

@@ -16,7 +16,7 @@ use crate::config::cli::{ConnectArgs, resolve};
 use crate::config::resolve::ResolvedContext;
 use crate::config::secret::LOGIN_TIMEOUT;
 
-use super::input::Held;
+use super::pause::Held;
 use super::terminal::{self, Tui};
 
 /// A `:ctx` whose password command must run on the terminal, with the

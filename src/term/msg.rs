@@ -22,7 +22,7 @@ pub enum Msg {
     /// input thread is held (`super::login`).
     Login(Box<super::login::Login>),
     /// A browse session has records or notices staged.
-    Browsed(Arc<super::browse::Staging>),
+    Browsed(Arc<super::staging::Staging>),
     /// An answer from the schema registry of this epoch (the session's `registry`).
     Schema(u64, Action),
 }

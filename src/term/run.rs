@@ -14,9 +14,10 @@ use crate::config::cli::ConnectArgs;
 use crate::config::resolve::ResolvedContext;
 use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
+use crate::paint::theme::Theme;
 use crate::schema::Decoder;
 use crate::schema::mapping::Mappings;
-use crate::ui::{self, theme::Theme};
+use crate::ui;
 
 use super::in_flight::{Fetch, InFlight};
 use super::msg::Msg;
@@ -59,7 +60,7 @@ pub(super) struct Session {
     /// The fleet poller, once the fleet screen has been opened.
     pub(super) fleet: Option<super::fleet::FleetTask>,
     /// Holds the input thread while a login has the terminal.
-    pub(super) input: input::Pause,
+    pub(super) input: super::pause::Pause,
     /// When the groups screens' garbage was last given back.
     pub(super) groups_given_back: Option<Instant>,
 }
@@ -212,7 +213,7 @@ impl Session {
             registry: (None, 0),
             groups_given_back: None,
             fleet: None,
-            input: input::Pause::default(),
+            input: super::pause::Pause::default(),
         }
     }
 

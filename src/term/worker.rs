@@ -196,7 +196,7 @@ pub fn resolve_context(
     args: ConnectArgs,
     name: String,
     deadline: Duration,
-    (tx, input): (Sender<Msg>, super::input::Pause),
+    (tx, input): (Sender<Msg>, super::pause::Pause),
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let resolving = tokio::task::spawn_blocking(move || {

@@ -15,8 +15,8 @@ use crate::browse::format::Tok;
 use crate::columns::messages;
 use crate::untrusted::escaped;
 
-use super::grid::{Grid, grid};
-use super::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 
 /// The visible records of the Messages screen.
 pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {

@@ -2,14 +2,12 @@
 //! mutates; formats only the visible rows.
 
 mod event_strip;
-pub mod grid;
 mod help;
 mod messages;
 mod replay;
 mod screens;
 mod status;
 mod table_title;
-pub mod theme;
 
 pub(crate) use messages::highlighted;
 pub use status::{ClockFace, clock_face};
@@ -23,8 +21,9 @@ use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 use crate::app::{AppState, Link, Mode, Screen, layout};
 use crate::columns::{self, format};
 use crate::meta::MetadataSnapshot;
+use crate::paint::grid;
+use crate::paint::theme::Theme;
 use crate::untrusted::escaped;
-use theme::Theme;
 
 /// Draw the whole screen.
 pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme: &Theme) {

@@ -11,7 +11,7 @@ use crate::app::AppState;
 use crate::app::replay::{holds, rfc3339};
 use crate::untrusted::escaped;
 
-use super::theme::Theme;
+use crate::paint::theme::Theme;
 
 /// The replay's keys, for the status line.
 pub const KEYS: &str =

@@ -5,8 +5,8 @@ use ratatui::style::Style;
 
 use crate::app::{AppState, Screen};
 
-use super::grid::{Grid, grid};
-use super::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 
 /// The visible rows of the view on screen.
 pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {

@@ -113,8 +113,8 @@ use std::time::Instant;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 pub use module::{Clock, Goto, Module, Reach, Registry, Source};
 use requests::RequestIds;

@@ -12,9 +12,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::meta::Cluster;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 use crate::schema::RegistryClient;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
 
 use super::requests::RequestIds;
 

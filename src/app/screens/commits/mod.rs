@@ -17,8 +17,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::meta::Cluster;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Module};
 use super::requests::{RequestIds, Requests};

@@ -105,7 +105,7 @@ fn an_answer_becomes_rows_newest_first() {
     let store = answered(Ok(history(entries)));
     let rows = shown().rows(&store, &mut |_| true);
     assert_eq!(rows, [0, 1, 2], "in the answer's order: newest first");
-    let grid = shown().visible(&store, (clock(), &crate::ui::theme::Theme::mono()), rows.into_iter());
+    let grid = shown().visible(&store, (clock(), &crate::paint::theme::Theme::mono()), rows.into_iter());
     let texts: Vec<Vec<String>> = grid.rows.iter().map(|(cells, _)| cells.clone()).collect();
     insta::assert_debug_snapshot!(texts);
     let only_orders_0 = shown().rows(&store, &mut |text| text.contains("metadata 'x'"));

@@ -28,8 +28,8 @@ use ratatui::layout::Rect;
 
 use crate::inspect::{ConfigEntry, ConfigResource};
 use crate::meta::Cluster;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module};
 use super::requests::RequestIds;

@@ -19,8 +19,8 @@ use ratatui::layout::Rect;
 
 use crate::browse::format::Line;
 use crate::schema::subjects::VersionRow;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Registry};
 use super::requests::{RequestIds, Requests};

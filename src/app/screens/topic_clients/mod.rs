@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use crate::inspect::clients::TopicClients;
 use crate::meta::Cluster;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module};
 use super::requests::{RequestIds, Requests};

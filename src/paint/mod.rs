@@ -1,0 +1,7 @@
+//! What drawing is done with, below both the screen modules (`app::screens`,
+//! which draw their own rows) and the frame around them (`ui`): a table's
+//! visible part as a [`grid::Grid`] of formatted cells, and the colours of
+//! the [`theme::Theme`] chosen.
+
+pub mod grid;
+pub mod theme;
