@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use kscope::app::messages_find::FindEnd;
+use kscope::app::stores::find::FindEnd;
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::browse::{Record, Start};
 use kscope::meta::MetadataSnapshot;

@@ -7,9 +7,9 @@ use super::command::{self, Parsed};
 use super::filter::Filter;
 use super::key::{Code, Key};
 use super::messages;
+use super::navigate::push;
 use super::screen::Screen;
 use super::state::{AppState, Mode};
-use super::update::push;
 
 /// A key while the prompt is open.
 pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
@@ -125,7 +125,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
             messages::open(state, topic, partition, messages::DEFAULT_START, fx);
         }
         Parsed::Seek(spec) => {
-            let now = super::table_rows::now_ms(state);
+            let now = state.now_ms();
             messages::seek(state, &spec, now, fx);
         }
         Parsed::Format(format) => messages::set_format(state, format),

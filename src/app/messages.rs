@@ -7,13 +7,13 @@
 use crate::browse::{Format, Record, Start};
 
 use super::action::Effect;
+use super::navigate::push;
 use super::record_filter::RecordFilter;
 use super::record_view::Detail;
 use super::screen::Screen;
 use super::state::AppState;
-use super::update::push;
 
-pub use super::messages_store::{DEFAULT_START, MessagesStore};
+pub use super::stores::messages::{DEFAULT_START, MessagesStore};
 
 /// Open the Messages screen of `topic` (one partition or all) at `start`.
 /// Under `--anonymize`, Kafka's own topics are refused (their records hold
@@ -330,19 +330,4 @@ pub fn open_detail_of(state: &mut AppState, record: Record, fx: &mut Vec<Effect>
         &state.schemas,
     ));
     push(state, screen, None, fx);
-}
-
-/// Stop the session when neither its screen nor a record of it is on top.
-pub fn leave(state: &mut AppState, fx: &mut Vec<Effect>) {
-    let on = matches!(
-        state.view().screen,
-        Screen::Messages { .. } | Screen::Record { .. }
-    );
-    if !on && state.messages.find.take().is_some() {
-        fx.push(Effect::StopFind);
-    }
-    if !on && state.messages.live {
-        state.messages.live = false;
-        fx.push(Effect::StopBrowse);
-    }
 }

@@ -13,9 +13,9 @@ use crate::meta::MetadataSnapshot;
 
 use super::action::Effect;
 use super::messages;
+use super::navigate::push;
 use super::screen::Screen;
 use super::state::AppState;
-use super::update::push;
 
 /// Open the records of `key` in the topic on screen.
 pub fn open(state: &mut AppState, key: &str, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {

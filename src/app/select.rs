@@ -18,7 +18,7 @@ pub(super) fn inspect_selected(state: &mut AppState, command: Command, fx: &mut 
             if let Some(partition) = selected_partition(state, &topic) {
                 let shown = Partition { topic, partition };
                 let screen = Screen::Module(screens::Screen::Producers(shown));
-                super::update::push(state, screen, None, fx);
+                super::navigate::push(state, screen, None, fx);
             }
         }
     } else if let Some(topic) = current_topic(state) {
@@ -27,7 +27,7 @@ pub(super) fn inspect_selected(state: &mut AppState, command: Command, fx: &mut 
         } else {
             screens::Screen::Security(Listing::TopicAcls(topic))
         };
-        super::update::push(state, Screen::Module(screen), None, fx);
+        super::navigate::push(state, Screen::Module(screen), None, fx);
     }
 }
 
@@ -91,7 +91,7 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                 .get(view.selected)
                 .and_then(|&i| state.groups.group_name(i));
             if let Some(group) = group {
-                super::update::push(state, Screen::Group { group }, None, fx);
+                super::navigate::push(state, Screen::Group { group }, None, fx);
             }
         }
         Screen::Group { group } => {
@@ -103,7 +103,7 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                 .and_then(|(d, &i)| d.lag.partitions.get(i))
                 .map(|p| p.topic.to_string());
             if let Some(topic) = topic {
-                super::update::push(state, Screen::partitions(topic), None, fx);
+                super::navigate::push(state, Screen::partitions(topic), None, fx);
             }
         }
         Screen::Fleet => super::fleet::select(state, fx),
@@ -117,7 +117,7 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                 .and_then(|i| state.screens.enter(&screen, i));
             match goto {
                 Some(Goto::Group(group)) => {
-                    super::update::push(state, Screen::Group { group }, None, fx);
+                    super::navigate::push(state, Screen::Group { group }, None, fx);
                 }
                 Some(Goto::Partition { topic, partition }) => {
                     open_partition(state, topic, partition, fx);
@@ -126,16 +126,16 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                     messages::open(state, topic, partition, messages::DEFAULT_START, fx);
                 }
                 Some(Goto::Broker(broker)) => {
-                    super::update::push(state, Screen::brokers(), None, fx);
+                    super::navigate::push(state, Screen::brokers(), None, fx);
                     super::rows::refresh(state);
                     let index = state.screens.brokers.position(broker);
                     select_source_row(state, index);
                 }
                 Some(Goto::Screen(screen)) => {
-                    super::update::push(state, Screen::Module(screen), None, fx);
+                    super::navigate::push(state, Screen::Module(screen), None, fx);
                 }
                 Some(Goto::Filtered(screen, filter)) => {
-                    super::update::push(state, Screen::Module(screen), Some(&filter), fx);
+                    super::navigate::push(state, Screen::Module(screen), Some(&filter), fx);
                 }
                 None => {}
             }
@@ -160,7 +160,7 @@ fn open_partition(
         return;
     };
     let index = partition.and_then(|p| info.partitions.iter().position(|q| q.partition == p));
-    super::update::push(state, Screen::partitions(topic), None, fx);
+    super::navigate::push(state, Screen::partitions(topic), None, fx);
     if partition.is_some() {
         super::rows::refresh(state);
         select_source_row(state, index);

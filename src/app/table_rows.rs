@@ -1,19 +1,9 @@
 //! What the rows of the screens outside the modules read from the session
-//! besides their own store: the wall clock in ms, and what a group's
+//! besides their own store: what a group's
 //! offsets rows read of the other stores (`screens::groups::rows::Around`).
-
-use std::time::UNIX_EPOCH;
 
 use super::screens::groups::rows::Around;
 use super::state::AppState;
-
-/// Milliseconds since the epoch of the state's wall clock.
-pub fn now_ms(state: &AppState) -> i64 {
-    state
-        .wall
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
 
 /// What a group's offsets rows read besides the groups store: the config
 /// summaries, the latest log dirs and the wall clock.
@@ -21,7 +11,7 @@ pub fn around(state: &AppState) -> Around<'_> {
     Around {
         summaries: &state.screens.configs.topics,
         sizes: state.sizes.latest.as_deref(),
-        now_ms: now_ms(state),
+        now_ms: state.now_ms(),
     }
 }
 

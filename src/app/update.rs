@@ -7,13 +7,13 @@ use crate::meta::MetadataSnapshot;
 
 use super::action::{Action, Effect};
 use super::configs;
-use super::filter::Filter;
 use super::forward::{Shared, answered_topics, forward, movements, shared, snapshot};
 use super::groups;
 use super::input;
 use super::keymap::Command;
 use super::layout;
 use super::messages;
+use super::navigate::{self, push};
 use super::rows;
 use super::screen::{Screen, View};
 use super::screens;
@@ -118,8 +118,8 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             failed,
         } => messages::receive(state, session, &records, dropped, notices, failed),
         Action::ReplayClock { at } => state.wall = crate::recording::frame::time(at),
-        Action::Schema { id, result } => super::schema_cache::receive(state, id, result),
-        Action::MappingPrepared { topic } => super::schema_cache::mapping_prepared(state, &topic),
+        Action::Schema { id, result } => super::schema_asks::receive(state, id, result),
+        Action::MappingPrepared { topic } => super::schema_asks::mapping_prepared(state, &topic),
     }
     after(state, snap, &mut effects);
     effects
@@ -147,7 +147,7 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     groups::plan(state, effects);
     configs::plan(state, effects);
     super::sizes::plan(state, effects);
-    super::schema_cache::plan(state, effects);
+    super::schema_asks::plan(state, effects);
     super::decoded_cells::refresh(state);
     plan_screen(state, effects);
 }
@@ -311,17 +311,6 @@ fn click(state: &mut AppState, row: u16, fx: &mut Vec<Effect>) {
     }
 }
 
-/// Put `screen` on the stack (optionally filtered) and watch what it shows.
-pub fn push(state: &mut AppState, screen: Screen, filter: Option<&str>, fx: &mut Vec<Effect>) {
-    if state.view().screen == screen && filter.is_none() {
-        return;
-    }
-    let mut view = View::new(screen);
-    view.filter = filter.and_then(|f| Filter::parse(f).ok().flatten());
-    state.stack.push(view);
-    watch(state, fx);
-}
-
 fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
     if super::messages_find::cancel(state, fx) {
         return;
@@ -336,22 +325,9 @@ fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
     }
     if state.stack.len() > 1 {
         state.stack.pop();
-        watch(state, fx);
+        navigate::watch(state, fx);
         messages::resume(state, fx);
     }
-}
-
-/// Tell the worker which topics are on screen (topic-scoped refreshes),
-/// and stop browsing when the records left the screen.
-fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
-    let topics = match &state.view().screen {
-        Screen::Messages { topic, .. } => vec![topic.clone()],
-        screen => screen
-            .partitions_topic()
-            .map_or_else(Vec::new, |topic| vec![topic.to_owned()]),
-    };
-    fx.push(Effect::WatchTopics(topics));
-    messages::leave(state, fx);
 }
 
 /// `L`: keep the group list loading on the Topics screen, or stop.

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::app::replay::Replay;
+use crate::app::stores::replay::Replay;
 use crate::app::{Action, AppState, Effect, Keymap, update};
 use crate::groups::{
     GroupLag, GroupList, GroupListing, GroupState, GroupSummary, GroupType, LagTotals, Overview,

@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::AppState;
-use crate::app::replay::{holds, rfc3339};
+use crate::app::replay::holds;
+use crate::app::stores::replay::rfc3339;
 use crate::untrusted::escaped;
 
 use crate::paint::theme::Theme;

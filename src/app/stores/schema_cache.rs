@@ -18,10 +18,6 @@ use crate::schema::decoder::{Decoded, Decoding, decode_with};
 use crate::schema::mapping::Mappings;
 use crate::schema::{self, SchemaInfo};
 
-use super::action::Effect;
-use super::screen::Screen;
-use super::state::AppState;
-
 /// A transient failure (registry unreachable, a 5xx) is asked again after this.
 pub const RETRY_AFTER: Duration = schema::decoder::RETRY_AFTER;
 /// A fetch without an answer for this long is asked again.
@@ -42,7 +38,7 @@ pub struct FetchFailure {
 }
 
 #[derive(Debug)]
-enum Slot {
+pub(in crate::app) enum Slot {
     Pending(Instant),
     Ready(Arc<SchemaInfo>),
     Failed(FetchFailure, Instant),
@@ -54,13 +50,13 @@ pub struct SchemaCache {
     /// The context has a schema registry (otherwise framed values show as
     /// bytes with their schema id, and nothing is asked).
     pub enabled: bool,
-    slots: HashMap<u32, Slot>,
+    pub(in crate::app) slots: HashMap<u32, Slot>,
     /// Answers received (the open record is laid out again on each).
     pub answers: u64,
     /// The context's per-topic schemas for values without the wire prefix.
     pub mappings: Mappings,
     /// Topics whose mapping was asked to be compiled.
-    preparing: HashSet<String>,
+    pub(in crate::app) preparing: HashSet<String>,
 }
 
 /// How a framed key or value shows.
@@ -180,7 +176,7 @@ impl SchemaCache {
     }
 
     /// Whether id `id` should be asked for now.
-    fn due(&self, id: u32, now: Instant) -> bool {
+    pub(in crate::app) fn due(&self, id: u32, now: Instant) -> bool {
         match self.slots.get(&id) {
             None => true,
             Some(Slot::Ready(_)) => false,
@@ -199,90 +195,6 @@ impl SchemaCache {
     /// Whether no schema id was met yet.
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
-    }
-}
-
-/// Ask for the schemas of the framed keys and values on screen (the
-/// visible rows of the Messages screen, or the record open) that are not
-/// held yet, each id once.
-pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if !state.messages.format.decodes() {
-        return;
-    }
-    let topic = &state.messages.topic;
-    if matches!(
-        state.view().screen,
-        Screen::Messages { .. } | Screen::Record { .. }
-    ) && state.schemas.mappings.unprepared(topic)
-        && state.schemas.preparing.insert(topic.clone())
-    {
-        fx.push(Effect::PrepareMapping {
-            topic: topic.clone(),
-        });
-    }
-    if !state.schemas.enabled {
-        return;
-    }
-    let mut ids: Vec<u32> = Vec::new();
-    let mut note = |bytes: Option<&[u8]>| {
-        if let Some(id) = bytes.and_then(schema_id)
-            && !ids.contains(&id)
-        {
-            ids.push(id);
-        }
-    };
-    let view = state.view();
-    match &view.screen {
-        Screen::Messages { .. } => {
-            let page = state.page();
-            for record in view
-                .rows
-                .iter()
-                .skip(view.offset)
-                .take(page)
-                .filter_map(|&seq| state.messages.record(seq))
-            {
-                note(record.key.as_deref());
-                note(record.value.as_deref());
-            }
-        }
-        Screen::Record { .. } => {
-            if let Some(detail) = &state.messages.detail {
-                note(detail.record.key.as_deref());
-                note(detail.record.value.as_deref());
-            }
-        }
-        _ => return,
-    }
-    let now = state.now;
-    for id in ids {
-        if state.schemas.due(id, now) {
-            state.schemas.slots.insert(id, Slot::Pending(now));
-            fx.push(Effect::FetchSchema { id });
-        }
-    }
-}
-
-/// Take the worker's answer for schema `id`; the record open is laid out
-/// again with it.
-pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, FetchFailure>) {
-    if !matches!(state.schemas.slots.get(&id), Some(Slot::Pending(_))) {
-        return;
-    }
-    let slot = match result {
-        Ok(info) => Slot::Ready(info),
-        Err(failure) => Slot::Failed(failure, state.now),
-    };
-    state.schemas.slots.insert(id, slot);
-    state.schemas.answers += 1;
-    super::messages::relayout(state);
-}
-
-/// The worker compiled `topic`'s mapping: the record open is laid out again.
-pub fn mapping_prepared(state: &mut AppState, topic: &str) {
-    if state.schemas.preparing.contains(topic) {
-        state.schemas.answers += 1;
-        super::messages::relayout(state);
     }
 }
 
