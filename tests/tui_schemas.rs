@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
+use kscope::app::screens::messages::schema_cache::FetchFailure;
 use kscope::app::screens::{self, schemas};
-use kscope::app::stores::schema_cache::FetchFailure;
 use kscope::app::{Action, AppState, Code, Effect, update};
 use kscope::browse::Record;
 use kscope::meta::MetadataSnapshot;

@@ -126,7 +126,7 @@ pub enum Action {
         /// Records read, their bytes, and the time since it started.
         read: (u64, u64, std::time::Duration),
         /// How it ended (`None`: still scanning).
-        end: Option<super::stores::find::FindEnd>,
+        end: Option<super::screens::messages::finding::FindEnd>,
     },
     /// What a browse session read since it last reported.
     Browsed {
@@ -159,7 +159,10 @@ pub enum Action {
         /// The schema id asked for.
         id: u32,
         /// The schema compiled, or why not.
-        result: Result<Arc<crate::schema::SchemaInfo>, super::stores::schema_cache::FetchFailure>,
+        result: Result<
+            Arc<crate::schema::SchemaInfo>,
+            super::screens::messages::schema_cache::FetchFailure,
+        >,
     },
 }
 

@@ -5,8 +5,8 @@ use crate::inspect::ConfigResource;
 
 use super::action::Effect;
 use super::keymap::Command;
-use super::messages;
 use super::screen::Screen;
+use super::screens::messages;
 use super::screens::{self, Goto, producers::Partition, security::Listing, topic_clients::Topic};
 use super::state::AppState;
 

@@ -10,6 +10,9 @@ use super::filter::Scratch;
 use super::keymap::Keymap;
 use super::screen::{Screen, View};
 use super::screens::groups::GroupsStore;
+use super::screens::messages::decoded::DecodedCells;
+use super::screens::messages::schema_cache::SchemaCache;
+use super::screens::messages::store::MessagesStore;
 use super::stores::sizes::SizeStore;
 
 pub use super::screens::partitions::MOVED_HIGHLIGHT;
@@ -138,17 +141,17 @@ pub struct AppState {
     /// Disk usage (brokers, topics).
     pub sizes: SizeStore,
     /// The browse session of the Messages screen and its records.
-    pub messages: super::stores::messages::MessagesStore,
+    pub messages: MessagesStore,
     /// The screen modules' cluster-scoped data.
     pub screens: super::screens::Stores,
     /// The source of the stores' request ids (kept across `:ctx`, so an
     /// answer from the previous cluster never matches a new request).
     pub requests: super::screens::requests::RequestIds,
     /// Schemas of the framed records met, from the registry.
-    pub schemas: super::stores::schema_cache::SchemaCache,
+    pub schemas: SchemaCache,
     /// The decoded cells of the Messages rows on screen (made in `update`,
     /// read by the view).
-    pub decoded: super::stores::decoded_cells::DecodedCells,
+    pub decoded: DecodedCells,
     /// The cursor over a recording, when one is replayed (`kscope replay`).
     pub replay: Option<super::stores::replay::Replay>,
     /// `q` was pressed.
@@ -206,9 +209,9 @@ impl AppState {
             watermarks: WatermarkStore::default(),
             groups: GroupsStore::default(),
             sizes: SizeStore::default(),
-            messages: super::stores::messages::MessagesStore::default(),
-            schemas: super::stores::schema_cache::SchemaCache::default(),
-            decoded: super::stores::decoded_cells::DecodedCells::default(),
+            messages: MessagesStore::default(),
+            schemas: SchemaCache::default(),
+            decoded: DecodedCells::default(),
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
             replay: None,
@@ -266,12 +269,12 @@ impl AppState {
         self.watermarks = WatermarkStore::default();
         self.groups.reset();
         self.sizes.reset();
-        self.messages = super::stores::messages::MessagesStore {
+        self.messages = MessagesStore {
             utc_offset: self.messages.utc_offset,
-            ..super::stores::messages::MessagesStore::default()
+            ..MessagesStore::default()
         };
         self.schemas.reset();
-        self.decoded = super::stores::decoded_cells::DecodedCells::default();
+        self.decoded = DecodedCells::default();
         self.screens = super::screens::Stores::default();
         // The session's toggles outlive the cluster: the new Topics store
         // gets them too.

@@ -12,12 +12,12 @@ use super::groups;
 use super::input;
 use super::keymap::Command;
 use super::layout;
-use super::messages;
 use super::navigate::{self, push};
 use super::rows;
 use super::screen::{Screen, View};
 use super::screens;
 use super::screens::brokers;
+use super::screens::messages::{self, cells, export, find, isolation, schema_asks};
 use super::select::{config_target, current_topic, inspect_selected, select, selected_partition};
 use super::state::{AppState, Link, Mode};
 use super::watermarks;
@@ -108,7 +108,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             Err(error) => state.notice = Some(format!("context '{name}': {error}")),
         },
         Action::Finding { id, read, end } => {
-            super::messages_find::receive(state, id, read, end, &mut effects);
+            find::receive(state, id, read, end, &mut effects);
         }
         Action::Browsed {
             session,
@@ -118,8 +118,8 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             failed,
         } => messages::receive(state, session, &records, dropped, notices, failed),
         Action::ReplayClock { at } => state.wall = crate::recording::frame::time(at),
-        Action::Schema { id, result } => super::schema_asks::receive(state, id, result),
-        Action::MappingPrepared { topic } => super::schema_asks::mapping_prepared(state, &topic),
+        Action::Schema { id, result } => schema_asks::receive(state, id, result),
+        Action::MappingPrepared { topic } => schema_asks::mapping_prepared(state, &topic),
     }
     after(state, snap, &mut effects);
     effects
@@ -147,8 +147,8 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     groups::plan(state, effects);
     configs::plan(state, effects);
     super::sizes::plan(state, effects);
-    super::schema_asks::plan(state, effects);
-    super::decoded_cells::refresh(state);
+    schema_asks::plan(state, effects);
+    cells::refresh(state);
     plan_screen(state, effects);
 }
 
@@ -254,11 +254,11 @@ pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
         Command::Pause => messages::toggle_pause(state),
         Command::CommittedMessages => messages::open_committed(state, fx),
         Command::ToggleLag => toggle_lag(state),
-        Command::CopyValue => super::record_export::copy(state, fx),
+        Command::CopyValue => export::copy(state, fx),
         Command::Producers | Command::TopicAcls | Command::Clients => {
             inspect_selected(state, command, fx);
         }
-        Command::ToggleIsolation => super::messages_isolation::set(state, None, fx),
+        Command::ToggleIsolation => isolation::set(state, None, fx),
         Command::Leaders => {
             if let Some(topic) = current_topic(state) {
                 let filter = format!("~^{} ", regex::escape(&topic));
@@ -312,7 +312,7 @@ fn click(state: &mut AppState, row: u16, fx: &mut Vec<Effect>) {
 }
 
 fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if super::messages_find::cancel(state, fx) {
+    if find::cancel(state, fx) {
         return;
     }
     if state.view().filter.is_some() {

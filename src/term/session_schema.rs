@@ -4,7 +4,7 @@
 //! the registry's epoch (an answer from a previous context's registry is
 //! dropped).
 
-use crate::app::stores::schema_cache::FetchFailure;
+use crate::app::screens::messages::schema_cache::FetchFailure;
 use crate::app::{Action, AppState};
 
 use super::msg::Msg;

@@ -3,13 +3,11 @@
 
 mod event_strip;
 mod help;
-mod messages;
 mod replay;
 mod screens;
 mod status;
 mod table_title;
 
-pub(crate) use messages::highlighted;
 pub use status::{ClockFace, clock_face};
 
 use ratatui::Frame;
@@ -96,7 +94,7 @@ fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
             draw_table(frame, table, state, theme);
         }
         Screen::Record { .. } => {
-            messages::draw_record(frame, body, state, theme);
+            crate::app::screens::messages::draw::draw_record(frame, body, state, theme);
         }
         _ => draw_table(frame, body, state, theme),
     }

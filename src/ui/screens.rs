@@ -24,7 +24,7 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     match &view.screen {
         Screen::Fleet => fleet(state, theme, window),
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
-        Screen::Messages { .. } => super::messages::visible(state, theme, page),
+        Screen::Messages { .. } => crate::app::screens::messages::draw::visible(state, theme, page),
         // The group screens are drawn above; a record's detail is text.
         Screen::Groups { .. }
         | Screen::Group { .. }

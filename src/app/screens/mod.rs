@@ -103,6 +103,9 @@ pub mod feed;
 // A folder like the others, not yet a line of the `screens!` list (see its
 // module doc).
 pub mod groups;
+// The Messages and Record screens: a folder, not yet a line of the
+// `screens!` list (see its module doc).
+pub mod messages;
 pub mod module;
 pub mod requests;
 

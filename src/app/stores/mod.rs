@@ -3,12 +3,8 @@
 //! under the store's name): a store imports neither the state nor the
 //! actions, so the state can hold it without an import cycle.
 
-pub mod decoded_cells;
 pub mod event_sources;
 pub mod event_strip;
-pub mod find;
 pub mod fleet;
-pub mod messages;
 pub mod replay;
-pub mod schema_cache;
 pub mod sizes;

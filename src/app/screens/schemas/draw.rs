@@ -56,7 +56,7 @@ pub fn version(
         .iter()
         .skip(offset)
         .take(page)
-        .map(|line| crate::ui::highlighted(line, theme))
+        .map(|line| crate::paint::highlight::highlighted(line, theme))
         .collect();
     let title = format!(
         " {} [line {}/{}] ",

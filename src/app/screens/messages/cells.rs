@@ -13,9 +13,9 @@ use std::collections::HashMap;
 
 use crate::browse::internal;
 
-use super::screen::Screen;
-use super::state::AppState;
-use super::stores::decoded_cells::{Cells, Stamp};
+use super::decoded::{Cells, Stamp};
+use crate::app::screen::Screen;
+use crate::app::state::AppState;
 
 /// Make the cells of the Messages rows on screen that have none yet, and
 /// forget the rest.

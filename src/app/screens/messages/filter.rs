@@ -17,7 +17,7 @@ use crate::browse::jq::{self, JqFilter};
 use crate::browse::json::{Field, RecordJson};
 use crate::browse::{Format, Record};
 
-use super::stores::schema_cache::{SchemaCache, Shown};
+use super::schema_cache::{SchemaCache, Shown};
 
 #[derive(Debug, Clone)]
 enum Form {

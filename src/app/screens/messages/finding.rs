@@ -1,5 +1,5 @@
 //! A `:find` scan as the Messages store keeps it while it runs, and how it
-//! ended (`super::super::messages_find` starts it and takes its answers).
+//! ended (`super::find` starts it and takes its answers).
 
 use std::time::Duration;
 

@@ -1,5 +1,5 @@
 //! The decoded key and value cells of the Messages rows on screen, kept by
-//! record sequence (`super::super::decoded_cells` makes them in `update`; the
+//! record sequence (`super::cells` makes them in `update`; the
 //! view only reads them).
 
 use std::collections::HashMap;

@@ -11,7 +11,7 @@ use crate::columns::messages::{datetime, key_text, zone};
 use crate::schema::decoder::Decoded;
 use crate::untrusted::escaped;
 
-use super::stores::schema_cache::{SchemaCache, Shown};
+use super::schema_cache::{SchemaCache, Shown};
 
 /// Lines of a value shown at most.
 const MAX_LINES: usize = 100_000;

@@ -7,8 +7,8 @@
 
 use crate::browse::{Format, Isolation, Record, Ring, Start};
 
-use crate::app::record_filter::RecordFilter;
-use crate::app::record_view::Detail;
+use super::detail::Detail;
+use super::filter::RecordFilter;
 use crate::app::screen::Screen;
 
 /// Where a Messages screen starts: this many records before each
@@ -55,7 +55,7 @@ pub struct MessagesStore {
     /// Which records the session reads (aborted ones only uncommitted).
     pub isolation: Isolation,
     /// The `:find` scan running, if any.
-    pub find: Option<super::find::Finding>,
+    pub find: Option<super::finding::Finding>,
     /// The id of the last `:find` scan started.
     pub finds: u64,
     /// `:key`: only records with this key are read into the view.

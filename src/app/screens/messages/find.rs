@@ -15,12 +15,12 @@ use crate::browse::json::{Field, RecordJson};
 use crate::browse::{Record, Start};
 use crate::schema::record_decoding::{RecordDecoding, field};
 
-use super::action::Effect;
-use super::messages::open_detail_of;
-use super::record_filter::with_jq_input;
-use super::screen::Screen;
-use super::state::AppState;
-use super::stores::find::{FindEnd, Finding};
+use super::filter::with_jq_input;
+use super::finding::{FindEnd, Finding};
+use super::open_detail_of;
+use crate::app::action::Effect;
+use crate::app::screen::Screen;
+use crate::app::state::AppState;
 
 /// Whether `record`'s key or value matches.
 pub fn matches(re: &Regex, record: &Record) -> bool {

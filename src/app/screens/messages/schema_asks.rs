@@ -7,10 +7,10 @@ use std::sync::Arc;
 use crate::browse::format::schema_id;
 use crate::schema::SchemaInfo;
 
-use super::action::Effect;
-use super::screen::Screen;
-use super::state::AppState;
-use super::stores::schema_cache::{FetchFailure, Slot};
+use super::schema_cache::{FetchFailure, Slot};
+use crate::app::action::Effect;
+use crate::app::screen::Screen;
+use crate::app::state::AppState;
 
 /// Ask for the schemas of the framed keys and values on screen (the
 /// visible rows of the Messages screen, or the record open) that are not
@@ -85,13 +85,13 @@ pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, Fe
     };
     state.schemas.slots.insert(id, slot);
     state.schemas.answers += 1;
-    super::messages::relayout(state);
+    super::relayout(state);
 }
 
 /// The worker compiled `topic`'s mapping: the record open is laid out again.
 pub fn mapping_prepared(state: &mut AppState, topic: &str) {
     if state.schemas.preparing.contains(topic) {
         state.schemas.answers += 1;
-        super::messages::relayout(state);
+        super::relayout(state);
     }
 }
