@@ -19,6 +19,7 @@ use crate::schema::mapping::Mappings;
 use crate::schema::{self, SchemaInfo};
 
 use super::action::Effect;
+use super::failure::Failure;
 use super::screen::Screen;
 use super::state::AppState;
 
@@ -31,21 +32,13 @@ const CELL_CHARS: usize = 1600;
 /// Bytes of a marked cell shown as hex.
 const CELL_HEX: usize = 32;
 
-/// Why a schema could not be had.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FetchFailure {
-    /// The marker shown beside the bytes, e.g. `schema id 7 not found in
-    /// the registry`.
-    pub reason: String,
-    /// Asking again later may work (the registry was down).
-    pub transient: bool,
-}
-
 #[derive(Debug)]
 enum Slot {
     Pending(Instant),
     Ready(Arc<SchemaInfo>),
-    Failed(FetchFailure, Instant),
+    /// Why not (its message is the marker shown beside the bytes, e.g.
+    /// `schema id 7 not found in the registry`), and when it landed.
+    Failed(Failure, Instant),
 }
 
 /// The schemas asked for this session.
@@ -114,7 +107,7 @@ impl SchemaCache {
         }
         let info = match self.slots.get(&id) {
             None | Some(Slot::Pending(_)) => return Shown::Pending(id),
-            Some(Slot::Failed(failure, _)) => return Shown::Failed(id, failure.reason.clone()),
+            Some(Slot::Failed(failure, _)) => return Shown::Failed(id, failure.message.clone()),
             Some(Slot::Ready(info)) => info,
         };
         let expected = match format {
@@ -186,7 +179,7 @@ impl SchemaCache {
             Some(Slot::Ready(_)) => false,
             Some(Slot::Pending(at)) => now.saturating_duration_since(*at) >= GIVE_UP,
             Some(Slot::Failed(failure, at)) => {
-                failure.transient && now.saturating_duration_since(*at) >= RETRY_AFTER
+                failure.is_transient() && now.saturating_duration_since(*at) >= RETRY_AFTER
             }
         }
     }
@@ -265,7 +258,7 @@ pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 /// Take the worker's answer for schema `id`; the record open is laid out
 /// again with it.
-pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, FetchFailure>) {
+pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, Failure>) {
     if !matches!(state.schemas.slots.get(&id), Some(Slot::Pending(_))) {
         return;
     }
@@ -289,6 +282,7 @@ pub fn mapping_prepared(state: &mut AppState, topic: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::failure::Kind;
 
     #[test]
     fn unframed_bytes_text_formats_and_no_registry() {
@@ -313,12 +307,13 @@ mod tests {
             enabled: true,
             ..SchemaCache::default()
         };
-        let failure = |transient| FetchFailure {
-            reason: "x".to_owned(),
-            transient,
-        };
-        cache.slots.insert(1, Slot::Failed(failure(true), now));
-        cache.slots.insert(2, Slot::Failed(failure(false), now));
+        let failure = |kind| Failure::new(kind, "x");
+        cache
+            .slots
+            .insert(1, Slot::Failed(failure(Kind::Transient), now));
+        cache
+            .slots
+            .insert(2, Slot::Failed(failure(Kind::Final), now));
         cache.slots.insert(3, Slot::Pending(now));
         assert!(!cache.due(1, now));
         assert!(cache.due(1, now + RETRY_AFTER));
