@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use kscope::app::failure::{Failure, Kind};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::groups::{
     Assignment, GroupDescription, GroupDetail, GroupLag, GroupList, GroupListing, GroupState,
@@ -370,7 +371,10 @@ fn stale_and_failed_answers_keep_what_is_shown() {
 
     let effects = press(&mut s, &snap, Code::Char('r'));
     let request = list_request(&effects).expect("r asks again at once");
-    let result = Err("broker 2: connection refused".to_owned());
+    let result = Err(Failure::new(
+        Kind::Transient,
+        "broker 2: connection refused",
+    ));
     update(&mut s, Action::Groups { request, result }, &snap);
     assert_eq!(s.view().rows.len(), 4, "the last list stays on screen");
     let screen = render(&s, &snap);

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::groups::{GroupDetail, GroupListing, Overview, Relisted};
 use crate::meta::{MovementEvent, TopicPartition, Watermarks};
 
+use super::failure::Failure;
 use super::key::Key;
 
 /// An input to [`super::update`].
@@ -55,14 +56,14 @@ pub enum Action {
         /// The request id it answers.
         request: u64,
         /// The watermarks, or why not.
-        result: Result<Vec<(TopicPartition, Watermarks)>, String>,
+        result: Result<Vec<(TopicPartition, Watermarks)>, Failure>,
     },
     /// The answer to [`Effect::FetchGroups`].
     Groups {
         /// The request id it answers.
         request: u64,
         /// Every group with its lag, or why not.
-        result: Result<Arc<Overview>, String>,
+        result: Result<Arc<Overview>, Failure>,
     },
     /// The answer to [`Effect::FetchGroupRows`]: every group as listed now
     /// and each asked group as its row shows it (state, members, lag, or
@@ -71,14 +72,14 @@ pub enum Action {
         /// The request id it answers.
         request: u64,
         /// The listing and the groups asked, described and with lag.
-        result: Result<Relisted, String>,
+        result: Result<Relisted, Failure>,
     },
     /// The answer to [`Effect::FetchGroup`].
     GroupDetail {
         /// The request id it answers.
         request: u64,
         /// The group's members, offsets and lag, or why not.
-        result: Result<Arc<GroupDetail>, String>,
+        result: Result<Arc<GroupDetail>, Failure>,
     },
     /// The answer to [`Effect::FetchSizes`].
     Sizes {
@@ -99,10 +100,10 @@ pub enum Action {
     ConnectFailed {
         /// How many attempts so far.
         attempt: u32,
-        /// What failed.
-        error: String,
-        /// Whether the worker tries again by itself.
-        retrying: bool,
+        /// What failed: transient when the worker tries again by itself,
+        /// final when only a change to the context can fix it
+        /// ([`Failure::connecting`]).
+        error: Failure,
     },
     /// Connected to the context named.
     Connected {
@@ -117,7 +118,7 @@ pub enum Action {
         /// The name asked for.
         name: String,
         /// The context, or why it could not be resolved.
-        result: Result<Box<crate::config::ResolvedContext>, String>,
+        result: Result<Box<crate::config::ResolvedContext>, Failure>,
     },
     /// A `:find` scan's progress, and how it ended once it did.
     Finding {
@@ -158,11 +159,9 @@ pub enum Action {
     Schema {
         /// The schema id asked for.
         id: u32,
-        /// The schema compiled, or why not.
-        result: Result<
-            Arc<crate::schema::SchemaInfo>,
-            super::screens::messages::schema_cache::FetchFailure,
-        >,
+        /// The schema compiled, or why not (the marker beside the bytes;
+        /// a transient failure is asked again later).
+        result: Result<Arc<crate::schema::SchemaInfo>, Failure>,
     },
 }
 

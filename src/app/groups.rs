@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::groups::{GroupDetail, Overview, Relisted};
 
 use super::action::Effect;
+use super::failure::Failure;
 use super::screen::{Screen, View};
 use super::screens::groups::plan::{self, Query, Shown};
 use super::screens::groups::receive::{self, Landed};
@@ -69,7 +70,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
 /// Take a group list; a stale one (not the request in flight) is dropped.
 /// The answer it was built from is garbage once absorbed: the run loop
 /// sees it go ([`Action::carried_rows`](super::Action::carried_rows)).
-pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overview>, String>) {
+pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overview>, Failure>) {
     let at = (state.now, state.wall);
     let mut landed = receive::list(
         &mut state.groups,
@@ -89,7 +90,7 @@ pub fn receive_list(state: &mut AppState, request: u64, result: Result<Arc<Overv
 }
 
 /// Take a relisting with the visible rows; a stale one is dropped.
-pub fn receive_rows(state: &mut AppState, request: u64, result: Result<Relisted, String>) {
+pub fn receive_rows(state: &mut AppState, request: u64, result: Result<Relisted, Failure>) {
     let at = (state.now, state.wall);
     let landed = receive::rows(
         &mut state.groups,
@@ -104,7 +105,7 @@ pub fn receive_rows(state: &mut AppState, request: u64, result: Result<Relisted,
 pub fn receive_detail(
     state: &mut AppState,
     request: u64,
-    result: Result<Arc<GroupDetail>, String>,
+    result: Result<Arc<GroupDetail>, Failure>,
 ) {
     let at = (state.now, state.wall);
     let landed = receive::detail(

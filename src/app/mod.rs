@@ -1,12 +1,15 @@
 //! The model: [`AppState`], [`Screen`], [`Action`], the pure [`update`]
 //! returning [`Effect`]s, the keymap, filter, sort and command line.
-//! Nothing here does I/O or awaits.
+//! Nothing here does I/O or awaits. What failed reaches it as a
+//! [`Failure`] (transient or final, and the words to show), never as a
+//! bare string it would have to read.
 
 pub mod action;
 pub mod command;
 pub mod configs;
 pub mod event_sources;
 pub mod event_strip;
+pub mod failure;
 pub mod filter;
 pub mod fleet;
 mod forward;
@@ -38,6 +41,7 @@ pub mod group_poll {
 }
 
 pub use action::{Action, DegradedInfo, Effect};
+pub use failure::Failure;
 pub use key::{Code, Key};
 pub use keymap::Keymap;
 pub use screen::{Screen, Sort, View};

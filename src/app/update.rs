@@ -90,15 +90,11 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             state.health.clone_from(&health);
             forward(state, screens::Msg::Brokers(brokers::Msg::Health(health)));
         }
-        Action::ConnectFailed {
-            attempt,
-            error,
-            retrying,
-        } => {
+        Action::ConnectFailed { attempt, error } => {
             state.link = Link::Connecting {
                 attempt,
-                error: Some(error),
-                retrying,
+                retrying: error.is_transient(),
+                error: Some(error.message),
             };
         }
         Action::Connected { context } => (state.context, state.link) = (context, Link::Connected),

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::app::Action;
+use crate::app::{Action, Failure};
 use crate::config::resolve::ResolvedContext;
 use crate::meta::Cluster;
 
@@ -17,7 +17,7 @@ pub enum Msg {
     /// A new snapshot was installed.
     Generation,
     /// `:ctx NAME` resolved (off the loop), or why it could not be.
-    Resolved(String, Result<Box<ResolvedContext>, String>),
+    Resolved(String, Result<Box<ResolvedContext>, Failure>),
     /// `:ctx NAME` needs its `password_command` run on the terminal; the
     /// input thread is held (`super::login`).
     Login(Box<super::login::Login>),

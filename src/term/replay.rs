@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::app::failure::{Failure, Kind};
 use crate::app::stores::replay::Replay;
 use crate::app::{Action, AppState, Effect, Keymap, update};
 use crate::groups::{
@@ -107,10 +108,10 @@ impl Driver {
             },
             Effect::FetchGroup { request, .. } => Action::GroupDetail {
                 request,
-                result: Err(
-                    "a group's members and offsets are not in this recording (only the group list)"
-                        .to_owned(),
-                ),
+                result: Err(Failure::new(
+                    Kind::Final,
+                    "a group's members and offsets are not in this recording (only the group list)",
+                )),
             },
             _ => return Vec::new(),
         };
@@ -121,10 +122,13 @@ impl Driver {
     }
 
     /// The group list recorded last at or before the cursor.
-    fn groups(&self) -> Result<Overview, String> {
+    fn groups(&self) -> Result<Overview, Failure> {
         match self.recording.view_at(self.at).groups {
             Some((rows, failed)) => Ok(overview(&rows, failed)),
-            None => Err("no group list is in this recording at or before the cursor".to_owned()),
+            None => Err(Failure::new(
+                Kind::Final,
+                "no group list is in this recording at or before the cursor",
+            )),
         }
     }
 

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 use tokio::sync::mpsc::{self, Receiver, Sender};
 use tokio::task::JoinHandle;
 
+use crate::app::failure::{Failure, Kind};
 use crate::app::{Action, AppState, Effect, Keymap, update};
 use crate::config::cli::ConnectArgs;
 use crate::config::resolve::ResolvedContext;
@@ -56,7 +57,7 @@ pub(super) struct Session {
     pub(super) tx: Sender<Msg>,
     /// The context's schema registry: its decoder (or why there is none),
     /// and an epoch that drops answers from a previous context's registry.
-    pub(super) registry: (Option<Result<Decoder, String>>, u64),
+    pub(super) registry: (Option<Result<Decoder, Failure>>, u64),
     /// The fleet poller, once the fleet screen has been opened.
     pub(super) fleet: Option<super::fleet::FleetTask>,
     /// Holds the input thread while a login has the terminal.
@@ -239,7 +240,7 @@ impl Session {
             context
                 .schema_registry
                 .as_ref()
-                .map(|config| Decoder::new(config).map_err(|e| e.to_string())),
+                .map(|config| Decoder::new(config).map_err(Failure::from)),
             self.registry.1 + 1,
         );
     }
@@ -311,9 +312,10 @@ impl Session {
             // reaches here (no terminal to lend after all) is a failure.
             Msg::Login(login) => vec![Action::ContextResolved {
                 name: login.name,
-                result: Err(
-                    "its password_command needs the terminal to ask for a password".to_owned(),
-                ),
+                result: Err(Failure::new(
+                    Kind::Final,
+                    "its password_command needs the terminal to ask for a password",
+                )),
             }],
             Msg::Resolved(name, resolved) => {
                 // The session's part here (connect to it, before `update`
@@ -522,7 +524,8 @@ mod tests {
         let (tx, mut rx) = mpsc::channel(1);
         tx.try_send(Msg::Generation).expect("room for the filler");
         let mut session = Session::new(ConnectArgs::default(), tx);
-        session.registry = (Some(Err("no registry at that address".to_owned())), 3);
+        let unusable = Failure::new(Kind::Final, "no registry at that address");
+        session.registry = (Some(Err(unusable)), 3);
 
         session.fetch_schema(7);
         let subjects = crate::app::screens::schemas::Query { request: 11 };
@@ -539,7 +542,8 @@ mod tests {
                         result: Err(failure),
                     },
                 ) => {
-                    assert!(failure.reason.contains("no registry"), "{}", failure.reason);
+                    assert!(failure.message.contains("no registry"), "{failure}");
+                    assert!(!failure.is_transient(), "not asked again");
                     answered.push(format!("schema {id}"));
                 }
                 // The schema screen's list: a screen module's answer (a
@@ -548,7 +552,7 @@ mod tests {
                     crate::app::screens::schemas::Msg::Answer { request, result },
                 ))) => {
                     let reason = result.as_ref().as_ref().expect_err("no registry");
-                    assert!(reason.contains("no registry"), "{reason}");
+                    assert!(reason.message.contains("no registry"), "{reason}");
                     answered.push(format!("subjects {request}"));
                 }
                 _ => panic!("not a registry answer of epoch 3"),

@@ -6,6 +6,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::Sender;
 use tokio::task::JoinHandle;
 
+use crate::app::failure::{Failure, Kind};
 use crate::app::{Action, DegradedInfo};
 use crate::config::cli::{ConnectArgs, resolve};
 use crate::config::secret;
@@ -33,12 +34,9 @@ pub fn connect(
                     return;
                 }
                 Err(error) => {
-                    let retrying = !error.needs_user_action();
-                    let action = Action::ConnectFailed {
-                        attempt,
-                        error: error.to_string(),
-                        retrying,
-                    };
+                    let error = Failure::connecting(&error);
+                    let retrying = error.is_transient();
+                    let action = Action::ConnectFailed { attempt, error };
                     if tx.send(Msg::Action(action)).await.is_err() || !retrying {
                         return;
                     }
@@ -133,7 +131,7 @@ pub fn watermarks(
             .watermarks(&partitions)
             .await
             .map(|found| found.into_iter().collect())
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Action::Watermarks { request, result }
     })
 }
@@ -141,11 +139,7 @@ pub fn watermarks(
 /// List every group with its lag in the background.
 pub fn groups(client: GroupsClient, request: u64, tx: Sender<Msg>) -> JoinHandle<()> {
     answer(tx, async move {
-        let result = client
-            .overview()
-            .await
-            .map(Arc::new)
-            .map_err(|e| e.to_string());
+        let result = client.overview().await.map(Arc::new).map_err(Failure::from);
         Action::Groups { request, result }
     })
 }
@@ -160,10 +154,7 @@ pub fn group_rows(
     tx: Sender<Msg>,
 ) -> JoinHandle<()> {
     answer(tx, async move {
-        let result = client
-            .relist(groups, &topics)
-            .await
-            .map_err(|e| e.to_string());
+        let result = client.relist(groups, &topics).await.map_err(Failure::from);
         Action::GroupRows { request, result }
     })
 }
@@ -175,7 +166,7 @@ pub fn group(client: GroupsClient, request: u64, group: String, tx: Sender<Msg>)
             .group_detail(&group)
             .await
             .map(Arc::new)
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Action::GroupDetail { request, result }
     })
 }
@@ -213,10 +204,16 @@ pub fn resolve_context(
                 let _ = tx.send(Msg::Login(Box::new(login))).await;
                 return;
             }
-            Ok(Ok((resolved, None))) => resolved.map(Box::new).map_err(|error| error.to_string()),
-            Ok(Err(join)) => Err(format!("resolving the context failed: {join}")),
-            Err(_) => Err(format!(
-                "resolving the context took longer than {deadline:?} (a password_command that hangs?)"
+            Ok(Ok((resolved, None))) => resolved.map(Box::new).map_err(Failure::from),
+            Ok(Err(join)) => Err(Failure::new(
+                Kind::Final,
+                format!("resolving the context failed: {join}"),
+            )),
+            Err(_) => Err(Failure::new(
+                Kind::Transient,
+                format!(
+                    "resolving the context took longer than {deadline:?} (a password_command that hangs?)"
+                ),
             )),
         };
         let _ = tx.send(Msg::Resolved(name, result)).await;

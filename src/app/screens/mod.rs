@@ -9,8 +9,10 @@
 //! 1. Make a folder `app/screens/NAME/` with
 //!    - `mod.rs`: the type saying what the screen shows (say `Shown`), its
 //!      store (with [`requests::Requests`] for the request bookkeeping),
-//!      its query and answer types, its message, and `impl Module for
-//!      Shown` ([`Module`]: title, headers, `plan`/`receive` over the
+//!      its query and answer types (what failed as a
+//!      [`Failure`](super::failure::Failure), made in `fetch` from the
+//!      lower layer's typed error, never a `String`), its message, and
+//!      `impl Module for Shown` ([`Module`]: title, headers, `plan`/`receive` over the
 //!      store, rows, sort, `fetch`; `PANEL_ROWS` and `draw_panel` for a
 //!      panel; `DRILLABLE` and `enter` returning a [`Goto`] when Enter
 //!      opens something);

@@ -11,6 +11,7 @@ use std::time::{Instant, SystemTime};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use crate::app::failure::Failure;
 use crate::meta::Cluster;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
@@ -74,8 +75,9 @@ pub struct Reach {
     pub registry: Option<Registry>,
 }
 
-/// The context's schema registry client, or why there is none.
-pub type Registry = Result<RegistryClient, String>;
+/// The context's schema registry client, or why there is none (its
+/// config is unusable: final until the context changes).
+pub type Registry = Result<RegistryClient, Failure>;
 
 /// One thing a fetch runs against ([`Module::Source`]), taken from the
 /// [`Reach`]; without it the fetch is not started.

@@ -93,7 +93,7 @@ pub fn panel(frame: &mut Frame, area: Rect, (group, answer): (&str, Option<&Answ
             format!("reading {CONSUMER_OFFSETS}…"),
             theme.dim,
         )],
-        Some(Err(why)) => vec![Line::styled(escaped(why.clone()), theme.problem)],
+        Some(Err(why)) => vec![Line::styled(escaped(why.message.clone()), theme.problem)],
         Some(Ok(history)) => {
             let style = if history.entries.is_empty() {
                 theme.warning

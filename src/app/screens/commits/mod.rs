@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use crate::app::failure::Failure;
 use crate::meta::Cluster;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
@@ -40,8 +41,8 @@ pub struct Group {
 }
 
 /// What a read gave: the history, or why `__consumer_offsets` could not
-/// be read, in words.
-pub type Answer = Result<History, String>;
+/// be read.
+pub type Answer = Result<History, Failure>;
 
 /// A request for the worker: read the group's history.
 #[derive(Debug, Clone, PartialEq, Eq)]

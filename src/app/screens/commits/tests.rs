@@ -128,7 +128,10 @@ offsets 0..900 (log 0..900), 900 records read"
 
 #[test]
 fn a_failure_is_held_in_words() {
-    let store = answered(Err("not authorized to read __consumer_offsets".to_owned()));
+    let store = answered(Err(Failure::new(
+        crate::app::failure::Kind::Final,
+        "not authorized to read __consumer_offsets",
+    )));
     assert!(shown().rows(&store, &mut |_| true).is_empty());
     assert!(matches!(store.held_for(&"billing".to_owned()), Some(Err(_))));
 }

@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
+use crate::app::failure::Failure;
 use crate::groups::stuck_events::GroupEvents;
 use crate::groups::{GroupDetail, LagHistory, Overview, Relisted};
 use crate::meta::MovementEvent;
@@ -31,7 +32,7 @@ pub type At = (Instant, SystemTime);
 pub fn list(
     store: &mut GroupsStore,
     watch: &mut GroupEvents,
-    (request, result): (u64, Result<Arc<Overview>, String>),
+    (request, result): (u64, Result<Arc<Overview>, Failure>),
     (now, wall): At,
 ) -> Landed {
     if !store.list.landed(request) {
@@ -100,7 +101,7 @@ pub fn list(
 pub fn rows(
     store: &mut GroupsStore,
     watch: &mut GroupEvents,
-    (request, result): (u64, Result<Relisted, String>),
+    (request, result): (u64, Result<Relisted, Failure>),
     (now, wall): At,
 ) -> Landed {
     if !store.visible.landed(request) {
@@ -143,7 +144,7 @@ pub fn rows(
 pub fn detail(
     store: &mut GroupsStore,
     watch: &mut GroupEvents,
-    (request, result): (u64, Result<Arc<GroupDetail>, String>),
+    (request, result): (u64, Result<Arc<GroupDetail>, Failure>),
     (now, wall): At,
 ) -> Landed {
     let Some(view) = store

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use crate::browse::format::schema_id;
 use crate::schema::SchemaInfo;
 
-use super::schema_cache::{FetchFailure, Slot};
+use super::schema_cache::Slot;
 use crate::app::action::Effect;
+use crate::app::failure::Failure;
 use crate::app::screen::Screen;
 use crate::app::state::AppState;
 
@@ -75,7 +76,7 @@ pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 /// Take the worker's answer for schema `id`; the record open is laid out
 /// again with it.
-pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, FetchFailure>) {
+pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, Failure>) {
     if !matches!(state.schemas.slots.get(&id), Some(Slot::Pending(_))) {
         return;
     }

@@ -18,6 +18,8 @@ use crate::schema::decoder::{Decoded, Decoding, decode_with};
 use crate::schema::mapping::Mappings;
 use crate::schema::{self, SchemaInfo};
 
+use crate::app::failure::Failure;
+
 /// A transient failure (registry unreachable, a 5xx) is asked again after this.
 pub const RETRY_AFTER: Duration = schema::decoder::RETRY_AFTER;
 /// A fetch without an answer for this long is asked again.
@@ -27,21 +29,13 @@ const CELL_CHARS: usize = 1600;
 /// Bytes of a marked cell shown as hex.
 const CELL_HEX: usize = 32;
 
-/// Why a schema could not be had.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FetchFailure {
-    /// The marker shown beside the bytes, e.g. `schema id 7 not found in
-    /// the registry`.
-    pub reason: String,
-    /// Asking again later may work (the registry was down).
-    pub transient: bool,
-}
-
 #[derive(Debug)]
 pub(in crate::app) enum Slot {
     Pending(Instant),
     Ready(Arc<SchemaInfo>),
-    Failed(FetchFailure, Instant),
+    /// Why not (its message is the marker shown beside the bytes, e.g.
+    /// `schema id 7 not found in the registry`), and when it landed.
+    Failed(Failure, Instant),
 }
 
 /// The schemas asked for this session.
@@ -110,7 +104,7 @@ impl SchemaCache {
         }
         let info = match self.slots.get(&id) {
             None | Some(Slot::Pending(_)) => return Shown::Pending(id),
-            Some(Slot::Failed(failure, _)) => return Shown::Failed(id, failure.reason.clone()),
+            Some(Slot::Failed(failure, _)) => return Shown::Failed(id, failure.message.clone()),
             Some(Slot::Ready(info)) => info,
         };
         let expected = match format {
@@ -182,7 +176,7 @@ impl SchemaCache {
             Some(Slot::Ready(_)) => false,
             Some(Slot::Pending(at)) => now.saturating_duration_since(*at) >= GIVE_UP,
             Some(Slot::Failed(failure, at)) => {
-                failure.transient && now.saturating_duration_since(*at) >= RETRY_AFTER
+                failure.is_transient() && now.saturating_duration_since(*at) >= RETRY_AFTER
             }
         }
     }
@@ -201,6 +195,7 @@ impl SchemaCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::failure::Kind;
 
     #[test]
     fn unframed_bytes_text_formats_and_no_registry() {
@@ -225,12 +220,13 @@ mod tests {
             enabled: true,
             ..SchemaCache::default()
         };
-        let failure = |transient| FetchFailure {
-            reason: "x".to_owned(),
-            transient,
-        };
-        cache.slots.insert(1, Slot::Failed(failure(true), now));
-        cache.slots.insert(2, Slot::Failed(failure(false), now));
+        let failure = |kind| Failure::new(kind, "x");
+        cache
+            .slots
+            .insert(1, Slot::Failed(failure(Kind::Transient), now));
+        cache
+            .slots
+            .insert(2, Slot::Failed(failure(Kind::Final), now));
         cache.slots.insert(3, Slot::Pending(now));
         assert!(!cache.due(1, now));
         assert!(cache.due(1, now + RETRY_AFTER));
