@@ -16,10 +16,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use kscope::app::{Action, AppState, Code, Effect, Key, update};
 use kscope::browse::{Codec, Header, Record, TimestampType};
 use kscope::meta::MetadataSnapshot;
+use kscope::paint::theme::Theme;
 use kscope::schema::avro::AvroSchema;
 use kscope::schema::fetch::{Compiled, Format, SchemaInfo};
 use kscope::schema::protobuf::ProtobufSchema;
-use kscope::ui::theme::Theme;
 
 #[path = "support/frame.rs"]
 mod frame;

@@ -16,7 +16,7 @@ use kscope::groups::{
     RequestCounts,
 };
 use kscope::meta::{MetadataSnapshot, MovementEvent, MovementKind};
-use kscope::ui::theme::Theme;
+use kscope::paint::theme::Theme;
 
 #[path = "support/frame.rs"]
 mod frame;

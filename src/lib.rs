@@ -7,6 +7,8 @@
 //! - `term`: the terminal's lifecycle and the run loop (the only terminal I/O).
 //! - `ui`: drawing the model into a ratatui frame; never changes it.
 //! - `app`: the pure model: state, screens, actions, `update` returning effects.
+//! - `paint`: what drawing is done with, by `ui` and by the screen modules in
+//!   `app`: a table's visible part as a grid of cells, and the theme's colours.
 //! - `cli`: the headless commands (`get`, `describe`, `watch`, `consume`, `record`).
 //! - `columns`: one column table per screen, printed by both the TUI and the CLI.
 //! - `fleet`: every context of the config polled at once, one row each.
@@ -38,6 +40,7 @@ pub mod inspect;
 pub mod logging;
 pub mod memory;
 pub mod meta;
+pub mod paint;
 pub mod recording;
 pub mod schema;
 pub mod term;

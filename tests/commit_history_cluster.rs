@@ -171,9 +171,11 @@ async fn a_principal_who_may_not_read_consumer_offsets_is_told_so_in_words() {
         panic!("alice read __consumer_offsets: {:?}", held.1);
     };
     assert!(
-        said.starts_with("not authorized to read __consumer_offsets"),
+        said.message
+            .starts_with("not authorized to read __consumer_offsets"),
         "{said}"
     );
+    assert!(!said.is_transient(), "an ACL is final: {said:?}");
     let text = screens_fixture::render(&s, &snap);
     assert!(
         text.contains("not authorized to read __consumer_offsets"),

@@ -126,7 +126,7 @@ fn a_recorded_broker_kill_replays_in_the_tui_model_before_and_after_the_kill() {
     let settled = led_by_none_since(&file, &topic, killed);
     command(
         &mut replay,
-        &format!("at {}", kscope::app::replay::rfc3339(settled)),
+        &format!("at {}", kscope::app::stores::replay::rfc3339(settled)),
     );
     let at = replay.state.replay.as_ref().map(|r| r.at);
     assert_eq!(at, Some(settled), ":at reads milliseconds");
@@ -195,7 +195,7 @@ fn after_the_kill(replay: &mut Headless, file: &Path, topic: &str, at: i64) {
     command(replay, &format!("partitions {topic}"));
     let screen = render(replay);
     // To the millisecond: the cursor is at the frame's own time.
-    let at = kscope::app::replay::rfc3339(at);
+    let at = kscope::app::stores::replay::rfc3339(at);
     let output = Command::new(env!("CARGO_BIN_EXE_kscope"))
         .args([
             "get",

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use kscope::app::failure::{self, Failure};
 use kscope::app::screens::commits::{self, Answer, Entry, History, Kind, Msg, Query};
 use kscope::app::screens::{self, Screen::Commits};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
@@ -116,11 +117,11 @@ fn open(s: &mut AppState, snap: &MetadataSnapshot) -> Option<(u64, String)> {
 #[test]
 fn commit_history_screen() {
     let snap = cluster();
-    let refused = Err(
+    let refused = Err(Failure::new(
+        failure::Kind::Final,
         "not authorized to read __consumer_offsets: the commit history needs READ \
-and DESCRIBE on it (topic '__consumer_offsets': TOPIC_AUTHORIZATION_FAILED)"
-            .to_owned(),
-    );
+and DESCRIBE on it (topic '__consumer_offsets': TOPIC_AUTHORIZATION_FAILED)",
+    ));
     for (name, answer) in [
         ("found", Ok(found())),
         ("none", Ok(history(Vec::new()))),

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use kscope::app::failure::{Failure, Kind};
 use kscope::app::screens::configs::{self, Config, Msg};
 use kscope::app::screens::{self, Screen::Configs};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
@@ -80,7 +81,7 @@ fn orders_configs() -> Vec<ConfigEntry> {
 }
 
 /// The answer to `request` as the worker sends it.
-fn answered(request: u64, result: Result<Vec<configs::Answer>, String>) -> Action {
+fn answered(request: u64, result: Result<Vec<configs::Answer>, Failure>) -> Action {
     Action::Screen(screens::Msg::Configs(Msg::Answer { request, result }))
 }
 
@@ -243,7 +244,8 @@ fn a_failed_answer_keeps_the_last_entries_and_says_why() {
             _ => None,
         })
         .expect("asked again after the interval");
-    let failed = Ok(vec![(orders, Err("broker 1: timed out".to_owned()))]);
+    let timed_out = Failure::new(Kind::Transient, "broker 1: timed out");
+    let failed = Ok(vec![(orders, Err(timed_out))]);
     update(&mut s, answered(request, failed), &snap);
     assert_eq!(s.view().rows.len(), 4, "the last entries stay");
     let screen = render(&s, &snap);

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use kscope::app::failure::{Failure, Kind};
 use kscope::app::screens::groups::{Msg as GroupMsg, Query as GroupQuery};
 use kscope::app::screens::{Msg, Query};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
@@ -384,7 +385,10 @@ fn stale_and_failed_answers_keep_what_is_shown() {
 
     let effects = press(&mut s, &snap, Code::Char('r'));
     let request = list_request(&effects).expect("r asks again at once");
-    let result = Err("broker 2: connection refused".to_owned());
+    let result = Err(Failure::new(
+        Kind::Transient,
+        "broker 2: connection refused",
+    ));
     update(
         &mut s,
         Action::Screen(Msg::Groups(GroupMsg::List { request, result })),
@@ -542,7 +546,7 @@ fn v_opens_a_partitions_records_at_the_committed_offset() {
     };
     screens_fixture::feed(&mut s, &snap, session, batch(7));
     screens_fixture::feed(&mut s, &snap, session, batch(12));
-    let selected = kscope::app::messages::selected(&s).map(|r| r.offset);
+    let selected = kscope::app::screens::messages::selected(&s).map(|r| r.offset);
     assert_eq!(selected, Some(7), "on the group's next record");
     assert!(s.messages.paused, "held still");
     let screen = render(&s, &snap);

@@ -168,7 +168,7 @@ fn isolation_reads_again_from_the_same_start_and_keeps_the_selection() {
     feed(&mut s, &snap, session, again);
     let view = s.view();
     assert_eq!(view.rows.len(), 4);
-    let selected = kscope::app::messages::selected(&s).map(|r| r.offset);
+    let selected = kscope::app::screens::messages::selected(&s).map(|r| r.offset);
     assert_eq!(selected, Some(2), "the selection survived the restart");
 
     keys(&mut s, &snap, ":isolation committed");

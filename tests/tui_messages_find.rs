@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use kscope::app::messages_find::FindEnd;
+use kscope::app::screens::messages::finding::FindEnd;
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::browse::{Record, Start};
 use kscope::meta::MetadataSnapshot;
@@ -57,7 +57,7 @@ fn a_loaded_match_after_the_selection_is_selected() {
         !effects.iter().any(|e| matches!(e, Effect::Find { .. })),
         "{effects:?}"
     );
-    let selected = kscope::app::messages::selected(&s).map(|r| r.offset);
+    let selected = kscope::app::screens::messages::selected(&s).map(|r| r.offset);
     assert_eq!(selected, Some(3), "the next match after the selection");
     find(&mut s, &snap, "(");
     assert!(
@@ -212,7 +212,7 @@ fn find_takes_a_jq_expression_compiled_once_and_hands_it_to_the_scan() {
         !effects.iter().any(|e| matches!(e, Effect::Find { .. })),
         "{effects:?}"
     );
-    let selected = kscope::app::messages::selected(&s).map(|r| r.offset);
+    let selected = kscope::app::screens::messages::selected(&s).map(|r| r.offset);
     assert_eq!(selected, Some(2));
 
     // Not among the loaded records: the scan gets the compiled expression.
@@ -247,7 +247,7 @@ fn find_takes_a_jq_expression_compiled_once_and_hands_it_to_the_scan() {
 
 #[test]
 fn the_scan_matches_jq_on_the_records_it_reads() {
-    use kscope::app::messages_find::Matcher;
+    use kscope::app::screens::messages::find::Matcher;
     use kscope::browse::jq::JqFilter;
     let matcher = Matcher::Jq(JqFilter::compile(r#".value.status == "FAILED""#).unwrap());
     assert!(matcher.matches("payments", &record(1, r#"{"status":"FAILED"}"#)));

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use kscope::app::schema_cache::FetchFailure;
+use kscope::app::failure::{Failure, Kind};
 use kscope::app::screens::{self, schemas};
 use kscope::app::{Action, AppState, Code, Effect, update};
 use kscope::browse::Record;
@@ -96,7 +96,7 @@ fn info(id: u32, format: Format, subject: &str, compiled: Compiled) -> Arc<Schem
     })
 }
 
-fn schemas() -> Vec<(u32, Result<Arc<SchemaInfo>, FetchFailure>)> {
+fn schemas() -> Vec<(u32, Result<Arc<SchemaInfo>, Failure>)> {
     vec![
         (
             1,
@@ -127,10 +127,10 @@ fn schemas() -> Vec<(u32, Result<Arc<SchemaInfo>, FetchFailure>)> {
         ),
         (
             99,
-            Err(FetchFailure {
-                reason: "schema id 99 not found in the registry".to_owned(),
-                transient: false,
-            }),
+            Err(Failure::new(
+                Kind::Final,
+                "schema id 99 not found in the registry",
+            )),
         ),
     ]
 }
@@ -241,10 +241,10 @@ fn unknown_and_pending_ids_are_marked_with_their_bytes() {
     assert!(screen.contains("schema id 5: decoding…"), "{screen}");
     assert!(screen.contains("00000000  01 02 03"), "{screen}");
     // The answer lands while the record is open: it is laid out again.
-    let landed = FetchFailure {
-        reason: "schema registry 'http://127.0.0.1:9' unreachable: refused".to_owned(),
-        transient: true,
-    };
+    let landed = Failure::new(
+        Kind::Transient,
+        "schema registry 'http://127.0.0.1:9' unreachable: refused",
+    );
     update(
         &mut s,
         Action::Schema {

@@ -3,6 +3,7 @@
 
 use std::time::{Duration, SystemTime};
 
+use kscope::app::failure::{Failure, Kind};
 use kscope::app::{Action, AppState, Code, Effect, Keymap, Link, Mode, Screen, update};
 use kscope::meta::{MetadataSnapshot, MovementKind, TopicPartition, Watermarks};
 
@@ -139,8 +140,7 @@ fn connecting_screen_says_what_was_tried() {
         &mut s,
         Action::ConnectFailed {
             attempt: 2,
-            error: "connection refused".to_owned(),
-            retrying: true,
+            error: Failure::new(Kind::Transient, "connection refused"),
         },
         &snap,
     );
@@ -175,8 +175,7 @@ fn connecting_screen_says_what_was_tried() {
         &mut s,
         Action::ConnectFailed {
             attempt: 1,
-            error: denied.to_owned(),
-            retrying: false,
+            error: Failure::new(Kind::Final, denied),
         },
         &snap,
     );
@@ -457,4 +456,52 @@ fn idle_watermarks_are_read_less_often_and_a_change_restores_the_pace() {
         answer(&mut s, high);
     }
     assert_eq!(gaps, [15, 3], "records written: back to every 3 s");
+}
+
+/// A failed watermark read is said in the status line whatever its kind;
+/// a transient one (a broker timed out) is asked again at the usual pace,
+/// a final one (an ACL) only at the slowest, as the same rows would get
+/// the same answer; rows that move are asked for at once either way.
+#[test]
+fn a_final_watermark_failure_is_asked_again_only_at_the_slowest_pace() {
+    let snap = cluster();
+    let asks = |effects: &[Effect]| {
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::FetchWatermarks { .. }))
+    };
+    for (kind, gap) in [(Kind::Transient, 3), (Kind::Final, 15)] {
+        let mut s = state(&snap, 150, 16);
+        let request = s.watermarks.in_flight.expect("asked for the visible rows");
+        let result = Err(Failure::new(
+            kind,
+            "topic 'orders': topic authorization failed",
+        ));
+        update(&mut s, Action::Watermarks { request, result }, &snap);
+        assert_eq!(
+            s.notice.as_deref(),
+            Some("watermarks: topic 'orders': topic authorization failed")
+        );
+        let mut asked = None;
+        for second in 1..=30 {
+            let now = s.now + Duration::from_secs(1);
+            let wall = s.wall + Duration::from_secs(1);
+            if asks(&update(&mut s, Action::Tick { now, wall }, &snap)) {
+                asked = Some(second);
+                break;
+            }
+        }
+        assert_eq!(asked, Some(gap), "{kind:?}");
+    }
+    // After a final failure, other rows on screen are asked for at once.
+    let mut s = state(&snap, 150, 3 + 6);
+    let request = s.watermarks.in_flight.expect("asked");
+    let result = Err(Failure::new(Kind::Final, "denied"));
+    update(&mut s, Action::Watermarks { request, result }, &snap);
+    let before = s.watermarks.last_asked.clone();
+    let moved = keys(&mut s, &snap, "G");
+    assert!(
+        asks(&moved) && s.watermarks.last_asked != before,
+        "{moved:?}"
+    );
 }

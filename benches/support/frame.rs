@@ -7,7 +7,8 @@ use std::hint::black_box;
 
 use kscope::app::{Action, AppState, Keymap, update};
 use kscope::meta::{BrokerInfo, MetadataSnapshot, PartitionInfo, TopicId, TopicInfo};
-use kscope::ui::{self, theme::Theme};
+use kscope::paint::theme::Theme;
+use kscope::ui;
 use ratatui::{Terminal, backend::TestBackend};
 
 /// The terminal size every frame benchmark draws at.

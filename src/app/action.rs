@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::meta::{MovementEvent, TopicPartition, Watermarks};
 
+use super::failure::Failure;
 use super::key::Key;
 
 /// An input to [`super::update`].
@@ -53,7 +54,7 @@ pub enum Action {
         /// The request id it answers.
         request: u64,
         /// The watermarks, or why not.
-        result: Result<Vec<(TopicPartition, Watermarks)>, String>,
+        result: Result<Vec<(TopicPartition, Watermarks)>, Failure>,
     },
     /// The answer to [`Effect::FetchSizes`].
     Sizes {
@@ -74,10 +75,10 @@ pub enum Action {
     ConnectFailed {
         /// How many attempts so far.
         attempt: u32,
-        /// What failed.
-        error: String,
-        /// Whether the worker tries again by itself.
-        retrying: bool,
+        /// What failed: transient when the worker tries again by itself,
+        /// final when only a change to the context can fix it
+        /// ([`Failure::connecting`]).
+        error: Failure,
     },
     /// Connected to the context named.
     Connected {
@@ -92,7 +93,7 @@ pub enum Action {
         /// The name asked for.
         name: String,
         /// The context, or why it could not be resolved.
-        result: Result<Box<crate::config::ResolvedContext>, String>,
+        result: Result<Box<crate::config::ResolvedContext>, Failure>,
     },
     /// A `:find` scan's progress, and how it ended once it did.
     Finding {
@@ -101,7 +102,7 @@ pub enum Action {
         /// Records read, their bytes, and the time since it started.
         read: (u64, u64, std::time::Duration),
         /// How it ended (`None`: still scanning).
-        end: Option<super::messages_find::FindEnd>,
+        end: Option<super::screens::messages::finding::FindEnd>,
     },
     /// What a browse session read since it last reported.
     Browsed {
@@ -133,8 +134,9 @@ pub enum Action {
     Schema {
         /// The schema id asked for.
         id: u32,
-        /// The schema compiled, or why not.
-        result: Result<Arc<crate::schema::SchemaInfo>, super::schema_cache::FetchFailure>,
+        /// The schema compiled, or why not (the marker beside the bytes;
+        /// a transient failure is asked again later).
+        result: Result<Arc<crate::schema::SchemaInfo>, Failure>,
     },
 }
 

@@ -5,29 +5,12 @@
 //! Topics screen with the fleet under it: Esc comes back to the rows,
 //! still live.
 
-use crate::fleet::{FleetRow, FleetRows};
+use crate::fleet::FleetRows;
 
 use super::action::Effect;
 use super::screen::Screen;
 use super::state::AppState;
-
-/// The fleet's latest rows.
-#[derive(Debug, Default)]
-pub struct FleetStore {
-    /// Worst first, as the poller publishes them.
-    pub rows: Option<FleetRows>,
-    /// Publications received: rows are rebuilt when it moves.
-    pub answers: u64,
-    /// The poller was asked for (it runs until kscope exits).
-    pub started: bool,
-}
-
-impl FleetStore {
-    /// Row `index` of the latest publication.
-    pub fn row(&self, index: usize) -> Option<&FleetRow> {
-        self.rows.as_ref()?.get(index)
-    }
-}
+use super::stores::fleet::FleetStore;
 
 /// Open the fleet screen, starting the poller the first time.
 pub fn open(state: &mut AppState, fx: &mut Vec<Effect>) {
@@ -35,7 +18,7 @@ pub fn open(state: &mut AppState, fx: &mut Vec<Effect>) {
         state.fleet.started = true;
         fx.push(Effect::StartFleet);
     }
-    super::update::push(state, Screen::Fleet, None, fx);
+    super::navigate::push(state, Screen::Fleet, None, fx);
 }
 
 /// Take a publication of the poller.
@@ -77,7 +60,7 @@ pub fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
     };
     let name = row.context.clone();
     if name == state.context {
-        super::update::push(state, Screen::topics(), None, fx);
+        super::navigate::push(state, Screen::topics(), None, fx);
     } else if name == crate::config::resolve::ONE_OFF {
         state.notice =
             Some("the command line's -b cluster is opened by starting kscope with -b".to_owned());

@@ -6,10 +6,10 @@ use super::action::Effect;
 use super::command::{self, Parsed};
 use super::filter::Filter;
 use super::key::{Code, Key};
-use super::messages;
+use super::navigate::push;
 use super::screen::Screen;
+use super::screens::messages::{self, export, find, isolation, key};
 use super::state::{AppState, Mode};
-use super::update::push;
 
 /// A key while the prompt is open.
 pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
@@ -131,15 +131,15 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
             messages::open(state, topic, partition, messages::DEFAULT_START, fx);
         }
         Parsed::Seek(spec) => {
-            let now = super::table_rows::now_ms(state);
+            let now = state.now_ms();
             messages::seek(state, &spec, now, fx);
         }
         Parsed::Format(format) => messages::set_format(state, format),
-        Parsed::Find(pattern) => super::messages_find::start(state, pattern, fx),
-        Parsed::Key(key) => super::messages_key::open(state, &key, snap, fx),
-        Parsed::Isolation(isolation) => super::messages_isolation::set(state, isolation, fx),
+        Parsed::Find(pattern) => find::start(state, pattern, fx),
+        Parsed::Key(key) => key::open(state, &key, snap, fx),
+        Parsed::Isolation(isolation) => isolation::set(state, isolation, fx),
         Parsed::Save { path, all, force } => {
-            super::record_export::save(state, path, all, force, fx);
+            export::save(state, path, all, force, fx);
         }
         Parsed::Cluster => push(state, Screen::cluster(), None, fx),
         Parsed::Schemas => open_schemas(state, fx),

@@ -1,13 +1,15 @@
 //! The model: [`AppState`], [`Screen`], [`Action`], the pure [`update`]
 //! returning [`Effect`]s, the keymap, filter, sort and command line.
-//! Nothing here does I/O or awaits.
+//! Nothing here does I/O or awaits. What failed reaches it as a
+//! [`Failure`] (transient or final, and the words to show), never as a
+//! bare string it would have to read.
 
 pub mod action;
 pub mod command;
 pub mod configs;
-pub mod decoded_cells;
 pub mod event_sources;
 pub mod event_strip;
+pub mod failure;
 pub mod filter;
 pub mod fleet;
 mod forward;
@@ -17,23 +19,15 @@ pub mod key;
 pub mod keymap;
 mod keymap_defaults;
 pub mod layout;
-pub mod messages;
-pub mod messages_find;
-pub mod messages_isolation;
-pub mod messages_key;
-pub mod messages_store;
-pub mod record_export;
-pub mod record_filter;
-pub mod record_view;
+mod navigate;
 pub mod replay;
 pub mod rows;
-pub mod schema_cache;
 pub mod screen;
 pub mod screens;
 mod select;
 pub mod sizes;
 pub mod state;
-pub mod table_rows;
+pub mod stores;
 pub mod throughput;
 mod update;
 pub mod watermarks;
@@ -46,6 +40,7 @@ pub mod group_poll {
 }
 
 pub use action::{Action, DegradedInfo, Effect};
+pub use failure::Failure;
 pub use key::{Code, Key};
 pub use keymap::Keymap;
 pub use screen::{Screen, Sort, View};

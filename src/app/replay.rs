@@ -10,55 +10,16 @@
 //! Screens over data a recording does not hold say so (`holds`) and ask
 //! for nothing: the replay session has no cluster.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::action::Effect;
 use super::key::{Code, Key};
 use super::screen::Screen;
 use super::state::AppState;
+use super::stores::replay::Replay;
 
 /// How far `{`/`}` move the cursor.
 pub const LONG_STEP_MS: i64 = 10_000;
-
-/// The cursor over a recording.
-#[derive(Debug, Clone, Default)]
-pub struct Replay {
-    /// The recording's start (ms since the Unix epoch).
-    pub start: i64,
-    /// Its first snapshot's time (a little after `start`: the recorder
-    /// connects first); `<` goes there.
-    pub first: i64,
-    /// Its last frame's time.
-    pub end: i64,
-    /// The cursor.
-    pub at: i64,
-    /// Whether the cursor moves with the clock (1× real time).
-    pub playing: bool,
-    /// When the cursor last moved with the clock (monotonic), while playing.
-    pub played_at: Option<Instant>,
-    /// Every distinct frame time, ascending (`[`/`]` step through them).
-    pub frames: Vec<i64>,
-    /// Every distinct time events were recorded at, ascending (`n`/`N`).
-    pub events: Vec<i64>,
-    /// Where the file is damaged, if it is: replayed up to there.
-    pub damage: Option<String>,
-    /// Whether it holds any group list (the Topics LAG column follows
-    /// them if so).
-    pub has_groups: bool,
-}
-
-impl Replay {
-    /// `REPLAY 2026-12-05T12:00:15.000Z (paused) 15s/30s` for the header.
-    pub fn header(&self) -> String {
-        let state = if self.playing { "playing" } else { "paused" };
-        let position = age(self.at.saturating_sub(self.start));
-        let duration = age(self.end.saturating_sub(self.start));
-        format!(
-            "REPLAY {} ({state}) {position}/{duration}",
-            rfc3339(self.at)
-        )
-    }
-}
 
 /// Put `state` on `replay`, its LAG column on Topics following the
 /// recorded group lists if it holds any (a recording costs nothing to
@@ -71,31 +32,6 @@ pub fn install(state: &mut AppState, replay: Replay) {
         let toggles = state.topics_toggles();
         super::forward::forward(state, toggles);
     }
-}
-
-/// `ms` milliseconds as `15s`, `3m05s`, `2h05m`.
-fn age(ms: i64) -> String {
-    crate::columns::format::age(Duration::from_millis(u64::try_from(ms).unwrap_or(0)))
-}
-
-/// `ms` since the Unix epoch in RFC 3339, UTC, to the millisecond
-/// (`2026-12-05T12:00:10.250Z`: frames are often closer than a second;
-/// `:at` and `--at` read it back).
-pub fn rfc3339(ms: i64) -> String {
-    let nanos = i128::from(ms.div_euclid(1_000)) * 1_000_000_000;
-    time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
-        .ok()
-        .and_then(|t| {
-            t.format(&time::format_description::well_known::Rfc3339)
-                .ok()
-        })
-        .map_or_else(
-            || ms.to_string(),
-            |second| {
-                let millis = ms.rem_euclid(1_000);
-                format!("{}.{millis:03}Z", second.trim_end_matches('Z'))
-            },
-        )
 }
 
 /// Whether a recording holds what `screen` shows (metadata, liveness,
@@ -241,8 +177,8 @@ fn forget(state: &mut AppState) {
     state.screens.events = super::screens::events::EventsStore::default();
     state.screens.leaders = super::screens::leaders::Store::default();
     state.screens.brokers = super::screens::brokers::Store::default();
-    state.strip = super::event_strip::Strip::default();
-    state.sources = super::event_sources::EventSources::default();
+    state.strip = super::stores::event_strip::Strip::default();
+    state.sources = super::stores::event_sources::EventSources::default();
     state.moved_at.clear();
     state.last_moved = None;
     state.screens.groups.reset();
@@ -251,6 +187,8 @@ fn forget(state: &mut AppState) {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use crate::app::Keymap;
 

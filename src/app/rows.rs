@@ -12,7 +12,7 @@ pub fn refresh(state: &mut AppState) {
     let page = state.page();
     match &state.view().screen {
         Screen::Messages { .. } => {
-            super::messages::sync(state);
+            super::screens::messages::sync(state);
             clamp(state.view_mut(), page);
             return;
         }

@@ -5,8 +5,8 @@ use crate::inspect::ConfigResource;
 
 use super::action::Effect;
 use super::keymap::Command;
-use super::messages;
 use super::screen::Screen;
+use super::screens::messages;
 use super::screens::{self, Goto, producers::Partition, security::Listing, topic_clients::Topic};
 use super::state::AppState;
 
@@ -18,7 +18,7 @@ pub(super) fn inspect_selected(state: &mut AppState, command: Command, fx: &mut 
             if let Some(partition) = selected_partition(state, &topic) {
                 let shown = Partition { topic, partition };
                 let screen = Screen::Module(screens::Screen::Producers(shown));
-                super::update::push(state, screen, None, fx);
+                super::navigate::push(state, screen, None, fx);
             }
         }
     } else if let Some(topic) = current_topic(state) {
@@ -27,7 +27,7 @@ pub(super) fn inspect_selected(state: &mut AppState, command: Command, fx: &mut 
         } else {
             screens::Screen::Security(Listing::TopicAcls(topic))
         };
-        super::update::push(state, Screen::Module(screen), None, fx);
+        super::navigate::push(state, Screen::Module(screen), None, fx);
     }
 }
 
@@ -94,7 +94,7 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                 .and_then(|i| state.screens.enter(&screen, i));
             match goto {
                 Some(Goto::Group(group)) => {
-                    super::update::push(state, Screen::offsets(group), None, fx);
+                    super::navigate::push(state, Screen::offsets(group), None, fx);
                 }
                 Some(Goto::Partition { topic, partition }) => {
                     open_partition(state, topic, partition, fx);
@@ -103,16 +103,16 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                     messages::open(state, topic, partition, messages::DEFAULT_START, fx);
                 }
                 Some(Goto::Broker(broker)) => {
-                    super::update::push(state, Screen::brokers(), None, fx);
+                    super::navigate::push(state, Screen::brokers(), None, fx);
                     super::rows::refresh(state);
                     let index = state.screens.brokers.position(broker);
                     select_source_row(state, index);
                 }
                 Some(Goto::Screen(screen)) => {
-                    super::update::push(state, Screen::Module(screen), None, fx);
+                    super::navigate::push(state, Screen::Module(screen), None, fx);
                 }
                 Some(Goto::Filtered(screen, filter)) => {
-                    super::update::push(state, Screen::Module(screen), Some(&filter), fx);
+                    super::navigate::push(state, Screen::Module(screen), Some(&filter), fx);
                 }
                 None => {}
             }
@@ -137,7 +137,7 @@ fn open_partition(
         return;
     };
     let index = partition.and_then(|p| info.partitions.iter().position(|q| q.partition == p));
-    super::update::push(state, Screen::partitions(topic), None, fx);
+    super::navigate::push(state, Screen::partitions(topic), None, fx);
     if partition.is_some() {
         super::rows::refresh(state);
         select_source_row(state, index);

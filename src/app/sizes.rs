@@ -17,6 +17,7 @@ use super::action::Effect;
 use super::screen::Screen;
 use super::screens::feed::{Changes, Sizes as Seen};
 use super::state::{AppState, Link};
+use super::stores::sizes::SizeStore;
 use super::throughput::Throughput;
 use super::watermarks::RATES_KEPT;
 
@@ -24,43 +25,6 @@ use super::watermarks::RATES_KEPT;
 pub const INTERVAL: Duration = Duration::from_secs(30);
 /// A request older than this is forgotten (its answer will be dropped).
 const GIVE_UP: Duration = Duration::from_secs(20);
-
-/// Disk usage as last answered.
-#[derive(Debug, Default)]
-pub struct SizeStore {
-    /// The latest answer.
-    pub latest: Option<Arc<ClusterSizes>>,
-    /// When it landed.
-    pub at: Option<Instant>,
-    /// Bytes/s per topic (all replicas) between the last two answers;
-    /// `None` when the size shrank (retention, compaction) or is unknown.
-    pub bytes_per_sec: Arc<HashMap<String, Option<u64>>>,
-    /// Bytes/s over the session of the topics that were visible (all
-    /// replicas), for their sparkline.
-    pub topic_bytes: HashMap<String, Throughput>,
-    /// Bytes/s of the partitions that were visible on the Partitions
-    /// screen (their largest replica: the leader's unless a follower is
-    /// ahead on disk), with their history.
-    pub partition_bytes: HashMap<TopicPartition, Throughput>,
-    /// The request in flight and when it left.
-    pub in_flight: Option<(u64, Instant)>,
-    /// When the last request left.
-    pub last_request: Option<Instant>,
-    /// Answers received (rows sort by them).
-    pub answers: u64,
-    /// Request ids handed out.
-    pub next_id: u64,
-}
-
-impl SizeStore {
-    /// Forget the cluster's sizes (another context), keeping the ids.
-    pub fn reset(&mut self) {
-        *self = SizeStore {
-            next_id: self.next_id,
-            ..SizeStore::default()
-        };
-    }
-}
 
 /// Whether `screen` shows sizes (Partitions: each replica's size and a
 /// future replica's lag).

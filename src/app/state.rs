@@ -9,7 +9,10 @@ use super::action::DegradedInfo;
 use super::filter::Scratch;
 use super::keymap::Keymap;
 use super::screen::{Screen, View};
-use super::sizes::SizeStore;
+use super::screens::messages::decoded::DecodedCells;
+use super::screens::messages::schema_cache::SchemaCache;
+use super::screens::messages::store::MessagesStore;
+use super::stores::sizes::SizeStore;
 
 pub use super::screens::partitions::MOVED_HIGHLIGHT;
 
@@ -119,12 +122,12 @@ pub struct AppState {
     /// Terminal size.
     pub height: u16,
     /// What the TUI derives events from itself (groups, min ISR).
-    pub sources: super::event_sources::EventSources,
+    pub sources: super::stores::event_sources::EventSources,
     /// The recent events of the subject on screen (Partitions, Brokers, a
     /// group), picked from the timeline (`screens.events`).
-    pub strip: super::event_strip::Strip,
+    pub strip: super::stores::event_strip::Strip,
     /// The fleet's rows (every context; not reset by `:ctx`).
-    pub fleet: super::fleet::FleetStore,
+    pub fleet: super::stores::fleet::FleetStore,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
     /// When the latest of them moved: while within [`MOVED_HIGHLIGHT`], some
@@ -135,19 +138,19 @@ pub struct AppState {
     /// Disk usage (brokers, topics).
     pub sizes: SizeStore,
     /// The browse session of the Messages screen and its records.
-    pub messages: super::messages::MessagesStore,
+    pub messages: MessagesStore,
     /// The screen modules' cluster-scoped data.
     pub screens: super::screens::Stores,
     /// The source of the stores' request ids (kept across `:ctx`, so an
     /// answer from the previous cluster never matches a new request).
     pub requests: super::screens::requests::RequestIds,
     /// Schemas of the framed records met, from the registry.
-    pub schemas: super::schema_cache::SchemaCache,
+    pub schemas: SchemaCache,
     /// The decoded cells of the Messages rows on screen (made in `update`,
     /// read by the view).
-    pub decoded: super::decoded_cells::DecodedCells,
+    pub decoded: DecodedCells,
     /// The cursor over a recording, when one is replayed (`kscope replay`).
-    pub replay: Option<super::replay::Replay>,
+    pub replay: Option<super::stores::replay::Replay>,
     /// `q` was pressed.
     pub quit: bool,
     /// Matching scratch space.
@@ -195,16 +198,16 @@ impl AppState {
             wall: SystemTime::now(),
             width: 80,
             height: 24,
-            sources: super::event_sources::EventSources::default(),
-            strip: super::event_strip::Strip::default(),
-            fleet: super::fleet::FleetStore::default(),
+            sources: super::stores::event_sources::EventSources::default(),
+            strip: super::stores::event_strip::Strip::default(),
+            fleet: super::stores::fleet::FleetStore::default(),
             moved_at: HashMap::new(),
             last_moved: None,
             watermarks: WatermarkStore::default(),
             sizes: SizeStore::default(),
-            messages: super::messages::MessagesStore::default(),
-            schemas: super::schema_cache::SchemaCache::default(),
-            decoded: super::decoded_cells::DecodedCells::default(),
+            messages: MessagesStore::default(),
+            schemas: SchemaCache::default(),
+            decoded: DecodedCells::default(),
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
             replay: None,
@@ -225,11 +228,18 @@ impl AppState {
         &mut self.stack[last]
     }
 
+    /// Milliseconds since the epoch of the wall clock.
+    pub fn now_ms(&self) -> i64 {
+        self.wall
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    }
+
     /// The time rows and data ages are read against now.
     pub fn clock(&self) -> super::screens::Clock {
         super::screens::Clock {
             now: self.now,
-            now_ms: super::table_rows::now_ms(self),
+            now_ms: self.now_ms(),
             wall: self.wall,
         }
     }
@@ -248,18 +258,18 @@ impl AppState {
         self.generation = 0;
         self.degraded = None;
         self.health = None;
-        self.sources = super::event_sources::EventSources::default();
-        self.strip = super::event_strip::Strip::default();
+        self.sources = super::stores::event_sources::EventSources::default();
+        self.strip = super::stores::event_strip::Strip::default();
         self.moved_at.clear();
         self.last_moved = None;
         self.watermarks = WatermarkStore::default();
         self.sizes.reset();
-        self.messages = super::messages::MessagesStore {
+        self.messages = MessagesStore {
             utc_offset: self.messages.utc_offset,
-            ..super::messages::MessagesStore::default()
+            ..MessagesStore::default()
         };
         self.schemas.reset();
-        self.decoded = super::decoded_cells::DecodedCells::default();
+        self.decoded = DecodedCells::default();
         // The groups store keeps its settings (interval, narrowing).
         let mut groups = std::mem::take(&mut self.screens.groups);
         groups.reset();

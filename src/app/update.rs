@@ -7,17 +7,17 @@ use crate::meta::MetadataSnapshot;
 
 use super::action::{Action, Effect};
 use super::configs;
-use super::filter::Filter;
 use super::forward::{Shared, answered_topics, forward, movements, shared, snapshot};
 use super::groups;
 use super::input;
 use super::keymap::Command;
 use super::layout;
-use super::messages;
+use super::navigate::{self, push};
 use super::rows;
-use super::screen::{Screen, View};
+use super::screen::Screen;
 use super::screens;
 use super::screens::brokers;
+use super::screens::messages::{self, cells, export, find, isolation, schema_asks};
 use super::select::{config_target, current_topic, inspect_selected, select, selected_partition};
 use super::state::{AppState, Link, Mode};
 use super::watermarks;
@@ -83,15 +83,11 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             state.health.clone_from(&health);
             forward(state, screens::Msg::Brokers(brokers::Msg::Health(health)));
         }
-        Action::ConnectFailed {
-            attempt,
-            error,
-            retrying,
-        } => {
+        Action::ConnectFailed { attempt, error } => {
             state.link = Link::Connecting {
                 attempt,
-                error: Some(error),
-                retrying,
+                retrying: error.is_transient(),
+                error: Some(error.message),
             };
         }
         Action::Connected { context } => (state.context, state.link) = (context, Link::Connected),
@@ -101,7 +97,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             Err(error) => state.notice = Some(format!("context '{name}': {error}")),
         },
         Action::Finding { id, read, end } => {
-            super::messages_find::receive(state, id, read, end, &mut effects);
+            find::receive(state, id, read, end, &mut effects);
         }
         Action::Browsed {
             session,
@@ -111,8 +107,8 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             failed,
         } => messages::receive(state, session, &records, dropped, notices, failed),
         Action::ReplayClock { at } => state.wall = crate::recording::frame::time(at),
-        Action::Schema { id, result } => super::schema_cache::receive(state, id, result),
-        Action::MappingPrepared { topic } => super::schema_cache::mapping_prepared(state, &topic),
+        Action::Schema { id, result } => schema_asks::receive(state, id, result),
+        Action::MappingPrepared { topic } => schema_asks::mapping_prepared(state, &topic),
     }
     after(state, snap, &mut effects);
     effects
@@ -139,8 +135,8 @@ fn after(state: &mut AppState, snap: &MetadataSnapshot, effects: &mut Vec<Effect
     watermarks::plan(state, effects);
     configs::plan(state, effects);
     super::sizes::plan(state, effects);
-    super::schema_cache::plan(state, effects);
-    super::decoded_cells::refresh(state);
+    schema_asks::plan(state, effects);
+    cells::refresh(state);
     plan_screen(state, effects);
 }
 
@@ -254,11 +250,11 @@ pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
         Command::Pause => messages::toggle_pause(state),
         Command::CommittedMessages => messages::open_committed(state, fx),
         Command::ToggleLag => toggle_lag(state),
-        Command::CopyValue => super::record_export::copy(state, fx),
+        Command::CopyValue => export::copy(state, fx),
         Command::Producers | Command::TopicAcls | Command::Clients => {
             inspect_selected(state, command, fx);
         }
-        Command::ToggleIsolation => super::messages_isolation::set(state, None, fx),
+        Command::ToggleIsolation => isolation::set(state, None, fx),
         Command::Leaders => {
             if let Some(topic) = current_topic(state) {
                 let filter = format!("~^{} ", regex::escape(&topic));
@@ -311,19 +307,8 @@ fn click(state: &mut AppState, row: u16, fx: &mut Vec<Effect>) {
     }
 }
 
-/// Put `screen` on the stack (optionally filtered) and watch what it shows.
-pub fn push(state: &mut AppState, screen: Screen, filter: Option<&str>, fx: &mut Vec<Effect>) {
-    if state.view().screen == screen && filter.is_none() {
-        return;
-    }
-    let mut view = View::new(screen);
-    view.filter = filter.and_then(|f| Filter::parse(f).ok().flatten());
-    state.stack.push(view);
-    watch(state, fx);
-}
-
 fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if super::messages_find::cancel(state, fx) {
+    if find::cancel(state, fx) {
         return;
     }
     if state.view().filter.is_some() {
@@ -336,22 +321,9 @@ fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
     }
     if state.stack.len() > 1 {
         state.stack.pop();
-        watch(state, fx);
+        navigate::watch(state, fx);
         messages::resume(state, fx);
     }
-}
-
-/// Tell the worker which topics are on screen (topic-scoped refreshes),
-/// and stop browsing when the records left the screen.
-fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
-    let topics = match &state.view().screen {
-        Screen::Messages { topic, .. } => vec![topic.clone()],
-        screen => screen
-            .partitions_topic()
-            .map_or_else(Vec::new, |topic| vec![topic.to_owned()]),
-    };
-    fx.push(Effect::WatchTopics(topics));
-    messages::leave(state, fx);
 }
 
 /// `L`: keep the group list loading on the Topics screen, or stop.

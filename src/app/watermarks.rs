@@ -5,6 +5,7 @@ use std::time::Duration;
 use crate::meta::{MetadataSnapshot, TopicPartition, Watermarks};
 
 use super::action::Effect;
+use super::failure::Failure;
 use super::screen::Screen;
 use super::screens::feed::{Changes, Marks};
 use super::state::{AppState, Link};
@@ -132,12 +133,16 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
 }
 
 /// Take an answer; a stale one (not the request in flight) is dropped.
-/// What it changed, for the screens that show watermarks.
+/// What it changed, for the screens that show watermarks. A failure is
+/// said in the status line; a transient one is asked again at the pace
+/// before it, a final one (an ACL, an API the brokers lack) at the slowest
+/// pace only, as the same window would get the same answer (a window that
+/// moves is asked at once, as always).
 pub fn receive(
     state: &mut AppState,
     snap: &MetadataSnapshot,
     request: u64,
-    result: Result<Vec<(TopicPartition, Watermarks)>, String>,
+    result: Result<Vec<(TopicPartition, Watermarks)>, Failure>,
 ) -> Option<Marks> {
     if state.watermarks.in_flight != Some(request) {
         return None;
@@ -148,6 +153,9 @@ pub fn receive(
     let answer = match result {
         Ok(answer) => answer,
         Err(error) => {
+            if !error.is_transient() {
+                store.quiet = QUIET_STEPS;
+            }
             state.notice = Some(format!("watermarks: {error}"));
             return None;
         }

@@ -9,8 +9,10 @@
 use bytes::Bytes;
 
 use super::codec::{self, Codec};
-use super::error::InflateError;
 use super::record::{Header, Record, TimestampType};
+
+pub use error::BatchError;
+use fields::Cursor;
 
 /// The fixed header of a v2 batch: offset(8) length(4) epoch(4) magic(1)
 /// crc(4) attributes(2) `last_offset_delta`(4) timestamps(16) producer(14)
@@ -70,34 +72,6 @@ impl BatchHeader {
             .saturating_add(i64::from(self.last_offset_delta.max(0)))
             .saturating_add(1)
     }
-}
-
-/// Why a batch could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BatchError {
-    /// Message format v0/v1 (before Kafka 0.11).
-    #[error("message format v{0} (before Kafka 0.11) is not supported")]
-    OldFormat(i8),
-    /// An unknown magic byte.
-    #[error("unknown record batch magic {0}")]
-    UnknownMagic(i8),
-    /// The checksum did not match.
-    #[error("bad crc (batch says {expected:#010x}, bytes give {actual:#010x})")]
-    Crc {
-        /// The batch's CRC.
-        expected: u32,
-        /// The CRC of its bytes.
-        actual: u32,
-    },
-    /// An unknown codec number.
-    #[error("unknown compression codec {0}")]
-    UnknownCodec(i16),
-    /// Decompression failed or went past the cap.
-    #[error(transparent)]
-    Inflate(#[from] InflateError),
-    /// The records inside are malformed.
-    #[error("malformed record: {0}")]
-    Malformed(&'static str),
 }
 
 /// One item of a fetch response's records.
@@ -282,64 +256,6 @@ fn header(batch: &[u8], base_offset: i64) -> Option<BatchHeader> {
     })
 }
 
-/// A cursor over a batch's (inflated) records.
-struct Cursor<'a> {
-    body: &'a Bytes,
-    at: usize,
-}
-
-impl Cursor<'_> {
-    fn byte(&mut self) -> Result<u8, BatchError> {
-        let b = *self
-            .body
-            .get(self.at)
-            .ok_or(BatchError::Malformed("record runs past its batch"))?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    /// A zigzag varlong.
-    fn varlong(&mut self) -> Result<i64, BatchError> {
-        let mut raw: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            raw |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                #[allow(clippy::cast_possible_wrap)]
-                return Ok((raw >> 1) as i64 ^ -((raw & 1) as i64));
-            }
-        }
-        Err(BatchError::Malformed("varint longer than 10 bytes"))
-    }
-
-    fn varint(&mut self) -> Result<i32, BatchError> {
-        i32::try_from(self.varlong()?).map_err(|_| BatchError::Malformed("varint out of range"))
-    }
-
-    /// `n` bytes as a slice of the body.
-    fn take(&mut self, n: usize) -> Result<Bytes, BatchError> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|end| *end <= self.body.len())
-            .ok_or(BatchError::Malformed("length runs past its batch"))?;
-        let out = self.body.slice(self.at..end);
-        self.at = end;
-        Ok(out)
-    }
-
-    /// A varint-length-prefixed byte field; -1 is null.
-    fn nullable(&mut self) -> Result<Option<Bytes>, BatchError> {
-        match self.varint()? {
-            -1 => Ok(None),
-            n if n < -1 => Err(BatchError::Malformed("negative length")),
-            n => self
-                .take(usize::try_from(n).unwrap_or(usize::MAX))
-                .map(Some),
-        }
-    }
-}
-
 fn records(
     header: &BatchHeader,
     codec: Codec,
@@ -414,3 +330,9 @@ mod tests;
 
 #[path = "batch_end.rs"]
 mod end;
+
+#[path = "batch_error.rs"]
+mod error;
+
+#[path = "batch_fields.rs"]
+mod fields;

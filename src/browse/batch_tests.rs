@@ -1,6 +1,7 @@
 use bytes::{BufMut, BytesMut};
 
 use super::*;
+use crate::browse::error::InflateError;
 use crate::conn::protocol::StrBytes;
 use crate::conn::protocol::indexmap::IndexMap;
 use crate::conn::protocol::records::{

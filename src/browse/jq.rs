@@ -25,7 +25,6 @@ use jaq_core::{Compiler, Ctx, Vars, data, unwrap_valr};
 
 pub use jaq_json::Val;
 
-pub(super) use super::jq_record::record_entries;
 pub use super::jq_record::{from_json, record_val, write};
 pub use super::jq_reuse::with_record_val;
 

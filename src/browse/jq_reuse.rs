@@ -13,7 +13,7 @@ use std::cell::RefCell;
 
 use jaq_json::{Map, Rc, Val};
 
-use super::jq::{record_entries, record_val};
+use super::jq_record::{record_entries, record_val};
 use super::json::RecordJson;
 
 thread_local! {

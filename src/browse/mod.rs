@@ -32,6 +32,7 @@ mod list_offsets;
 mod lz4_frame;
 pub mod mask;
 mod notice;
+mod options;
 pub mod partitioner;
 mod record;
 pub mod ring;
@@ -45,9 +46,10 @@ pub use fit::Fit;
 pub use format::Format;
 pub use list_offsets::watermarks;
 pub use notice::Notice;
+pub use options::Options;
 pub use record::{Header, Record, TimestampType};
 pub use ring::Ring;
-pub use session::{Browser, Options};
+pub use session::Browser;
 pub use start::Start;
 
 /// Which records a fetch returns.

@@ -20,7 +20,6 @@
 //! was sent (`pace.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
 
 use tokio::time::Instant;
 
@@ -28,13 +27,14 @@ use crate::conn::ErrorCode;
 use crate::conn::protocol::messages::FetchRequest;
 use crate::meta::{Cluster, Disposition};
 
+use super::Event;
 use super::cursor::{Cursor, Limits, Outcome, State};
 use super::error::{Error, Result, code_disposition, stronger};
 use super::fetch::{self, Ask, FETCH_BY_ID, TopicRef};
 use super::in_flight::{InFlight, Landed, Sent};
 use super::notice::Notice;
+use super::options::{Options, ask_bytes};
 use super::start::Start;
-use super::{Event, Fit, Isolation};
 
 mod ahead;
 mod failures;
@@ -67,70 +67,6 @@ const BUDGET: usize = 8 * 1024 * 1024;
 /// waits for the earliest record); a step is still at least one batch.
 const DECODE_STEP: usize = 256 * 1024;
 
-/// How to read.
-#[derive(Debug, Clone, Copy)]
-pub struct Options {
-    /// `read_committed` (default) or `read_uncommitted`.
-    pub isolation: Isolation,
-    /// Keep reading past the end.
-    pub follow: bool,
-    /// Bytes per response at most.
-    pub max_bytes: i32,
-    /// Bytes per partition per response at most.
-    pub partition_max_bytes: i32,
-    /// The largest record batch read.
-    pub max_batch: usize,
-    /// The most a batch may inflate to.
-    pub inflate_cap: usize,
-    /// How long a broker may hold a follow fetch open waiting for records.
-    pub follow_wait: Duration,
-    /// Stop every partition before this offset (or its end, if sooner),
-    /// even when following.
-    pub until: Option<i64>,
-    /// Also hand out what the first batch read holds before the start, from
-    /// this offset on (none before it: the log start, say). A fetch answers
-    /// with the whole batch holding the offset asked for, so those records
-    /// are fetched anyway; reading newest first in windows keeps them, and
-    /// the next (older) window ends where that batch begins
-    /// ([`Browser::read_from`]) instead of fetching it again. `None` (the
-    /// default): nothing before the start is handed out.
-    pub keep_before: Option<i64>,
-    /// With a stop (`until`, or the end): each fetch asks for about the
-    /// bytes left before the stop at this rate ([`Fit::ask`]), at most
-    /// `partition_max_bytes`, so that one whose answer was cut inside a
-    /// batch asks for what the window has left, not for a whole window
-    /// again past its end. `None` (the default): `partition_max_bytes`
-    /// each time.
-    pub fit: Option<Fit>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            isolation: Isolation::ReadCommitted,
-            follow: false,
-            max_bytes: 16 * 1024 * 1024,
-            partition_max_bytes: 1024 * 1024,
-            max_batch: 16 * 1024 * 1024,
-            inflate_cap: 64 * 1024 * 1024,
-            follow_wait: Duration::from_millis(500),
-            until: None,
-            keep_before: None,
-            fit: None,
-        }
-    }
-}
-
-/// What a partition's fetch from `offset` asks for (when its next batch is
-/// not larger): `partition_max_bytes`, or less when [`Options::fit`] sizes
-/// it to the offsets left before `stop`.
-fn ask_bytes(options: &Options, offset: i64, stop: Option<i64>) -> i32 {
-    match (options.fit, stop) {
-        (Some(fit), Some(stop)) => fit.ask(stop - offset).min(options.partition_max_bytes),
-        _ => options.partition_max_bytes,
-    }
-}
-
 /// Reads one topic.
 #[derive(Debug)]
 pub struct Browser {
@@ -146,7 +82,7 @@ pub struct Browser {
     in_flight: InFlight,
     /// Answers read ahead, waiting for the partition's kept answer to be
     /// decoded (`ahead.rs`).
-    ahead: BTreeMap<i32, ahead::Ahead>,
+    ahead: ahead::ReadAhead,
     /// A failure met after records were already handed to the caller's
     /// batch: those go out first, the failure with the next call.
     deferred: Option<Error>,
@@ -194,7 +130,7 @@ impl Browser {
             notices: Vec::new(),
             single: BTreeSet::new(),
             in_flight: InFlight::default(),
-            ahead: BTreeMap::new(),
+            ahead: ahead::ReadAhead::default(),
             deferred: None,
             fetched: 0,
         };
@@ -312,7 +248,7 @@ impl Browser {
             if cursor.state != State::Active
                 || weight >= BUDGET
                 || self.in_flight.asks(*p)
-                || self.ahead.contains_key(p)
+                || self.ahead.holds(*p)
                 || cursor.not_before.is_some_and(|at| at > now)
             {
                 continue;
@@ -399,7 +335,7 @@ impl Browser {
         for mut answer in decoded {
             self.fetched += u64::try_from(answer.fetched).unwrap_or(u64::MAX);
             if answer.ahead {
-                self.stash(answer);
+                self.ahead.stash(answer);
                 continue;
             }
             let partition = answer.cursor.partition;
@@ -453,32 +389,5 @@ impl Browser {
     /// Each partition's next offset (for tests and for a view's position).
     pub fn positions(&self) -> BTreeMap<i32, i64> {
         self.cursors.iter().map(|(p, c)| (*p, c.next)).collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_fitted_fetch_asks_for_what_is_left_before_the_stop_and_no_more_than_the_cap() {
-        let plain = Options {
-            partition_max_bytes: 1_000_000,
-            ..Options::default()
-        };
-        assert_eq!(ask_bytes(&plain, 0, Some(4000)), 1_000_000, "not fitted");
-        let fitted = Options {
-            fit: Some(Fit {
-                bytes: 250_000,
-                offsets: 1000,
-            }),
-            ..plain
-        };
-        // A window 0..4000 at 250 bytes an offset: its first fetch asks
-        // for the whole window (capped), one after a cut at 3,000 for the
-        // last 1,000 offsets.
-        assert_eq!(ask_bytes(&fitted, 0, Some(4000)), 1_000_000);
-        assert_eq!(ask_bytes(&fitted, 3000, Some(4000)), 255_000 + 16_384);
-        assert_eq!(ask_bytes(&fitted, 3000, None), 1_000_000, "following");
     }
 }

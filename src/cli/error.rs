@@ -44,7 +44,7 @@ pub enum Error {
     Json(#[from] serde_json::Error),
     /// A consumer-groups command failed.
     #[error(transparent)]
-    Groups(#[from] crate::cli::groups::CliError),
+    Groups(#[from] crate::cli::groups::error::CliError),
     /// Reading a topic's records failed.
     #[error(transparent)]
     Browse(crate::browse::Error),

@@ -5,77 +5,42 @@
 //! staging ring drops its oldest records and counts them.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc::Sender;
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::task::JoinHandle;
 
-use crate::app::Action;
-use crate::browse::{Browser, Event, Isolation, Options, Ring, Start};
+use crate::browse::{Browser, Event, Isolation, Options, Start};
 use crate::meta::Cluster;
 use crate::schema::Decoding;
 use crate::schema::record_decoding::{RecordDecoding, decode};
 
 use super::msg::Msg;
+use super::staging::{Staged, Staging};
 
-/// What a session read and the run loop has not taken yet.
-#[derive(Debug)]
-pub struct Staging {
-    session: u64,
-    inner: Mutex<Staged>,
-    /// A wake-up is on its way to the run loop.
-    woken: AtomicBool,
+/// Tell the run loop, unless it was told and has not taken yet; false
+/// when the run loop is gone. Never waits: when the loop's queue is
+/// full, the next round tells it (the records stay staged).
+fn wake(staging: &Arc<Staging>, tx: &Sender<Msg>) -> bool {
+    if staging.woken.swap(true, Ordering::AcqRel) {
+        return true;
+    }
+    match tx.try_send(Msg::Browsed(Arc::clone(staging))) {
+        Ok(()) => true,
+        Err(TrySendError::Full(_)) => {
+            staging.woken.store(false, Ordering::Release);
+            true
+        }
+        Err(TrySendError::Closed(_)) => false,
+    }
 }
 
-#[derive(Debug, Default)]
-struct Staged {
-    ring: Ring,
-    notices: Vec<String>,
-    failed: Option<String>,
-}
-
-impl Staging {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Staged> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Everything staged, as the action `update` takes.
-    pub fn take(&self) -> Action {
-        self.woken.store(false, Ordering::Release);
-        let mut staged = self.lock();
-        Action::Browsed {
-            session: self.session,
-            records: staged.ring.drain(),
-            dropped: staged.ring.dropped(),
-            notices: std::mem::take(&mut staged.notices),
-            failed: staged.failed.take(),
-        }
-    }
-
-    /// Tell the run loop, unless it was told and has not taken yet; false
-    /// when the run loop is gone. Never waits: when the loop's queue is
-    /// full, the next round tells it (the records stay staged).
-    fn wake(self: &Arc<Self>, tx: &Sender<Msg>) -> bool {
-        if self.woken.swap(true, Ordering::AcqRel) {
-            return true;
-        }
-        match tx.try_send(Msg::Browsed(Arc::clone(self))) {
-            Ok(()) => true,
-            Err(TrySendError::Full(_)) => {
-                self.woken.store(false, Ordering::Release);
-                true
-            }
-            Err(TrySendError::Closed(_)) => false,
-        }
-    }
-
-    /// Tell the run loop of the session's end, waiting for room if need be
-    /// (nothing is read after it).
-    async fn wake_last(self: &Arc<Self>, tx: &Sender<Msg>) {
-        if !self.woken.swap(true, Ordering::AcqRel) {
-            let _ = tx.send(Msg::Browsed(Arc::clone(self))).await;
-        }
+/// Tell the run loop of the session's end, waiting for room if need be
+/// (nothing is read after it).
+async fn wake_last(staging: &Arc<Staging>, tx: &Sender<Msg>) {
+    if !staging.woken.swap(true, Ordering::AcqRel) {
+        let _ = tx.send(Msg::Browsed(Arc::clone(staging))).await;
     }
 }
 
@@ -161,7 +126,7 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
             Ok(browser) => browser,
             Err(error) => {
                 staging.lock().failed = Some(error.to_string());
-                staging.wake_last(&tx).await;
+                wake_last(&staging, &tx).await;
                 return;
             }
         };
@@ -202,10 +167,10 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
                 (news, failed)
             };
             if failed {
-                staging.wake_last(&tx).await;
+                wake_last(&staging, &tx).await;
                 return;
             }
-            if news && !staging.wake(&tx) {
+            if news && !wake(&staging, &tx) {
                 return;
             }
         }
@@ -215,6 +180,7 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::Action;
     use crate::browse::Record;
     use tokio::sync::mpsc;
 
@@ -236,7 +202,7 @@ mod tests {
         // once (a wait here would stall the fetches behind it).
         for offset in 0..3 {
             staging.lock().ring.push(&Record::sample(offset, 10));
-            assert!(staging.wake(&tx), "the loop is still there");
+            assert!(wake(&staging, &tx), "the loop is still there");
         }
         assert!(!staging.woken.load(Ordering::Acquire), "no wake-up got in");
 
@@ -245,7 +211,7 @@ mod tests {
         assert!(matches!(rx.recv().await, Some(Msg::Generation)));
         for offset in 3..6 {
             staging.lock().ring.push(&Record::sample(offset, 10));
-            assert!(staging.wake(&tx));
+            assert!(wake(&staging, &tx));
         }
         let Ok(Msg::Browsed(woken)) = rx.try_recv() else {
             panic!("no wake-up queued");
@@ -263,11 +229,11 @@ mod tests {
 
         // Taken: the next round wakes the loop again.
         staging.lock().ring.push(&Record::sample(6, 10));
-        assert!(staging.wake(&tx));
+        assert!(wake(&staging, &tx));
         assert!(matches!(rx.try_recv(), Ok(Msg::Browsed(_))));
         let _ = staging.take();
         drop(rx);
         staging.lock().ring.push(&Record::sample(7, 10));
-        assert!(!staging.wake(&tx), "the loop is gone: the session ends");
+        assert!(!wake(&staging, &tx), "the loop is gone: the session ends");
     }
 }

@@ -10,7 +10,8 @@ use tokio::sync::mpsc::Sender;
 use tokio::task::JoinHandle;
 
 use crate::app::Action;
-use crate::app::messages_find::{FindEnd, Matcher};
+use crate::app::screens::messages::find::Matcher;
+use crate::app::screens::messages::finding::FindEnd;
 use crate::browse::jq::JqFilter;
 use crate::browse::{Browser, Event, Options};
 use crate::meta::Cluster;

@@ -9,7 +9,6 @@
 //! is parked between polls, so no read is under way when the terminal is
 //! lent.
 
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use ratatui::crossterm::event::{
@@ -20,80 +19,11 @@ use tokio::sync::mpsc::Sender;
 use crate::app::{Action, Code, Key};
 
 use super::msg::Msg;
+use super::pause::Pause;
 
 /// How long one wait for input lasts: the most a pause waits for the
 /// thread to park (idle costs four wake-ups a second).
 const POLL: Duration = Duration::from_millis(250);
-
-/// Pausing the input thread (cheap to clone; all clones are one gate).
-#[derive(Clone, Default)]
-pub struct Pause(Arc<(Mutex<Gate>, Condvar)>);
-
-#[derive(Default)]
-struct Gate {
-    /// Asked to stop reading.
-    held: bool,
-    /// The reader is parked: no read under way until `held` is cleared.
-    parked: bool,
-}
-
-impl Pause {
-    /// Stop the reader and wait until it is parked (at most one [`POLL`]
-    /// while it reads; at once when there is no reader). It reads again
-    /// when the [`Held`] is dropped.
-    pub fn hold(&self) -> Held {
-        let (lock, wake) = &*self.0;
-        let mut gate = lock.lock().unwrap_or_else(PoisonError::into_inner);
-        gate.held = true;
-        while !gate.parked {
-            gate = wake.wait(gate).unwrap_or_else(PoisonError::into_inner);
-        }
-        Held(self.clone())
-    }
-
-    fn release(&self) {
-        let (lock, wake) = &*self.0;
-        lock.lock().unwrap_or_else(PoisonError::into_inner).held = false;
-        wake.notify_all();
-    }
-
-    /// The reader's side: park while held, then say whether a read may
-    /// start (false: held meanwhile, ask again).
-    fn may_read(&self) -> bool {
-        let (lock, wake) = &*self.0;
-        let mut gate = lock.lock().unwrap_or_else(PoisonError::into_inner);
-        while gate.held {
-            gate.parked = true;
-            wake.notify_all();
-            gate = wake.wait(gate).unwrap_or_else(PoisonError::into_inner);
-        }
-        gate.parked = false;
-        true
-    }
-
-    /// The reader is gone (its channel closed or the terminal failed): a
-    /// hold never waits for it.
-    fn gone(&self) {
-        let (lock, wake) = &*self.0;
-        lock.lock().unwrap_or_else(PoisonError::into_inner).parked = true;
-        wake.notify_all();
-    }
-
-    /// Whether a hold came while the reader was polling.
-    fn is_held(&self) -> bool {
-        self.0.0.lock().unwrap_or_else(PoisonError::into_inner).held
-    }
-}
-
-/// The input thread held: dropping it (the login done, or its message
-/// never delivered) lets it read again.
-pub struct Held(Pause);
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        self.0.release();
-    }
-}
 
 /// Read terminal events until the receiver is gone, sending actions;
 /// `pause` stops the reading for a while.
@@ -171,6 +101,8 @@ fn key_of(key: &KeyEvent) -> Option<Key> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
 
     /// A reader stand-in: loops on the gate like `read`, counting reads.

@@ -12,11 +12,12 @@ use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
 
+use crate::app::failure::{Failure, Kind};
 use crate::config::cli::{ConnectArgs, resolve};
 use crate::config::resolve::ResolvedContext;
 use crate::config::secret::LOGIN_TIMEOUT;
 
-use super::input::Held;
+use super::pause::Held;
 use super::terminal::{self, Tui};
 
 /// A `:ctx` whose password command must run on the terminal, with the
@@ -39,7 +40,7 @@ const DEADLINE: Duration = LOGIN_TIMEOUT.saturating_add(Duration::from_secs(5));
 pub async fn step_aside(
     tui: &mut Tui,
     login: Login,
-) -> std::io::Result<Result<Box<ResolvedContext>, String>> {
+) -> std::io::Result<Result<Box<ResolvedContext>, Failure>> {
     let Login { name, args, held } = login;
     terminal::restore();
     let mut out = std::io::stdout();
@@ -50,10 +51,14 @@ pub async fn step_aside(
     out.flush()?;
     let resolving = tokio::task::spawn_blocking(move || resolve(&args));
     let result = match tokio::time::timeout(DEADLINE, resolving).await {
-        Ok(Ok(resolved)) => resolved.map(Box::new).map_err(|error| error.to_string()),
-        Ok(Err(join)) => Err(format!("resolving the context failed: {join}")),
-        Err(_) => Err(format!(
-            "the login took longer than {DEADLINE:?} and was given up"
+        Ok(Ok(resolved)) => resolved.map(Box::new).map_err(Failure::from),
+        Ok(Err(join)) => Err(Failure::new(
+            Kind::Final,
+            format!("resolving the context failed: {join}"),
+        )),
+        Err(_) => Err(Failure::new(
+            Kind::Transient,
+            format!("the login took longer than {DEADLINE:?} and was given up"),
         )),
     };
     if let Err(error) = &result {

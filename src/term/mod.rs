@@ -9,6 +9,7 @@ pub mod input;
 mod launch;
 mod login;
 mod msg;
+mod pause;
 pub mod replay;
 mod replay_tui;
 mod run;
@@ -16,6 +17,7 @@ mod save;
 mod session_effects;
 mod session_messages;
 mod session_schema;
+mod staging;
 pub mod terminal;
 mod worker;
 

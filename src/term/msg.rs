@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::app::Action;
+use crate::app::{Action, Failure};
 use crate::config::resolve::ResolvedContext;
 use crate::meta::Cluster;
 
@@ -17,12 +17,12 @@ pub enum Msg {
     /// A new snapshot was installed.
     Generation,
     /// `:ctx NAME` resolved (off the loop), or why it could not be.
-    Resolved(String, Result<Box<ResolvedContext>, String>),
+    Resolved(String, Result<Box<ResolvedContext>, Failure>),
     /// `:ctx NAME` needs its `password_command` run on the terminal; the
     /// input thread is held (`super::login`).
     Login(Box<super::login::Login>),
     /// A browse session has records or notices staged.
-    Browsed(Arc<super::browse::Staging>),
+    Browsed(Arc<super::staging::Staging>),
     /// An answer from the schema registry of this epoch (the session's `registry`).
     Schema(u64, Action),
 }

@@ -13,8 +13,9 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::app::replay::Replay;
+use crate::app::failure::{Failure, Kind};
 use crate::app::screens::{Msg, Query, groups};
+use crate::app::stores::replay::Replay;
 use crate::app::{Action, AppState, Effect, Keymap, update};
 use crate::groups::{
     GroupLag, GroupList, GroupListing, GroupState, GroupSummary, GroupType, LagTotals, Overview,
@@ -121,19 +122,22 @@ impl Driver {
             },
             groups::Query::Detail { request, .. } => groups::Msg::Detail {
                 request,
-                result: Err(
-                    "a group's members and offsets are not in this recording (only the group list)"
-                        .to_owned(),
-                ),
+                result: Err(Failure::new(
+                    Kind::Final,
+                    "a group's members and offsets are not in this recording (only the group list)",
+                )),
             },
         }
     }
 
     /// The group list recorded last at or before the cursor.
-    fn groups(&self) -> Result<Overview, String> {
+    fn groups(&self) -> Result<Overview, Failure> {
         match self.recording.view_at(self.at).groups {
             Some((rows, failed)) => Ok(overview(&rows, failed)),
-            None => Err("no group list is in this recording at or before the cursor".to_owned()),
+            None => Err(Failure::new(
+                Kind::Final,
+                "no group list is in this recording at or before the cursor",
+            )),
         }
     }
 

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant, SystemTime};
 use tokio::sync::mpsc;
 
 use crate::app::Action;
-use crate::ui::{self, theme::Theme};
+use crate::paint::theme::Theme;
+use crate::ui;
 
 use super::msg::Msg;
 use super::replay::Headless;
@@ -106,7 +107,7 @@ async fn run_loop(
     theme: &Theme,
 ) -> std::io::Result<()> {
     let (tx, mut rx) = mpsc::channel::<Msg>(64);
-    input::spawn(tx, input::Pause::default());
+    input::spawn(tx, super::pause::Pause::default());
     let mut ticks = tokio::time::interval(Duration::from_secs(1));
     let mut last_draw: Option<Instant> = None;
     loop {

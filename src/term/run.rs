@@ -9,14 +9,16 @@ use std::time::{Duration, Instant, SystemTime};
 use tokio::sync::mpsc::{self, Receiver, Sender};
 use tokio::task::JoinHandle;
 
+use crate::app::failure::{Failure, Kind};
 use crate::app::{Action, AppState, Effect, Keymap, update};
 use crate::config::cli::ConnectArgs;
 use crate::config::resolve::ResolvedContext;
 use crate::groups::GroupsClient;
 use crate::meta::{Cluster, ClusterConfig, MetadataSnapshot};
+use crate::paint::theme::Theme;
 use crate::schema::Decoder;
 use crate::schema::mapping::Mappings;
-use crate::ui::{self, theme::Theme};
+use crate::ui;
 
 use super::in_flight::{Fetch, InFlight};
 use super::msg::Msg;
@@ -55,11 +57,11 @@ pub(super) struct Session {
     pub(super) tx: Sender<Msg>,
     /// The context's schema registry: its decoder (or why there is none),
     /// and an epoch that drops answers from a previous context's registry.
-    pub(super) registry: (Option<Result<Decoder, String>>, u64),
+    pub(super) registry: (Option<Result<Decoder, Failure>>, u64),
     /// The fleet poller, once the fleet screen has been opened.
     pub(super) fleet: Option<super::fleet::FleetTask>,
     /// Holds the input thread while a login has the terminal.
-    pub(super) input: input::Pause,
+    pub(super) input: super::pause::Pause,
     /// When the groups screens' garbage was last given back.
     pub(super) groups_given_back: Option<Instant>,
 }
@@ -212,7 +214,7 @@ impl Session {
             registry: (None, 0),
             groups_given_back: None,
             fleet: None,
-            input: input::Pause::default(),
+            input: super::pause::Pause::default(),
         }
     }
 
@@ -238,7 +240,7 @@ impl Session {
             context
                 .schema_registry
                 .as_ref()
-                .map(|config| Decoder::new(config).map_err(|e| e.to_string())),
+                .map(|config| Decoder::new(config).map_err(Failure::from)),
             self.registry.1 + 1,
         );
     }
@@ -310,9 +312,10 @@ impl Session {
             // reaches here (no terminal to lend after all) is a failure.
             Msg::Login(login) => vec![Action::ContextResolved {
                 name: login.name,
-                result: Err(
-                    "its password_command needs the terminal to ask for a password".to_owned(),
-                ),
+                result: Err(Failure::new(
+                    Kind::Final,
+                    "its password_command needs the terminal to ask for a password",
+                )),
             }],
             Msg::Resolved(name, resolved) => {
                 // The session's part here (connect to it, before `update`
@@ -523,7 +526,8 @@ mod tests {
         let (tx, mut rx) = mpsc::channel(1);
         tx.try_send(Msg::Generation).expect("room for the filler");
         let mut session = Session::new(ConnectArgs::default(), tx);
-        session.registry = (Some(Err("no registry at that address".to_owned())), 3);
+        let unusable = Failure::new(Kind::Final, "no registry at that address");
+        session.registry = (Some(Err(unusable)), 3);
 
         session.fetch_schema(7);
         let subjects = crate::app::screens::schemas::Query { request: 11 };
@@ -540,7 +544,8 @@ mod tests {
                         result: Err(failure),
                     },
                 ) => {
-                    assert!(failure.reason.contains("no registry"), "{}", failure.reason);
+                    assert!(failure.message.contains("no registry"), "{failure}");
+                    assert!(!failure.is_transient(), "not asked again");
                     answered.push(format!("schema {id}"));
                 }
                 // The schema screen's list: a screen module's answer (a
@@ -549,7 +554,7 @@ mod tests {
                     crate::app::screens::schemas::Msg::Answer { request, result },
                 ))) => {
                     let reason = result.as_ref().as_ref().expect_err("no registry");
-                    assert!(reason.contains("no registry"), "{reason}");
+                    assert!(reason.message.contains("no registry"), "{reason}");
                     answered.push(format!("subjects {request}"));
                 }
                 _ => panic!("not a registry answer of epoch 3"),

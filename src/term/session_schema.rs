@@ -4,7 +4,7 @@
 //! the registry's epoch (an answer from a previous context's registry is
 //! dropped).
 
-use crate::app::schema_cache::FetchFailure;
+use crate::app::failure::{Failure, Kind};
 use crate::app::{Action, AppState};
 
 use super::msg::Msg;
@@ -28,10 +28,8 @@ impl Session {
         let decoder = match &self.registry.0 {
             Some(Ok(decoder)) => decoder.clone(),
             Some(Err(error)) => {
-                let failure = FetchFailure {
-                    reason: error.clone(),
-                    transient: false,
-                };
+                // The registry's config is unusable: asking again cannot help.
+                let failure = Failure::new(Kind::Final, error.message.clone());
                 let answer = Action::Schema {
                     id,
                     result: Err(failure),
@@ -43,9 +41,8 @@ impl Session {
         };
         let tx = self.tx.clone();
         tokio::spawn(async move {
-            let result = decoder.schema(id).await.map_err(|error| FetchFailure {
-                reason: crate::schema::decoder::reason(id, &error),
-                transient: error.is_transient(),
+            let result = decoder.schema(id).await.map_err(|error| {
+                Failure::worded(&error, crate::schema::decoder::reason(id, &error))
             });
             let _ = tx
                 .send(Msg::Schema(epoch, Action::Schema { id, result }))

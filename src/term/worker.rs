@@ -6,6 +6,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::Sender;
 use tokio::task::JoinHandle;
 
+use crate::app::failure::{Failure, Kind};
 use crate::app::{Action, DegradedInfo};
 use crate::config::cli::{ConnectArgs, resolve};
 use crate::config::secret;
@@ -32,12 +33,9 @@ pub fn connect(
                     return;
                 }
                 Err(error) => {
-                    let retrying = !error.needs_user_action();
-                    let action = Action::ConnectFailed {
-                        attempt,
-                        error: error.to_string(),
-                        retrying,
-                    };
+                    let error = Failure::connecting(&error);
+                    let retrying = error.is_transient();
+                    let action = Action::ConnectFailed { attempt, error };
                     if tx.send(Msg::Action(action)).await.is_err() || !retrying {
                         return;
                     }
@@ -132,7 +130,7 @@ pub fn watermarks(
             .watermarks(&partitions)
             .await
             .map(|found| found.into_iter().collect())
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Action::Watermarks { request, result }
     })
 }
@@ -153,7 +151,7 @@ pub fn resolve_context(
     args: ConnectArgs,
     name: String,
     deadline: Duration,
-    (tx, input): (Sender<Msg>, super::input::Pause),
+    (tx, input): (Sender<Msg>, super::pause::Pause),
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let resolving = tokio::task::spawn_blocking(move || {
@@ -170,10 +168,16 @@ pub fn resolve_context(
                 let _ = tx.send(Msg::Login(Box::new(login))).await;
                 return;
             }
-            Ok(Ok((resolved, None))) => resolved.map(Box::new).map_err(|error| error.to_string()),
-            Ok(Err(join)) => Err(format!("resolving the context failed: {join}")),
-            Err(_) => Err(format!(
-                "resolving the context took longer than {deadline:?} (a password_command that hangs?)"
+            Ok(Ok((resolved, None))) => resolved.map(Box::new).map_err(Failure::from),
+            Ok(Err(join)) => Err(Failure::new(
+                Kind::Final,
+                format!("resolving the context failed: {join}"),
+            )),
+            Err(_) => Err(Failure::new(
+                Kind::Transient,
+                format!(
+                    "resolving the context took longer than {deadline:?} (a password_command that hangs?)"
+                ),
             )),
         };
         let _ = tx.send(Msg::Resolved(name, result)).await;

@@ -13,7 +13,7 @@ use crate::columns::format::{clock, movement_detail};
 use crate::meta::Severity;
 use crate::untrusted::escaped;
 
-use super::theme::Theme;
+use crate::paint::theme::Theme;
 
 /// Draw the strip into `area` (as tall as `state.strip.height()`).
 pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {

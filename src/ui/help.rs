@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use crate::app::AppState;
 use crate::untrusted::escaped;
 
-use super::theme::Theme;
+use crate::paint::theme::Theme;
 
 /// Draw the help popup over the top of `area`.
 pub(super) fn draw_help(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {

@@ -2,16 +2,13 @@
 //! mutates; formats only the visible rows.
 
 mod event_strip;
-pub mod grid;
+mod header;
 mod help;
-mod messages;
 mod replay;
 mod screens;
 mod status;
 mod table_title;
-pub mod theme;
 
-pub(crate) use messages::highlighted;
 pub use status::{ClockFace, clock_face};
 
 use ratatui::Frame;
@@ -21,10 +18,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
 use crate::app::{AppState, Link, Mode, Screen};
-use crate::columns::{self, format};
+use crate::columns;
 use crate::meta::MetadataSnapshot;
+use crate::paint::grid;
+use crate::paint::theme::Theme;
 use crate::untrusted::escaped;
-use theme::Theme;
 
 /// Draw the whole screen.
 pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme: &Theme) {
@@ -35,7 +33,7 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
         Constraint::Length(1),
     ])
     .areas(frame.area());
-    draw_header(frame, header, state, snap, theme);
+    header::draw_header(frame, header, state, snap, theme);
     match &state.link {
         _ if replay::draw_instead(frame, body, state, theme) => {}
         Link::Connecting {
@@ -86,7 +84,7 @@ fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
             draw_table(frame, table, state, theme);
         }
         Screen::Record { .. } => {
-            messages::draw_record(frame, body, state, theme);
+            crate::app::screens::messages::draw::draw_record(frame, body, state, theme);
         }
         _ => draw_table(frame, body, state, theme),
     }
@@ -95,134 +93,6 @@ fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
 /// `body` as a panel of `rows` rows over the rest.
 fn split(body: Rect, rows: u16) -> [Rect; 2] {
     Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(body)
-}
-
-fn draw_header(
-    frame: &mut Frame,
-    area: Rect,
-    state: &AppState,
-    snap: &MetadataSnapshot,
-    theme: &Theme,
-) {
-    let down: Vec<i32> = state.screens.brokers.down.keys().copied().collect();
-    let controller = snap
-        .controller_id()
-        .map_or_else(|| "-".to_owned(), |c| c.to_string());
-    let ro = if state.read_only { " [read-only]" } else { "" };
-    let mut first = vec![
-        Span::styled(
-            escaped(format!("kscope  context: {}{ro}", state.context)),
-            theme.header,
-        ),
-        Span::raw(escaped(format!(
-            "   cluster: {}",
-            snap.cluster_id().unwrap_or("-")
-        ))),
-    ];
-    first.extend(replay::header(state, theme));
-    let first = Line::from(first);
-    if !state.has_cluster() {
-        let second = Line::raw("not connected");
-        frame.render_widget(Paragraph::new(vec![first, second]), area);
-        return;
-    }
-    // Problems right after the broker count, so a narrow terminal cuts the
-    // counts of topics and partitions rather than which broker is down.
-    let mut second = vec![Span::raw(format!(
-        "brokers: {}",
-        broker_counts(snap, state.health.as_deref())
-    ))];
-    if !down.is_empty() {
-        let ids: Vec<String> = down.iter().map(ToString::to_string).collect();
-        second.push(Span::styled(
-            format!("   DOWN: broker {}", ids.join(",")),
-            theme.problem,
-        ));
-    }
-    if let Some(health) = state.health.as_deref() {
-        second.extend(health_spans(health, theme));
-    }
-    // Critical or warning events beside the problems; only info ones after
-    // the counts, where a narrow terminal cuts them first.
-    let [critical, warn, _] = state.screens.events.recent;
-    let recent = recent_events(state.screens.events.recent);
-    if critical + warn > 0
-        && let Some(recent) = &recent
-    {
-        let style = if critical > 0 {
-            theme.problem
-        } else {
-            theme.moved
-        };
-        second.push(Span::styled(recent.clone(), style));
-    }
-    second.push(Span::raw(format!(
-        "   controller: {controller}   topics: {}   partitions: {}",
-        snap.topics().len(),
-        state.partition_total
-    )));
-    if critical + warn == 0
-        && let Some(recent) = recent
-    {
-        second.push(Span::raw(recent));
-    }
-    frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
-}
-
-/// `   events 5m: 2 critical · 1 warn · 7 info` (the kinds with none left
-/// out); `None` when nothing happened in the last five minutes.
-fn recent_events([critical, warn, info]: [usize; 3]) -> Option<String> {
-    let parts: Vec<String> = [(critical, "critical"), (warn, "warn"), (info, "info")]
-        .into_iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, name)| format!("{n} {name}"))
-        .collect();
-    (!parts.is_empty()).then(|| format!("   events 5m: {} (:events)", parts.join(" · ")))
-}
-
-/// The cluster's claim beside kscope's own view: how many brokers the
-/// metadata registers, and how many of those answered kscope's last liveness
-/// check (left out until the first check).
-fn broker_counts(snap: &MetadataSnapshot, health: Option<&crate::meta::Health>) -> String {
-    let registered = snap.brokers();
-    match health {
-        Some(health) => {
-            let answering = registered
-                .iter()
-                .filter(|b| !health.not_answering.contains_key(&b.node_id))
-                .count();
-            format!("{} registered, {answering} answering", registered.len())
-        }
-        None => format!("{} registered", registered.len()),
-    }
-}
-
-/// kscope's own reachability, apart from the cluster's registration: brokers
-/// that do not answer, and metadata that stopped changing (since when, why).
-fn health_spans(health: &crate::meta::Health, theme: &Theme) -> Vec<Span<'static>> {
-    let mut spans = Vec::new();
-    if !health.not_answering.is_empty() {
-        let ids: Vec<String> = health
-            .not_answering
-            .keys()
-            .map(ToString::to_string)
-            .collect();
-        spans.push(Span::styled(
-            format!("   NOT ANSWERING: broker {}", ids.join(",")),
-            theme.problem,
-        ));
-    }
-    if let Some(frozen) = &health.frozen {
-        spans.push(Span::styled(
-            format!(
-                "   METADATA FROZEN since {}: {}",
-                format::clock(frozen.since),
-                frozen.reason
-            ),
-            theme.problem,
-        ));
-    }
-    spans
 }
 
 fn draw_connecting(

@@ -8,10 +8,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::AppState;
-use crate::app::replay::{holds, rfc3339};
+use crate::app::replay::holds;
+use crate::app::stores::replay::rfc3339;
 use crate::untrusted::escaped;
 
-use super::theme::Theme;
+use crate::paint::theme::Theme;
 
 /// The replay's keys, for the status line.
 pub const KEYS: &str =

@@ -5,8 +5,8 @@ use ratatui::style::Style;
 
 use crate::app::{AppState, Screen};
 
-use super::grid::{Grid, grid};
-use super::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 
 /// The visible rows of the view on screen.
 pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
@@ -15,7 +15,7 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     match &view.screen {
         Screen::Fleet => fleet(state, theme, window),
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
-        Screen::Messages { .. } => super::messages::visible(state, theme, page),
+        Screen::Messages { .. } => crate::app::screens::messages::draw::visible(state, theme, page),
         // A record's detail is text.
         Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
     }

@@ -17,7 +17,7 @@ use crate::columns::format;
 use crate::meta::MetadataSnapshot;
 use crate::untrusted::escaped;
 
-use super::theme::Theme;
+use crate::paint::theme::Theme;
 
 /// Everything on screen that the passing of time alone changes. Two equal
 /// faces mean a tick has nothing new to draw.

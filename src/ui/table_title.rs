@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::app::{AppState, Screen};
 
-use super::messages;
+use crate::app::screens::messages::draw as messages;
 
 /// The table's title: the screen, the selected row of how many, the filter,
 /// the screen's own status, and how many columns did not fit.

@@ -10,7 +10,8 @@ use kscope::browse::{Codec, Record, TimestampType};
 use kscope::meta::{
     BrokerInfo, MetadataSnapshot, MovementEvent, MovementKind, PartitionInfo, TopicId, TopicInfo,
 };
-use kscope::ui::{self, theme::Theme};
+use kscope::paint::theme::Theme;
+use kscope::ui;
 use ratatui::{Terminal, backend::TestBackend};
 
 pub fn partition(

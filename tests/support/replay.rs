@@ -3,8 +3,9 @@
 //! `TestBackend`, and the screen's rows read back as words.
 
 use kscope::app::{Action, Code, Key};
+use kscope::paint::theme::Theme;
 use kscope::term::replay::Headless;
-use kscope::ui::{self, theme::Theme};
+use kscope::ui;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

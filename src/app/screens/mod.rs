@@ -9,8 +9,10 @@
 //! 1. Make a folder `app/screens/NAME/` with
 //!    - `mod.rs`: the type saying what the screen shows (say `Shown`), its
 //!      store (with [`requests::Requests`] for the request bookkeeping),
-//!      its query and answer types, its message, and `impl Module for
-//!      Shown` ([`Module`]: title, headers, `plan`/`receive` over the
+//!      its query and answer types (what failed as a
+//!      [`Failure`](super::failure::Failure), made in `fetch` from the
+//!      lower layer's typed error, never a `String`), its message, and
+//!      `impl Module for Shown` ([`Module`]: title, headers, `plan`/`receive` over the
 //!      store, rows, sort, `fetch`; `PANEL_ROWS` and `draw_panel` for a
 //!      panel; `DRILLABLE` and `enter` returning a [`Goto`] when Enter
 //!      opens something);
@@ -120,6 +122,9 @@
 #[macro_use]
 mod dispatch;
 pub mod feed;
+// The Messages and Record screens: a folder, not yet a line of the
+// `screens!` list (see its module doc).
+pub mod messages;
 pub mod module;
 pub mod requests;
 
@@ -130,8 +135,8 @@ use std::time::Instant;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 pub use module::{Clock, Goto, Module, Reach, Registry, Seen, Source};
 use requests::RequestIds;

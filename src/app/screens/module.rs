@@ -11,11 +11,12 @@ use std::time::{Instant, SystemTime};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use crate::app::failure::Failure;
 use crate::groups::GroupsClient;
 use crate::meta::Cluster;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 use crate::schema::RegistryClient;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
 
 use super::requests::RequestIds;
 
@@ -115,8 +116,9 @@ pub struct Reach {
     pub groups: Option<GroupsClient>,
 }
 
-/// The context's schema registry client, or why there is none.
-pub type Registry = Result<RegistryClient, String>;
+/// The context's schema registry client, or why there is none (its
+/// config is unusable: final until the context changes).
+pub type Registry = Result<RegistryClient, Failure>;
 
 /// One thing a fetch runs against ([`Module::Source`]), taken from the
 /// [`Reach`]; without it the fetch is not started.

@@ -6,12 +6,12 @@
 //! decoded to its end; then it takes the cursor's place. At most one fetch
 //! per partition is out, read ahead or not.
 
+use std::collections::BTreeMap;
+
 use crate::browse::Event;
 use crate::browse::cursor::{Cursor, Outcome, State};
 use crate::browse::in_flight::Decoded;
 use crate::browse::notice::Notice;
-
-use super::Browser;
 
 /// A partition is read ahead once its kept answer has at most this many
 /// bytes (as fetched, compressed) left to decode: about one
@@ -41,7 +41,21 @@ pub(super) fn cursor_at(cursor: &Cursor, from: i64) -> Cursor {
     ahead
 }
 
-impl Browser {
+/// The answers read ahead, by partition: at most one each.
+#[derive(Debug, Default)]
+pub(super) struct ReadAhead(BTreeMap<i32, Ahead>);
+
+impl ReadAhead {
+    /// No answer is waiting.
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Partition `p` has an answer waiting.
+    pub(super) fn holds(&self, p: i32) -> bool {
+        self.0.contains_key(&p)
+    }
+
     /// Keep an answer read ahead until the partition's kept answer is
     /// decoded. One that failed (a stale leader, an offset out of range) is
     /// dropped: the partition is asked again from where it is once its kept
@@ -56,7 +70,7 @@ impl Browser {
             answer.records.is_empty(),
             "an answer read ahead is not decoded"
         );
-        self.ahead.insert(
+        self.0.insert(
             partition,
             Ahead {
                 cursor: answer.cursor,
@@ -68,14 +82,19 @@ impl Browser {
     /// Partition `p` decoded its kept answer to the end and handed it out:
     /// the answer read ahead, if one landed, takes the cursor's place, if
     /// the cursor is still active and ends where that answer starts.
-    pub(super) fn adopt(&mut self, p: i32, events: &mut Vec<Event>) {
-        let Some(cursor) = self.cursors.get_mut(&p) else {
+    pub(super) fn adopt(
+        &mut self,
+        cursors: &mut BTreeMap<i32, Cursor>,
+        p: i32,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(cursor) = cursors.get_mut(&p) else {
             return;
         };
         if cursor.rest.is_some() {
             return;
         }
-        let Some(ahead) = self.ahead.remove(&p) else {
+        let Some(ahead) = self.0.remove(&p) else {
             return;
         };
         if cursor.state != State::Active || cursor.next != ahead.cursor.next {

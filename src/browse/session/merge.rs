@@ -64,7 +64,7 @@ impl Browser {
         if !self.queues.get(&p).is_some_and(Queue::is_empty) {
             return true;
         }
-        self.adopt(p, events);
+        self.ahead.adopt(&mut self.cursors, p, events);
         let limits = self.limits();
         let Some(cursor) = self.cursors.get_mut(&p) else {
             return true;

@@ -1,5 +1,6 @@
 //! `kscope get groups` and `kscope describe group NAME`, as table or JSON.
 
+pub(crate) mod error;
 mod json;
 pub mod stuck;
 
@@ -20,33 +21,9 @@ use crate::untrusted::escape;
 
 pub use crate::cli::args::OutputFormat;
 pub use crate::recording::GroupRowJson;
+pub use error::CliError;
 pub use json::{GroupDetailJson, now_ms};
 pub use stuck::Verdicts;
-
-/// What a headless groups command can fail with.
-#[derive(Debug, thiserror::Error)]
-pub enum CliError {
-    /// Reading the groups failed.
-    #[error(transparent)]
-    Groups(#[from] groups::Error),
-    /// Writing the output failed.
-    #[error("writing output: {0}")]
-    Io(#[from] io::Error),
-    /// Serialising JSON failed.
-    #[error("writing json: {0}")]
-    Json(#[from] serde_json::Error),
-}
-
-impl CliError {
-    /// Whether this is stdout going away (`| head`): not worth a message.
-    pub fn is_broken_pipe(&self) -> bool {
-        match self {
-            CliError::Io(e) => e.kind() == io::ErrorKind::BrokenPipe,
-            CliError::Json(e) => e.io_error_kind() == Some(io::ErrorKind::BrokenPipe),
-            CliError::Groups(_) => false,
-        }
-    }
-}
 
 /// Print every group. Returns warnings for stderr (brokers that could not
 /// list their groups, groups whose details failed).

@@ -14,8 +14,8 @@ use std::time::{Instant, SystemTime};
 
 use crate::columns::format;
 use crate::meta::Cluster;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::leaders::Log;
 use super::module::{Clock, Goto, Module};

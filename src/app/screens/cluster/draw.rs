@@ -14,8 +14,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::columns::format::{age, ids};
 use crate::inspect::ClusterInfo;
-use crate::ui::grid::{Grid, grid};
-use crate::ui::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 use crate::untrusted::escaped;
 
 use super::columns::{Row, table};

@@ -16,8 +16,8 @@ use ratatui::layout::Rect;
 
 use crate::inspect::ClusterInfo;
 use crate::meta::Cluster;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Module, Seen};
 use super::requests::{RequestIds, Requests};

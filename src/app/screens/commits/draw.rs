@@ -12,8 +12,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::browse::internal::CONSUMER_OFFSETS;
 use crate::columns::format::age;
-use crate::ui::grid::{Grid, grid};
-use crate::ui::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 use crate::untrusted::escaped;
 
 use super::columns::{self, table};
@@ -93,7 +93,7 @@ pub fn panel(frame: &mut Frame, area: Rect, (group, answer): (&str, Option<&Answ
             format!("reading {CONSUMER_OFFSETS}…"),
             theme.dim,
         )],
-        Some(Err(why)) => vec![Line::styled(escaped(why.clone()), theme.problem)],
+        Some(Err(why)) => vec![Line::styled(escaped(why.message.clone()), theme.problem)],
         Some(Ok(history)) => {
             let style = if history.entries.is_empty() {
                 theme.warning

@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use crate::app::failure::Failure;
 use crate::meta::Cluster;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Module, Seen};
 use super::requests::{RequestIds, Requests};
@@ -40,8 +41,8 @@ pub struct Group {
 }
 
 /// What a read gave: the history, or why `__consumer_offsets` could not
-/// be read, in words.
-pub type Answer = Result<History, String>;
+/// be read.
+pub type Answer = Result<History, Failure>;
 
 /// A request for the worker: read the group's history.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,6 +5,7 @@
 //! [`LIMIT`] are found, [`SCAN_BUDGET`] offsets were read or the log start
 //! is reached. Only fetches: no group is joined, nothing is committed.
 
+use crate::app::failure::Failure;
 use crate::browse::internal::consumer_offsets::{self, GroupMetadata, Key, OffsetCommit, Value};
 use crate::browse::{self, Browser, Event, Isolation, Options, Record, Start};
 use crate::meta::Cluster;
@@ -158,9 +159,12 @@ pub fn failure(error: &browse::Error) -> String {
     }
 }
 
-/// Read `group`'s most recent records (see the module doc).
-pub async fn history(cluster: &Cluster, group: &str) -> Result<History, String> {
-    read(cluster, group).await.map_err(|e| failure(&e))
+/// Read `group`'s most recent records (see the module doc); a failure is
+/// the browse error's kind in [`failure`]'s words.
+pub async fn history(cluster: &Cluster, group: &str) -> Result<History, Failure> {
+    read(cluster, group)
+        .await
+        .map_err(|e| Failure::worded(&e, failure(&e)))
 }
 
 async fn read(cluster: &Cluster, group: &str) -> Result<History, browse::Error> {

@@ -105,7 +105,7 @@ fn an_answer_becomes_rows_newest_first() {
     let store = answered(Ok(history(entries)));
     let rows = shown().rows(&store, &mut |_| true);
     assert_eq!(rows, [0, 1, 2], "in the answer's order: newest first");
-    let grid = shown().visible(&store, (clock(), &crate::ui::theme::Theme::mono()), rows.into_iter());
+    let grid = shown().visible(&store, (clock(), &crate::paint::theme::Theme::mono()), rows.into_iter());
     let texts: Vec<Vec<String>> = grid.rows.iter().map(|(cells, _)| cells.clone()).collect();
     insta::assert_debug_snapshot!(texts);
     let only_orders_0 = shown().rows(&store, &mut |text| text.contains("metadata 'x'"));
@@ -128,7 +128,10 @@ offsets 0..900 (log 0..900), 900 records read"
 
 #[test]
 fn a_failure_is_held_in_words() {
-    let store = answered(Err("not authorized to read __consumer_offsets".to_owned()));
+    let store = answered(Err(Failure::new(
+        crate::app::failure::Kind::Final,
+        "not authorized to read __consumer_offsets",
+    )));
     assert!(shown().rows(&store, &mut |_| true).is_empty());
     assert!(matches!(store.held_for(&"billing".to_owned()), Some(Err(_))));
 }

@@ -26,10 +26,11 @@ use std::time::{Duration, Instant};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use crate::app::failure::Failure;
 use crate::inspect::{ConfigEntry, ConfigResource};
 use crate::meta::Cluster;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
@@ -73,7 +74,7 @@ impl Config {
 }
 
 /// One resource's answer: its entries, or why not.
-pub type Answer = (ConfigResource, Result<Arc<Vec<ConfigEntry>>, String>);
+pub type Answer = (ConfigResource, Result<Arc<Vec<ConfigEntry>>, Failure>);
 
 /// A request for the worker: describe the configs of `resources`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +93,7 @@ pub enum Msg {
         /// The request id it answers.
         request: u64,
         /// Per resource its configs, or why the whole request failed.
-        result: Result<Vec<Answer>, String>,
+        result: Result<Vec<Answer>, Failure>,
     },
 }
 
@@ -283,11 +284,11 @@ impl Module for Config {
                 described
                     .into_iter()
                     .map(|(resource, entries)| {
-                        (resource, entries.map(Arc::new).map_err(|e| e.to_string()))
+                        (resource, entries.map(Arc::new).map_err(Failure::from))
                     })
                     .collect()
             })
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::Answer { request, result }
     }
 }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::app::failure::Failure;
 use crate::inspect::{ConfigEntry, ConfigResource, TopicSummary};
 
 use super::{Answer, GIVE_UP, KEPT, MAX_TOPICS, Query, RETRY, SUMMARY_INTERVAL, INTERVAL};
@@ -20,7 +21,7 @@ pub struct Held {
     /// When the latest answer (entries or failure) landed.
     pub at: Option<Instant>,
     /// The latest failure, if the latest answer was one.
-    pub error: Option<String>,
+    pub error: Option<Failure>,
 }
 
 /// Everything the UI knows about configs.
@@ -115,7 +116,7 @@ impl Store {
 
     /// Take an answer landed at `now`; a stale one (not the request in
     /// flight) is dropped.
-    pub(super) fn receive(&mut self, request: u64, result: Result<Vec<Answer>, String>, now: Instant) {
+    pub(super) fn receive(&mut self, request: u64, result: Result<Vec<Answer>, Failure>, now: Instant) {
         if self.in_flight.map(|(id, _)| id) != Some(request) {
             return;
         }

@@ -4,8 +4,8 @@
 use ratatui::style::Style;
 
 use crate::meta::{MovementEvent, Severity};
-use crate::ui::grid::{Grid, grid};
-use crate::ui::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 
 use super::columns::table;
 

@@ -15,8 +15,8 @@ use std::convert::Infallible;
 use std::time::Instant;
 
 use crate::meta::{Cluster, MovementEvent};
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;

@@ -8,8 +8,8 @@ use std::time::Duration;
 use ratatui::style::Style;
 
 use crate::groups::{GroupState, Lag, Trend};
-use crate::ui::grid::{Grid, grid};
-use crate::ui::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 
 use super::Which;
 use super::columns::{list, members, offsets};

@@ -35,8 +35,9 @@ use ratatui::layout::Rect;
 
 use crate::groups::{GroupDetail, GroupsClient, Overview, Relisted};
 use crate::inspect::ClusterSizes;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::app::failure::Failure;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
@@ -92,7 +93,7 @@ pub enum Msg {
         /// The request id it answers.
         request: u64,
         /// Every group with its lag, or why not.
-        result: Result<Arc<Overview>, String>,
+        result: Result<Arc<Overview>, Failure>,
     },
     /// Every group as listed now and each asked group as its row shows it
     /// (state, members, lag, or what failed for it), or why none could be
@@ -101,14 +102,14 @@ pub enum Msg {
         /// The request id it answers.
         request: u64,
         /// The listing and the groups asked, described and with lag.
-        result: Result<Relisted, String>,
+        result: Result<Relisted, Failure>,
     },
     /// One group's detail ([`Query::Detail`]).
     Detail {
         /// The request id it answers.
         request: u64,
         /// The group's members, offsets and lag, or why not.
-        result: Result<Arc<GroupDetail>, String>,
+        result: Result<Arc<GroupDetail>, Failure>,
     },
     /// The latest log dirs answer (a partition's size on disk).
     Sizes(Option<Arc<ClusterSizes>>),
@@ -283,7 +284,7 @@ impl Module for Shown {
                     .overview()
                     .await
                     .map(Arc::new)
-                    .map_err(|e| e.to_string());
+                    .map_err(Failure::from);
                 Msg::List { request, result }
             }
             Query::Rows {
@@ -294,7 +295,7 @@ impl Module for Shown {
                 let result = client
                     .relist(groups, &topics)
                     .await
-                    .map_err(|e| e.to_string());
+                    .map_err(Failure::from);
                 Msg::Rows { request, result }
             }
             Query::Detail { request, group } => {
@@ -302,7 +303,7 @@ impl Module for Shown {
                     .group_detail(&group)
                     .await
                     .map(Arc::new)
-                    .map_err(|e| e.to_string());
+                    .map_err(Failure::from);
                 Msg::Detail { request, result }
             }
         }
@@ -350,3 +351,6 @@ impl Which<'_> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod loss_tests;

@@ -15,7 +15,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 use crate::columns::format::age;
 use crate::columns::group_format as cells;
 use crate::groups::{GroupDetail, GroupType, StreamsTasks, Trend};
-use crate::ui::theme::Theme;
+use crate::paint::theme::Theme;
 use crate::untrusted::escaped;
 
 use super::super::module::Clock;

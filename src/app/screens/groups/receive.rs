@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
+use crate::app::failure::Failure;
 use crate::groups::{GroupDetail, LagHistory, Overview, Relisted};
 use crate::meta::MovementEvent;
 
@@ -53,7 +54,7 @@ pub fn take(store: &mut GroupsStore, msg: Msg, at: At) {
 /// absorbed: the run loop sees it go (`Action::carried_rows`).
 pub fn list(
     store: &mut GroupsStore,
-    (request, result): (u64, Result<Arc<Overview>, String>),
+    (request, result): (u64, Result<Arc<Overview>, Failure>),
     (now, wall): At,
 ) -> Landed {
     if !store.list.landed(request) {
@@ -121,7 +122,7 @@ pub fn list(
 /// listing, the asked rows): the run loop sees it go.
 pub fn rows(
     store: &mut GroupsStore,
-    (request, result): (u64, Result<Relisted, String>),
+    (request, result): (u64, Result<Relisted, Failure>),
     (now, wall): At,
 ) -> Landed {
     if !store.visible.landed(request) {
@@ -163,7 +164,7 @@ pub fn rows(
 /// Take one group's detail.
 pub fn detail(
     store: &mut GroupsStore,
-    (request, result): (u64, Result<Arc<GroupDetail>, String>),
+    (request, result): (u64, Result<Arc<GroupDetail>, Failure>),
     (now, wall): At,
 ) -> Landed {
     let Some(view) = store

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::groups::stuck_events::GroupEvents;
+use crate::app::failure::Failure;
 use crate::groups::{GroupDetail, GroupType, LagHistory, Overview, PartitionHistories};
 use crate::inspect::{ClusterSizes, TopicSummary};
 use crate::meta::MovementEvent;
@@ -44,7 +45,7 @@ pub struct DetailView {
     /// When that answer landed.
     pub at: Option<Instant>,
     /// The latest failure, if the latest answer was one.
-    pub error: Option<String>,
+    pub error: Option<Failure>,
     /// Lag over time per partition, for this group only.
     pub partitions: PartitionHistories,
     /// Which member (index into the description's members) owns each
@@ -77,7 +78,7 @@ pub struct GroupsStore {
     /// When it landed.
     pub overview_at: Option<Instant>,
     /// The latest list failure, if the latest answer was one.
-    pub overview_error: Option<String>,
+    pub overview_error: Option<Failure>,
     /// Request bookkeeping of the whole list (listed, described, every lag).
     pub list: Requests,
     /// Request bookkeeping of the visible rows' lag.

@@ -15,8 +15,8 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::meta::{Cluster, MovementEvent, MovementKind};
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Module, Seen};
 use super::requests::RequestIds;

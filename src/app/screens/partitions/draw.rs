@@ -7,8 +7,8 @@ use ratatui::style::Style;
 
 use crate::columns::format;
 use crate::inspect::ClusterSizes;
-use crate::ui::grid::{Grid, grid};
-use crate::ui::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 
 use super::columns::{Row, table};
 

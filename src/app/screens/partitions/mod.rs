@@ -19,8 +19,8 @@ pub mod store;
 use std::time::{Duration, Instant};
 
 use crate::meta::{Cluster, TopicPartition};
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;

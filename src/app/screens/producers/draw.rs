@@ -12,8 +12,8 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::columns::format::age;
-use crate::ui::grid::{Grid, grid};
-use crate::ui::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 use crate::untrusted::escaped;
 
 use super::super::module::Clock;

@@ -13,8 +13,8 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::columns::format::age;
 use crate::schema::subjects::VersionRow;
-use crate::ui::grid::{Grid, grid};
-use crate::ui::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 use crate::untrusted::escaped;
 
 use super::Store;
@@ -56,7 +56,7 @@ pub fn version(
         .iter()
         .skip(offset)
         .take(page)
-        .map(|line| crate::ui::highlighted(line, theme))
+        .map(|line| crate::paint::highlight::highlighted(line, theme))
         .collect();
     let title = format!(
         " {} [line {}/{}] ",

@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use crate::app::failure::{Failure, Kind};
 use crate::browse::format::Line;
 use crate::schema::subjects::VersionRow;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Registry, Seen};
 use super::requests::{RequestIds, Requests};
@@ -46,7 +47,7 @@ pub enum Shown {
 }
 
 /// The registry's answer: every subject version, or why not.
-pub type Listed = Result<Vec<VersionRow>, String>;
+pub type Listed = Result<Vec<VersionRow>, Failure>;
 
 /// A request for the worker: list every version of every subject.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,8 +224,8 @@ impl Module for Shown {
                 crate::schema::subjects::all_versions(&client)
             })
             .await
-            .map_err(|e| format!("listing subjects: {e}"))
-            .and_then(|listed| listed.map_err(|e| e.to_string())),
+            .map_err(|e| Failure::new(Kind::Final, format!("listing subjects: {e}")))
+            .and_then(|listed| listed.map_err(Failure::from)),
         };
         Msg::Answer {
             request,

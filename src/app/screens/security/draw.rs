@@ -13,8 +13,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::columns::format::age;
 use crate::inspect::Acls;
-use crate::ui::grid::{Grid, grid};
-use crate::ui::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::theme::Theme;
 use crate::untrusted::escaped;
 
 use super::columns;

@@ -12,10 +12,11 @@ pub mod flatten;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::app::failure::Failure;
 use crate::inspect::clients::TopicClients;
 use crate::meta::Cluster;
-use crate::ui::grid::Grid;
-use crate::ui::theme::Theme;
+use crate::paint::grid::Grid;
+use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Seen};
 use super::requests::{RequestIds, Requests};
@@ -50,7 +51,7 @@ pub enum Msg {
         /// The request id it answers.
         request: u64,
         /// Who touches the topic, or why it could not be read.
-        answer: Result<TopicClients, String>,
+        answer: Result<TopicClients, Failure>,
     },
 }
 
@@ -97,7 +98,7 @@ impl Module for Topic {
             Err(error) => vec![ClientRow {
                 role: "?",
                 who: "-".to_owned(),
-                detail: error,
+                detail: error.message,
                 read_at_ms: clock.now_ms,
                 problem: true,
                 group: None,
@@ -155,7 +156,7 @@ impl Module for Topic {
         let Query { request, topic } = query;
         let answer = crate::inspect::clients::topic_clients(&cluster, &topic)
             .await
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::Answer { request, answer }
     }
 }

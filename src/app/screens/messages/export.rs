@@ -5,10 +5,10 @@
 //! values are `--mask`'s business, as on the screen); the copy key copies a
 //! value, which holds no name kscope knows to replace.
 
-use super::action::Effect;
-use super::messages;
-use super::screen::Screen;
-use super::state::AppState;
+use crate::app::action::Effect;
+use crate::app::screen::Screen;
+use crate::app::screens::messages;
+use crate::app::state::AppState;
 
 /// The record the user means: the one open on the detail screen, or the
 /// one selected on the Messages screen.

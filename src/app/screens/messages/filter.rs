@@ -290,11 +290,13 @@ mod tests {
         let avsc = dir.path().join("o.avsc");
         let schema = r#"{"type":"record","name":"O","fields":[{"name":"id","type":"long"},{"name":"customer","type":"string"}]}"#;
         std::fs::write(&avsc, schema).expect("write");
-        let mut schemas = SchemaCache::default();
-        schemas.mappings = Mappings::new(vec![TopicSchema {
-            topic: regex::Regex::new("^orders$").expect("regex"),
-            source: Source::Avro(avsc),
-        }]);
+        let schemas = SchemaCache {
+            mappings: Mappings::new(vec![TopicSchema {
+                topic: regex::Regex::new("^orders$").expect("regex"),
+                source: Source::Avro(avsc),
+            }]),
+            ..SchemaCache::default()
+        };
         schemas.mappings.prepare("orders", None);
         // Raw Avro of {"id": 1042, "customer": "ada"}: 1042 zigzag is 2084.
         let mut r = record(Some("k"), None);

@@ -4,16 +4,42 @@
 //! filter once; a keystroke that narrows the filter re-checks only the rows
 //! it had).
 
+//!
+//! The folder holds everything of the Messages screen and of the record
+//! opened from it (the Record screen): the store ([`store`]: the ring, the
+//! rows' filter, the detail open) and, apart from it so that `AppState`
+//! can hold them, the `:find` scan's state ([`finding`]), the decoded
+//! cells ([`decoded`]) and the schema cache ([`schema_cache`]); what
+//! changes them over the whole state (this file: the session; [`find`],
+//! [`isolation`], [`key`], [`export`], [`cells`], [`schema_asks`]); the
+//! filter ([`filter`]) and the record laid out ([`detail`]); and the
+//! drawing ([`draw`]). Not yet a line of the `screens!` list: its rows are
+//! record sequences kept in step with the ring, not rebuilt from answers.
+
+pub mod cells;
+pub mod decoded;
+pub mod detail;
+pub mod draw;
+pub mod export;
+pub mod filter;
+pub mod find;
+pub mod finding;
+pub mod isolation;
+pub mod key;
+pub mod schema_asks;
+pub mod schema_cache;
+pub mod store;
+
 use crate::browse::{Format, Record, Start};
 
-use super::action::Effect;
-use super::record_filter::RecordFilter;
-use super::record_view::Detail;
-use super::screen::Screen;
-use super::state::AppState;
-use super::update::push;
+use crate::app::action::Effect;
+use crate::app::navigate::push;
+use crate::app::screen::Screen;
+use crate::app::state::AppState;
+use detail::Detail;
+use filter::RecordFilter;
 
-pub use super::messages_store::{DEFAULT_START, MessagesStore};
+pub use store::{DEFAULT_START, MessagesStore};
 
 /// Open the Messages screen of `topic` (one partition or all) at `start`.
 /// Under `--anonymize`, Kafka's own topics are refused (their records hold
@@ -331,19 +357,4 @@ pub fn open_detail_of(state: &mut AppState, record: Record, fx: &mut Vec<Effect>
         &state.schemas,
     ));
     push(state, screen, None, fx);
-}
-
-/// Stop the session when neither its screen nor a record of it is on top.
-pub fn leave(state: &mut AppState, fx: &mut Vec<Effect>) {
-    let on = matches!(
-        state.view().screen,
-        Screen::Messages { .. } | Screen::Record { .. }
-    );
-    if !on && state.messages.find.take().is_some() {
-        fx.push(Effect::StopFind);
-    }
-    if !on && state.messages.live {
-        state.messages.live = false;
-        fx.push(Effect::StopBrowse);
-    }
 }

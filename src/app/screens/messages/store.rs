@@ -7,9 +7,9 @@
 
 use crate::browse::{Format, Isolation, Record, Ring, Start};
 
-use super::record_filter::RecordFilter;
-use super::record_view::Detail;
-use super::screen::Screen;
+use super::detail::Detail;
+use super::filter::RecordFilter;
+use crate::app::screen::Screen;
 
 /// Where a Messages screen starts: this many records before each
 /// partition's end, then it follows.
@@ -55,7 +55,7 @@ pub struct MessagesStore {
     /// Which records the session reads (aborted ones only uncommitted).
     pub isolation: Isolation,
     /// The `:find` scan running, if any.
-    pub find: Option<super::messages_find::Finding>,
+    pub find: Option<super::finding::Finding>,
     /// The id of the last `:find` scan started.
     pub finds: u64,
     /// `:key`: only records with this key are read into the view.
@@ -103,7 +103,7 @@ impl Default for MessagesStore {
 
 impl MessagesStore {
     /// An empty ring with this store's bounds.
-    pub(super) fn new_ring(&self) -> Ring {
+    pub(in crate::app) fn new_ring(&self) -> Ring {
         Ring::new(
             self.bounds.0,
             self.bounds.1,

@@ -15,51 +15,12 @@ use crate::browse::json::{Field, RecordJson};
 use crate::browse::{Record, Start};
 use crate::schema::record_decoding::{RecordDecoding, field};
 
-use super::action::Effect;
-use super::messages::open_detail_of;
-use super::record_filter::with_jq_input;
-use super::screen::Screen;
-use super::state::AppState;
-
-/// A scan in progress.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// Its id (answers of an older scan are dropped).
-    pub id: u64,
-    /// The pattern, as typed.
-    pub pattern: String,
-    /// Records read so far.
-    pub records: u64,
-    /// Their bytes.
-    pub bytes: u64,
-    /// Since the scan started.
-    pub elapsed: Duration,
-}
-
-impl Finding {
-    /// What the title says: counts, rate, and how to cancel.
-    pub fn progress(&self) -> String {
-        let secs = self.elapsed.as_secs_f64().max(0.001);
-        #[allow(clippy::cast_precision_loss)]
-        let (rate, mib) = (
-            self.records as f64 / secs,
-            self.bytes as f64 / (1024.0 * 1024.0),
-        );
-        format!(
-            "finding /{}/: {} records, {mib:.1} MiB, {rate:.0} records/s (Esc cancels)",
-            self.pattern, self.records
-        )
-    }
-}
-
-/// How a scan ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FindEnd {
-    /// This record matched.
-    Found(Record),
-    /// Nothing matched: the end was reached, the budget spent, or an error.
-    NotFound(String),
-}
+use super::filter::with_jq_input;
+use super::finding::{FindEnd, Finding};
+use super::open_detail_of;
+use crate::app::action::Effect;
+use crate::app::screen::Screen;
+use crate::app::state::AppState;
 
 /// Whether `record`'s key or value matches.
 pub fn matches(re: &Regex, record: &Record) -> bool {

@@ -6,10 +6,10 @@
 
 use crate::browse::Isolation;
 
-use super::action::Effect;
-use super::messages::{restart, selected};
-use super::screen::Screen;
-use super::state::AppState;
+use super::{restart, selected};
+use crate::app::action::Effect;
+use crate::app::screen::Screen;
+use crate::app::state::AppState;
 
 /// `committed` / `uncommitted` (and the protocol's names) as an isolation.
 pub fn parse(word: &str) -> Option<Isolation> {

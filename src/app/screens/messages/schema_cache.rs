@@ -18,9 +18,7 @@ use crate::schema::decoder::{Decoded, Decoding, decode_with};
 use crate::schema::mapping::Mappings;
 use crate::schema::{self, SchemaInfo};
 
-use super::action::Effect;
-use super::screen::Screen;
-use super::state::AppState;
+use crate::app::failure::Failure;
 
 /// A transient failure (registry unreachable, a 5xx) is asked again after this.
 pub const RETRY_AFTER: Duration = schema::decoder::RETRY_AFTER;
@@ -31,21 +29,13 @@ const CELL_CHARS: usize = 1600;
 /// Bytes of a marked cell shown as hex.
 const CELL_HEX: usize = 32;
 
-/// Why a schema could not be had.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FetchFailure {
-    /// The marker shown beside the bytes, e.g. `schema id 7 not found in
-    /// the registry`.
-    pub reason: String,
-    /// Asking again later may work (the registry was down).
-    pub transient: bool,
-}
-
 #[derive(Debug)]
-enum Slot {
+pub(in crate::app) enum Slot {
     Pending(Instant),
     Ready(Arc<SchemaInfo>),
-    Failed(FetchFailure, Instant),
+    /// Why not (its message is the marker shown beside the bytes, e.g.
+    /// `schema id 7 not found in the registry`), and when it landed.
+    Failed(Failure, Instant),
 }
 
 /// The schemas asked for this session.
@@ -54,13 +44,13 @@ pub struct SchemaCache {
     /// The context has a schema registry (otherwise framed values show as
     /// bytes with their schema id, and nothing is asked).
     pub enabled: bool,
-    slots: HashMap<u32, Slot>,
+    pub(in crate::app) slots: HashMap<u32, Slot>,
     /// Answers received (the open record is laid out again on each).
     pub answers: u64,
     /// The context's per-topic schemas for values without the wire prefix.
     pub mappings: Mappings,
     /// Topics whose mapping was asked to be compiled.
-    preparing: HashSet<String>,
+    pub(in crate::app) preparing: HashSet<String>,
 }
 
 /// How a framed key or value shows.
@@ -114,7 +104,7 @@ impl SchemaCache {
         }
         let info = match self.slots.get(&id) {
             None | Some(Slot::Pending(_)) => return Shown::Pending(id),
-            Some(Slot::Failed(failure, _)) => return Shown::Failed(id, failure.reason.clone()),
+            Some(Slot::Failed(failure, _)) => return Shown::Failed(id, failure.message.clone()),
             Some(Slot::Ready(info)) => info,
         };
         let expected = match format {
@@ -180,13 +170,13 @@ impl SchemaCache {
     }
 
     /// Whether id `id` should be asked for now.
-    fn due(&self, id: u32, now: Instant) -> bool {
+    pub(in crate::app) fn due(&self, id: u32, now: Instant) -> bool {
         match self.slots.get(&id) {
             None => true,
             Some(Slot::Ready(_)) => false,
             Some(Slot::Pending(at)) => now.saturating_duration_since(*at) >= GIVE_UP,
             Some(Slot::Failed(failure, at)) => {
-                failure.transient && now.saturating_duration_since(*at) >= RETRY_AFTER
+                failure.is_transient() && now.saturating_duration_since(*at) >= RETRY_AFTER
             }
         }
     }
@@ -202,93 +192,10 @@ impl SchemaCache {
     }
 }
 
-/// Ask for the schemas of the framed keys and values on screen (the
-/// visible rows of the Messages screen, or the record open) that are not
-/// held yet, each id once.
-pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if !state.messages.format.decodes() {
-        return;
-    }
-    let topic = &state.messages.topic;
-    if matches!(
-        state.view().screen,
-        Screen::Messages { .. } | Screen::Record { .. }
-    ) && state.schemas.mappings.unprepared(topic)
-        && state.schemas.preparing.insert(topic.clone())
-    {
-        fx.push(Effect::PrepareMapping {
-            topic: topic.clone(),
-        });
-    }
-    if !state.schemas.enabled {
-        return;
-    }
-    let mut ids: Vec<u32> = Vec::new();
-    let mut note = |bytes: Option<&[u8]>| {
-        if let Some(id) = bytes.and_then(schema_id)
-            && !ids.contains(&id)
-        {
-            ids.push(id);
-        }
-    };
-    let view = state.view();
-    match &view.screen {
-        Screen::Messages { .. } => {
-            let page = state.page();
-            for record in view
-                .rows
-                .iter()
-                .skip(view.offset)
-                .take(page)
-                .filter_map(|&seq| state.messages.record(seq))
-            {
-                note(record.key.as_deref());
-                note(record.value.as_deref());
-            }
-        }
-        Screen::Record { .. } => {
-            if let Some(detail) = &state.messages.detail {
-                note(detail.record.key.as_deref());
-                note(detail.record.value.as_deref());
-            }
-        }
-        _ => return,
-    }
-    let now = state.now;
-    for id in ids {
-        if state.schemas.due(id, now) {
-            state.schemas.slots.insert(id, Slot::Pending(now));
-            fx.push(Effect::FetchSchema { id });
-        }
-    }
-}
-
-/// Take the worker's answer for schema `id`; the record open is laid out
-/// again with it.
-pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, FetchFailure>) {
-    if !matches!(state.schemas.slots.get(&id), Some(Slot::Pending(_))) {
-        return;
-    }
-    let slot = match result {
-        Ok(info) => Slot::Ready(info),
-        Err(failure) => Slot::Failed(failure, state.now),
-    };
-    state.schemas.slots.insert(id, slot);
-    state.schemas.answers += 1;
-    super::messages::relayout(state);
-}
-
-/// The worker compiled `topic`'s mapping: the record open is laid out again.
-pub fn mapping_prepared(state: &mut AppState, topic: &str) {
-    if state.schemas.preparing.contains(topic) {
-        state.schemas.answers += 1;
-        super::messages::relayout(state);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::failure::Kind;
 
     #[test]
     fn unframed_bytes_text_formats_and_no_registry() {
@@ -313,12 +220,13 @@ mod tests {
             enabled: true,
             ..SchemaCache::default()
         };
-        let failure = |transient| FetchFailure {
-            reason: "x".to_owned(),
-            transient,
-        };
-        cache.slots.insert(1, Slot::Failed(failure(true), now));
-        cache.slots.insert(2, Slot::Failed(failure(false), now));
+        let failure = |kind| Failure::new(kind, "x");
+        cache
+            .slots
+            .insert(1, Slot::Failed(failure(Kind::Transient), now));
+        cache
+            .slots
+            .insert(2, Slot::Failed(failure(Kind::Final), now));
         cache.slots.insert(3, Slot::Pending(now));
         assert!(!cache.due(1, now));
         assert!(cache.due(1, now + RETRY_AFTER));

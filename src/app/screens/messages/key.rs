@@ -11,11 +11,11 @@ use bytes::Bytes;
 use crate::browse::{Start, partitioner};
 use crate::meta::MetadataSnapshot;
 
-use super::action::Effect;
-use super::messages;
-use super::screen::Screen;
-use super::state::AppState;
-use super::update::push;
+use crate::app::action::Effect;
+use crate::app::navigate::push;
+use crate::app::screen::Screen;
+use crate::app::screens::messages;
+use crate::app::state::AppState;
 
 /// Open the records of `key` in the topic on screen.
 pub fn open(state: &mut AppState, key: &str, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {

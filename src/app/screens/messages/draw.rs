@@ -8,15 +8,15 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use super::MessagesStore;
 use crate::app::AppState;
-use crate::app::messages::MessagesStore;
 use crate::browse::Format;
-use crate::browse::format::Tok;
 use crate::columns::messages;
 use crate::untrusted::escaped;
 
-use super::grid::{Grid, grid};
-use super::theme::Theme;
+use crate::paint::grid::{Grid, grid};
+use crate::paint::highlight::highlighted;
+use crate::paint::theme::Theme;
 
 /// The visible records of the Messages screen.
 pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
@@ -47,28 +47,6 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
             (row, style)
         });
     grid(&messages::table(), rows)
-}
-
-fn style(tok: Tok, theme: &Theme) -> Style {
-    match tok {
-        Tok::Plain => Style::new(),
-        Tok::Label => theme.header,
-        Tok::Dim | Tok::Punct => theme.dim,
-        Tok::Key => theme.title,
-        Tok::Str => theme.prompt,
-        Tok::Num => theme.warning,
-        Tok::Lit => theme.moved,
-    }
-}
-
-/// One line of highlighted text (a record's detail, a schema's text), each
-/// token in its theme style.
-pub(crate) fn highlighted<'a>(line: &'a [(Tok, String)], theme: &Theme) -> Line<'a> {
-    Line::from(
-        line.iter()
-            .map(|(tok, text)| Span::styled(text.as_str(), style(*tok, theme)))
-            .collect::<Vec<_>>(),
-    )
 }
 
 /// The record detail, scrolled to the view's position.
@@ -127,7 +105,7 @@ pub fn status(m: &MessagesStore) -> String {
         parts.push(format!("{dropped} dropped (ring full)"));
     }
     if m.isolation != crate::browse::Isolation::ReadCommitted {
-        parts.push(crate::app::messages_isolation::name(m.isolation).to_owned());
+        parts.push(super::isolation::name(m.isolation).to_owned());
     }
     if m.format != Format::Auto {
         parts.push(format!("format {}", m.format.name()));
@@ -136,7 +114,7 @@ pub fn status(m: &MessagesStore) -> String {
         parts.push(format!("filter: {}", filter.text()));
     }
     if let Some(key) = &m.key {
-        parts.push(format!("key {}", crate::app::messages_key::shown(key)));
+        parts.push(format!("key {}", super::key::shown(key)));
     }
     parts.join(" · ")
 }

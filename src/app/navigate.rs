@@ -1,0 +1,48 @@
+//! Moving on the navigation stack: a screen pushed, and what every move
+//! tells the worker (the topics on screen) and stops (a browse session or
+//! a `:find` scan whose records left the screen). Below everything that
+//! opens a screen, so none of them imports `update`.
+
+use super::action::Effect;
+use super::filter::Filter;
+use super::screen::{Screen, View};
+use super::state::AppState;
+
+/// Put `screen` on the stack (optionally filtered) and watch what it shows.
+pub fn push(state: &mut AppState, screen: Screen, filter: Option<&str>, fx: &mut Vec<Effect>) {
+    if state.view().screen == screen && filter.is_none() {
+        return;
+    }
+    let mut view = View::new(screen);
+    view.filter = filter.and_then(|f| Filter::parse(f).ok().flatten());
+    state.stack.push(view);
+    watch(state, fx);
+}
+
+/// Tell the worker which topics are on screen (topic-scoped refreshes),
+/// and stop browsing when the records left the screen.
+pub fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let topics = match &state.view().screen {
+        Screen::Messages { topic, .. } => vec![topic.clone()],
+        screen => screen
+            .partitions_topic()
+            .map_or_else(Vec::new, |topic| vec![topic.to_owned()]),
+    };
+    fx.push(Effect::WatchTopics(topics));
+    leave(state, fx);
+}
+
+/// Stop the session when neither its screen nor a record of it is on top.
+fn leave(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let on = matches!(
+        state.view().screen,
+        Screen::Messages { .. } | Screen::Record { .. }
+    );
+    if !on && state.messages.find.take().is_some() {
+        fx.push(Effect::StopFind);
+    }
+    if !on && state.messages.live {
+        state.messages.live = false;
+        fx.push(Effect::StopBrowse);
+    }
+}
