@@ -84,7 +84,8 @@ fn fleet(width: u16, stale: bool) -> (AppState, MetadataSnapshot) {
     rows.sort_by(kscope::fleet::by_severity);
     keys(&mut s, &snap, ":fleet");
     press(&mut s, &snap, Code::Enter);
-    update(&mut s, Action::Fleet(Arc::from(rows)), &snap);
+    let publication = kscope::app::screens::Msg::Fleet(Arc::from(rows));
+    update(&mut s, Action::Screen(publication), &snap);
     (s, snap)
 }
 

@@ -47,8 +47,6 @@ pub enum Action {
     /// or more): config-change events, and `min.insync.replicas` for the
     /// min-ISR events.
     ConfigSweep(Arc<crate::inspect::Sweep>),
-    /// The fleet poller published its rows (every context, worst first).
-    Fleet(crate::fleet::FleetRows),
     /// The answer to [`Effect::FetchWatermarks`].
     Watermarks {
         /// The request id it answers.

@@ -111,7 +111,12 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Brokers => push(state, Screen::brokers(), None, fx),
         Parsed::Leaders => push(state, Screen::leaders(), None, fx),
         Parsed::Events => push(state, Screen::events(), None, fx),
-        Parsed::Fleet => super::fleet::open(state, fx),
+        Parsed::Fleet => {
+            if state.screens.fleet.start() {
+                fx.push(Effect::StartFleet);
+            }
+            push(state, Screen::fleet(), None, fx);
+        }
         Parsed::Clients(Some(topic)) => {
             let shown = super::screens::topic_clients::Topic { topic };
             let screen = Screen::Module(super::screens::Screen::Clients(shown));

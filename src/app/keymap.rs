@@ -83,7 +83,7 @@ impl Scope {
             Scope::All => true,
             Scope::Topics => screen.is_topics(),
             Scope::Drillable => {
-                matches!(screen, Screen::Messages { .. } | Screen::Fleet)
+                matches!(screen, Screen::Messages { .. })
                     || matches!(screen, Screen::Module(s) if s.drillable())
             }
             Scope::HasConfigs => matches!(

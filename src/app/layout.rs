@@ -16,7 +16,7 @@ pub fn table_first_row(screen: &Screen) -> u16 {
         Screen::Record { .. } => TABLE_FIRST_ROW - 1,
         Screen::Module(s) if s.is_text() => TABLE_FIRST_ROW - 1,
         Screen::Module(s) => TABLE_FIRST_ROW + s.panel_rows(),
-        _ => TABLE_FIRST_ROW,
+        Screen::Messages { .. } => TABLE_FIRST_ROW,
     }
 }
 

@@ -11,7 +11,6 @@ pub mod event_sources;
 pub mod event_strip;
 pub mod failure;
 pub mod filter;
-pub mod fleet;
 mod forward;
 pub mod groups;
 mod input;

@@ -35,7 +35,6 @@ pub fn refresh(state: &mut AppState) {
     }
     let key = RowsKey {
         generation: state.generation,
-        fleet: state.fleet.answers,
         watermarks: state.watermarks.answers,
         filter: state
             .view()
@@ -86,7 +85,7 @@ pub fn is_text(screen: &Screen) -> bool {
     match screen {
         Screen::Record { .. } => true,
         Screen::Module(s) => s.is_text(),
-        _ => false,
+        Screen::Messages { .. } => false,
     }
 }
 
@@ -121,7 +120,6 @@ fn build(state: &mut AppState) -> Vec<usize> {
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
     let mut rows: Vec<usize> = match &screen {
         Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
-        Screen::Fleet => super::fleet::build(&state.fleet, &mut keep),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
     sort_rows(state, &screen, sort.column, &mut rows);
@@ -133,11 +131,7 @@ fn build(state: &mut AppState) -> Vec<usize> {
 
 /// Sort `rows` by column `column` of the screen's table (ascending).
 fn sort_rows(state: &AppState, screen: &Screen, column: usize, rows: &mut Vec<usize>) {
-    use crate::columns::sort_indices;
     match screen {
-        Screen::Fleet => sort_indices(rows, crate::columns::fleet::table().get(column), |i| {
-            state.fleet.row(i).cloned()
-        }),
         // Records keep the order they arrived in.
         Screen::Messages { .. } | Screen::Record { .. } => {}
         Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),

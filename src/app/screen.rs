@@ -7,8 +7,6 @@ use std::collections::BTreeMap;
 /// What is on screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Screen {
-    /// Every context of the config at a glance (`crate::fleet`).
-    Fleet,
     /// A screen that is its own module (`app/screens/`).
     Module(super::screens::Screen),
     /// A topic's records (one partition, or all merged by timestamp),
@@ -59,6 +57,13 @@ impl Screen {
         }
     }
 
+    /// The fleet screen, every context of the config (a module).
+    pub fn fleet() -> Screen {
+        Screen::Module(super::screens::Screen::Fleet(
+            super::screens::fleet::Contexts,
+        ))
+    }
+
     /// The Brokers screen (a module).
     pub fn brokers() -> Screen {
         Screen::Module(super::screens::Screen::Brokers(
@@ -92,7 +97,6 @@ impl Screen {
     pub fn title(&self) -> String {
         use crate::anonymize::{Kind, name};
         crate::untrusted::escaped(match self {
-            Screen::Fleet => "fleet: every context".to_owned(),
             Screen::Module(s) => s.title(),
             Screen::Messages {
                 topic,
@@ -117,7 +121,6 @@ impl Screen {
     pub fn headers(&self) -> Vec<&'static str> {
         use crate::columns::{headers, messages};
         match self {
-            Screen::Fleet => headers(&crate::columns::fleet::table()),
             Screen::Module(s) => s.headers(),
             Screen::Messages { .. } => headers(&messages::table()),
             Screen::Record { .. } => vec![""],
@@ -215,8 +218,6 @@ pub struct View {
 pub struct RowsKey {
     /// The snapshot generation.
     pub generation: u64,
-    /// How many fleet publications had arrived.
-    pub fleet: u64,
     /// Watermark answers received (the messages column sorts by them).
     pub watermarks: u64,
     /// The filter text.
@@ -239,8 +240,10 @@ impl View {
     /// A fresh view of `screen`.
     pub fn new(screen: Screen) -> Self {
         let sort = Sort {
-            // The fleet: by health, worst first (its second column).
-            column: usize::from(screen == Screen::Fleet),
+            column: match &screen {
+                Screen::Module(s) => s.sort_column(),
+                _ => 0,
+            },
             descending: match &screen {
                 Screen::Module(s) => s.descending(),
                 _ => false,

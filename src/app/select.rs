@@ -83,7 +83,6 @@ pub(super) fn selected_partition(state: &AppState, topic: &str) -> Option<i32> {
 pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
     match &state.view().screen {
         Screen::Messages { .. } => messages::open_detail(state, fx),
-        Screen::Fleet => super::fleet::select(state, fx),
         Screen::Module(screen) => {
             let view = state.view();
             let screen = screen.clone();
@@ -114,6 +113,7 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                 Some(Goto::Filtered(screen, filter)) => {
                     super::navigate::push(state, Screen::Module(screen), Some(&filter), fx);
                 }
+                Some(Goto::Context(name)) => switch_context(state, name, fx),
                 None => {}
             }
         }
@@ -149,5 +149,20 @@ fn select_source_row(state: &mut AppState, index: Option<usize>) {
     let view = state.view_mut();
     if let Some(row) = index.and_then(|i| view.rows.iter().position(|&r| r == i)) {
         view.selected = row;
+    }
+}
+
+/// Enter on a fleet row: the session's own context opens its Topics
+/// screen; another is switched to (its Topics screen opens once it
+/// resolves, over the fleet).
+fn switch_context(state: &mut AppState, name: String, fx: &mut Vec<Effect>) {
+    if name == state.context {
+        super::navigate::push(state, Screen::topics(), None, fx);
+    } else if name == crate::config::resolve::ONE_OFF {
+        state.notice =
+            Some("the command line's -b cluster is opened by starting kscope with -b".to_owned());
+    } else {
+        state.notice = Some(format!("switching to context '{name}'"));
+        fx.push(Effect::SwitchContext(name));
     }
 }

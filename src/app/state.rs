@@ -126,8 +126,6 @@ pub struct AppState {
     /// The recent events of the subject on screen (Partitions, Brokers, a
     /// group), picked from the timeline (`screens.events`).
     pub strip: super::stores::event_strip::Strip,
-    /// The fleet's rows (every context; not reset by `:ctx`).
-    pub fleet: super::stores::fleet::FleetStore,
     /// When each partition last changed leader.
     pub moved_at: HashMap<(String, i32), Instant>,
     /// When the latest of them moved: while within [`MOVED_HIGHLIGHT`], some
@@ -200,7 +198,6 @@ impl AppState {
             height: 24,
             sources: super::stores::event_sources::EventSources::default(),
             strip: super::stores::event_strip::Strip::default(),
-            fleet: super::stores::fleet::FleetStore::default(),
             moved_at: HashMap::new(),
             last_moved: None,
             watermarks: WatermarkStore::default(),
@@ -251,7 +248,7 @@ impl AppState {
         let fleet = self
             .stack
             .iter()
-            .find(|v| v.screen == Screen::Fleet)
+            .find(|v| v.screen == Screen::fleet())
             .cloned();
         self.stack = fleet.into_iter().collect();
         self.stack.push(View::new(Screen::topics()));
@@ -270,11 +267,9 @@ impl AppState {
         };
         self.schemas.reset();
         self.decoded = DecodedCells::default();
-        // The groups store keeps its settings (interval, narrowing).
-        let mut groups = std::mem::take(&mut self.screens.groups);
-        groups.reset();
-        self.screens = super::screens::Stores::default();
-        self.screens.groups = groups;
+        // Each module's store starts afresh or carries what is not the
+        // cluster's (the groups list's settings, the fleet).
+        self.screens = self.screens.carry();
         // The session's toggles outlive the cluster: the new Topics store
         // gets them too.
         self.screens.receive(self.topics_toggles(), self.clock());

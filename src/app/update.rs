@@ -52,7 +52,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Snapshot { generation } => snapshot(state, generation, snap),
         Action::Movements(events) => movements(state, events),
         Action::ConfigSweep(sweep) => super::event_sources::configs(state, sweep),
-        Action::Fleet(rows) => super::fleet::receive(state, rows),
         Action::Watermarks { request, result } => {
             if let Some(marks) = watermarks::receive(state, snap, request, result) {
                 shared(state, Shared::Marks(Arc::new(marks)));

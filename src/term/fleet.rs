@@ -1,7 +1,7 @@
 //! The fleet poller for the fleet screen: started by
 //! [`crate::app::Effect::StartFleet`], it polls every context of the config
 //! (and the command line's `-b`) on its own task, and each publication
-//! reaches `update` as [`Action::Fleet`]. It outlives `:ctx` (a context
+//! reaches `update` as the fleet module's message ([`Action::Screen`]). It outlives `:ctx` (a context
 //! switch aborts the session's tasks, not this one) and stops with kscope.
 
 use tokio::sync::mpsc::Sender;
@@ -60,7 +60,8 @@ pub fn start(args: &ConnectArgs, tx: Sender<Msg>) -> Result<FleetTask, String> {
     let forward = tokio::spawn(async move {
         loop {
             let latest = rows.borrow_and_update().clone();
-            if tx.send(Msg::Action(Action::Fleet(latest))).await.is_err() {
+            let publication = Action::Screen(crate::app::screens::Msg::Fleet(latest));
+            if tx.send(Msg::Action(publication)).await.is_err() {
                 return;
             }
             if rows.changed().await.is_err() {

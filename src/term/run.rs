@@ -79,10 +79,10 @@ fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Th
     if args.fleet {
         // `--fleet`: the fleet over the context's Topics screen (the run
         // loop starts the poller).
-        state.fleet.started = true;
+        state.screens.fleet.started = true;
         state
             .stack
-            .push(crate::app::View::new(crate::app::Screen::Fleet));
+            .push(crate::app::View::new(crate::app::Screen::fleet()));
     }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (theme, notice) = Theme::load(&context.theme, no_color);
@@ -121,7 +121,7 @@ pub(super) async fn run_loop(
         },
         &session.snap,
     );
-    if state.fleet.started {
+    if state.screens.fleet.started {
         effects.push(Effect::StartFleet);
     }
     let mut ticks = tokio::time::interval(Duration::from_secs(1));

@@ -86,7 +86,7 @@ fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
         Screen::Record { .. } => {
             crate::app::screens::messages::draw::draw_record(frame, body, state, theme);
         }
-        _ => draw_table(frame, body, state, theme),
+        Screen::Messages { .. } => draw_table(frame, body, state, theme),
     }
 }
 

@@ -1,8 +1,6 @@
 //! The table of each screen, from its column table: only the visible window
 //! of rows is formatted; the style of a row is chosen here (it is drawing).
 
-use ratatui::style::Style;
-
 use crate::app::{AppState, Screen};
 
 use crate::paint::grid::{Grid, grid};
@@ -13,59 +11,9 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     let view = state.view();
     let window = view.rows.iter().skip(view.offset).take(page).copied();
     match &view.screen {
-        Screen::Fleet => fleet(state, theme, window),
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
         Screen::Messages { .. } => crate::app::screens::messages::draw::visible(state, theme, page),
         // A record's detail is text.
         Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
     }
-}
-
-/// The fleet's visible rows, each aged to this frame, by health. A row that
-/// failed and has no numbers (it never answered) says why across the metric
-/// columns; one that failed with numbers kept from before shows them, and
-/// its ERROR column is given room for the reason's words before WORST LAG's
-/// group name is (a reason cut to `connection refu…` says too little).
-fn fleet(state: &AppState, theme: &Theme, window: impl Iterator<Item = usize>) -> Grid {
-    use crate::columns::fleet as columns;
-    use crate::fleet::Health;
-    let rows: Vec<(crate::fleet::FleetRow, Style)> = window
-        .filter_map(|i| state.fleet.row(i))
-        .map(|row| {
-            let style = match row.health {
-                Health::Unreachable | Health::Offline | Health::UnderMinIsr => theme.problem,
-                Health::UnderReplicated | Health::NeedsLogin => theme.warning,
-                Health::Ok | Health::Pending => Style::new(),
-            };
-            (row.clone().aged(state.now), style)
-        })
-        .collect();
-    let spanned: Vec<bool> = rows.iter().map(|(row, _)| columns::spans(row)).collect();
-    let login: Vec<bool> = rows
-        .iter()
-        .map(|(row, _)| row.health == Health::NeedsLogin)
-        .collect();
-    let need = rows
-        .iter()
-        .zip(&spanned)
-        .filter(|(_, spans)| !**spans)
-        .map(|((row, _), _)| columns::reason_width(row))
-        .max()
-        .unwrap_or(0);
-    let mut grid = grid(&columns::table(), rows.into_iter());
-    for ((cells, _), _) in grid.rows.iter_mut().zip(&login).filter(|(_, l)| **l) {
-        if let Some(error) = cells.last_mut() {
-            columns::NEEDS_LOGIN.clone_into(error);
-        }
-    }
-    if let Some(crate::columns::Width::Fill { min, .. }) = grid.widths.last_mut() {
-        *min = (*min).max(need);
-    }
-    grid.spans = spanned
-        .iter()
-        .enumerate()
-        .filter(|(_, spans)| **spans)
-        .map(|(i, _)| (i, columns::METRICS))
-        .collect();
-    grid
 }

@@ -88,6 +88,13 @@ macro_rules! screens {
                 }
             }
 
+            /// The column its list opens sorted by.
+            pub fn sort_column(&self) -> usize {
+                match self {
+                    $(Screen::$variant(_) => <$module::$shown as Module>::SORT_COLUMN,)+
+                }
+            }
+
             /// Whether it asks only while the cluster is connected (its
             /// fetch runs against the cluster).
             pub fn needs_cluster(&self) -> bool {
@@ -206,6 +213,15 @@ macro_rules! screens {
                         <$module::$shown as Module>::receive(&mut self.$module, m, clock);
                         <$module::$shown as Module>::take_notice(&mut self.$module)
                     })+
+                }
+            }
+
+            /// The stores the next context's session starts with (`:ctx`):
+            /// each module's [`Module::carry`] of its old one.
+            #[must_use]
+            pub fn carry(&mut self) -> Stores {
+                Stores {
+                    $($module: <$module::$shown as Module>::carry(&mut self.$module),)+
                 }
             }
 

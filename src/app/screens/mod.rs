@@ -53,9 +53,11 @@
 //!    (most screens; asked only while connected), the cluster's
 //!    [`GroupsClient`](crate::groups::GroupsClient) (the group screens:
 //!    its request counts and topic-name cache outlive a fetch; only while
-//!    connected) or the context's schema [`Registry`] (the schema screens;
-//!    asked whether or not the cluster is connected); the session hands it
-//!    over from its [`Reach`] and starts no fetch without it.
+//!    connected), the context's schema [`Registry`] (the schema screens;
+//!    asked whether or not the cluster is connected), or `()` for a screen
+//!    that never fetches and shows whether or not the cluster is connected
+//!    (the fleet, fed by its own poller); the session hands it over from
+//!    its [`Reach`] and starts no fetch without it.
 //!
 //!    A screen over data the session already holds rather than answers of
 //!    its own (Brokers: the snapshot's brokers, kscope's liveness view, the
@@ -86,21 +88,26 @@
 //!    topics, `L` keeps the groups loading) stays in `AppState` and is
 //!    forwarded when it changes and again after `:ctx` (the stores are
 //!    replaced, the settings are not; a plan reads `L` in its [`Seen`];
-//!    the groups store's own settings, the re-read interval and the
-//!    list's narrowing, are carried over by `AppState::reset_cluster`).
+//!    what a store keeps across contexts is its [`Module::carry`]: the
+//!    groups store's settings, the re-read interval and the list's
+//!    narrowing; the fleet's whole store, which is the session's and not
+//!    a cluster's).
 //!    Where the module's
 //!    store is itself what others read (the events timeline: the header's
 //!    recent counts, the strips under other screens), they read it as
 //!    `AppState::screens.NAME`, and a tick reaches it as a `Msg` too
 //!    (`events::Msg::Aged`). The table's own
 //!    options: `DESCENDING` for a list that opens last first (a log),
+//!    `SORT_COLUMN` for one that opens sorted by another column than the
+//!    first (the fleet, by health),
 //!    `counts` for what the title counts among the filtered rows (made with
 //!    them in `update`), `counts_seconds` false for rows that change only
 //!    with the data (no tick each second), and [`Goto::Filtered`] to open
 //!    another module's screen with a filter (a broker's leader movement),
 //!    [`Goto::Partition`] or [`Goto::Broker`] to open a screen on its
 //!    subject's row (an event's, a topic's partitions), [`Goto::Messages`]
-//!    for a partition's records. `title_end` is what
+//!    for a partition's records, [`Goto::Context`] to switch the session
+//!    to another context (a fleet row). `title_end` is what
 //!    the title says after the count of columns that did not fit (a narrow
 //!    terminal cuts it first: what the LAG column waits for).
 //!
@@ -155,4 +162,5 @@ screens! {
     Events => events::Timeline,
     Commits => commits::Group,
     Groups => groups::Shown,
+    Fleet => fleet::Contexts,
 }

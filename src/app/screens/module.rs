@@ -97,6 +97,10 @@ pub enum Goto {
     Broker(i32),
     /// Another screen of a module (a config's detail from the list).
     Screen(super::Screen),
+    /// The context of this name: the session switches to it (its Topics
+    /// screen opens over the fleet), or opens its own Topics screen if it
+    /// is the session's.
+    Context(String),
     /// Another screen of a module with its `/` filter set (a broker's
     /// leader movement: `~\bb2\b`).
     Filtered(super::Screen, String),
@@ -147,6 +151,16 @@ impl Source for GroupsClient {
     }
 }
 
+/// Nothing: a screen that never fetches (its data arrives by itself) and
+/// is shown whether or not the cluster is connected (the fleet).
+impl Source for () {
+    const NEEDS_CLUSTER: bool = false;
+
+    fn from_reach(_: &Reach) -> Option<()> {
+        Some(())
+    }
+}
+
 impl Source for Registry {
     /// The registry answers without the cluster.
     const NEEDS_CLUSTER: bool = false;
@@ -174,6 +188,8 @@ pub trait Module: Sized {
     const DRILLABLE: bool = false;
     /// Whether the list opens sorted last first (a log: newest on top).
     const DESCENDING: bool = false;
+    /// The column the list opens sorted by (the fleet: its health).
+    const SORT_COLUMN: usize = 0;
 
     /// The panel's rows for what is shown, where one module shows two
     /// screens (a list and a detail); [`Module::PANEL_ROWS`] by default.
@@ -240,6 +256,16 @@ pub trait Module: Sized {
 
     /// Ask again at the next chance (the `r` key).
     fn expire(store: &mut Self::Store);
+
+    /// The store the next context's session starts with (`:ctx`), made
+    /// from the old one: a fresh store by default, the data being the
+    /// cluster's; one that keeps settings across contexts (the groups
+    /// list's interval and narrowing) or holds the session's own data (the
+    /// fleet) takes them over.
+    fn carry(old: &mut Self::Store) -> Self::Store {
+        let _ = old;
+        Self::Store::default()
+    }
 
     /// How many answers the store took: the rows are rebuilt when it moves.
     fn answers(store: &Self::Store) -> u64;

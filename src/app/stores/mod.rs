@@ -5,6 +5,5 @@
 
 pub mod event_sources;
 pub mod event_strip;
-pub mod fleet;
 pub mod replay;
 pub mod sizes;

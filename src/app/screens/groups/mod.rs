@@ -212,6 +212,14 @@ impl Module for Shown {
         store.notice.take()
     }
 
+    /// A new context keeps the list's settings (interval, what is
+    /// hidden, the group type), not its data.
+    fn carry(old: &mut GroupsStore) -> GroupsStore {
+        let mut store = std::mem::take(old);
+        store.reset();
+        store
+    }
+
     fn expire(store: &mut GroupsStore) {
         store.expire();
     }

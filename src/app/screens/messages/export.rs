@@ -16,7 +16,7 @@ fn current(state: &AppState) -> Option<crate::browse::Record> {
     match state.view().screen {
         Screen::Record { .. } => state.messages.detail.as_ref().map(|d| d.record.clone()),
         Screen::Messages { .. } => messages::selected(state).cloned(),
-        _ => None,
+        Screen::Module(_) => None,
     }
 }
 

@@ -63,7 +63,7 @@ pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
                 note(detail.record.value.as_deref());
             }
         }
-        _ => return,
+        Screen::Module(_) => return,
     }
     let now = state.now;
     for id in ids {
