@@ -13,6 +13,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use criterion::{Criterion, criterion_group, criterion_main};
 
+use kscope::app::screens::messages::effect::Effect as MessagesEffect;
 use kscope::app::{Action, AppState, Code, Effect, Key, update};
 use kscope::browse::{Codec, Header, Record, TimestampType};
 use kscope::meta::MetadataSnapshot;
@@ -151,7 +152,7 @@ fn full_of(snap: &MetadataSnapshot, make: fn(i64) -> Record, registry: bool) -> 
     let session = effects
         .iter()
         .find_map(|e| match e {
-            Effect::Browse { session, .. } => Some(*session),
+            Effect::Messages(MessagesEffect::Browse { session, .. }) => Some(*session),
             _ => None,
         })
         .expect("Enter on a partition opens Messages");

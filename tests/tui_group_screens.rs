@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use kscope::app::failure::{Failure, Kind};
 use kscope::app::screens::groups::{Msg as GroupMsg, Query as GroupQuery};
+use kscope::app::screens::messages::effect::Effect as MessagesEffect;
 use kscope::app::screens::{Msg, Query};
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::groups::{
@@ -525,7 +526,7 @@ fn v_opens_a_partitions_records_at_the_committed_offset() {
     let effects = keys(&mut s, &snap, "v");
     assert!(
         effects.iter().any(|e| matches!(e,
-            Effect::Browse { topic, partition: Some(0), start: kscope::browse::Start::Offset(7), .. }
+            Effect::Messages(MessagesEffect::Browse { topic, partition: Some(0), start: kscope::browse::Start::Offset(7), .. })
                 if topic == "payments")),
         "{effects:?}"
     );
@@ -559,7 +560,9 @@ fn v_opens_a_partitions_records_at_the_committed_offset() {
     keys(&mut s, &snap, "jj");
     let effects = keys(&mut s, &snap, "v");
     assert!(
-        !effects.iter().any(|e| matches!(e, Effect::Browse { .. })),
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Messages(MessagesEffect::Browse { .. }))),
         "no committed offset on partition 2: {effects:?}"
     );
     assert!(

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::Bytes;
+use kscope::app::screens::messages::effect::Effect as MessagesEffect;
 use kscope::app::{AppState, Code, Effect, Screen};
 use kscope::browse::{Codec, Header, Record, Start};
 use kscope::meta::MetadataSnapshot;
@@ -58,13 +59,13 @@ fn open(s: &mut AppState, snap: &MetadataSnapshot, records: Vec<Record>) -> u64 
     let session = effects
         .iter()
         .find_map(|e| match e {
-            Effect::Browse {
+            Effect::Messages(MessagesEffect::Browse {
                 session,
                 topic,
                 partition,
                 start,
                 ..
-            } => {
+            }) => {
                 assert_eq!(topic, "orders");
                 assert_eq!(*partition, Some(0));
                 assert_eq!(*start, Start::FromEnd(500));
@@ -188,17 +189,17 @@ fn command_line_opens_seeks_and_formats() {
     keys(&mut s, &snap, ":messages payments 1");
     let effects = press(&mut s, &snap, Code::Enter);
     assert!(effects.iter().any(|e| matches!(e,
-        Effect::Browse { topic, partition: Some(1), .. } if topic == "payments")));
+        Effect::Messages(MessagesEffect::Browse { topic, partition: Some(1), .. }) if topic == "payments")));
     keys(&mut s, &snap, ":seek -10");
     let effects = press(&mut s, &snap, Code::Enter);
     assert!(
         effects.iter().any(|e| matches!(
             e,
-            Effect::Browse {
+            Effect::Messages(MessagesEffect::Browse {
                 start: Start::FromEnd(10),
                 partition: Some(1),
                 ..
-            }
+            })
         )),
         "{effects:?}"
     );
@@ -206,7 +207,10 @@ fn command_line_opens_seeks_and_formats() {
     press(&mut s, &snap, Code::Enter);
     assert_eq!(s.messages.format, kscope::browse::Format::Hex);
     let effects = press(&mut s, &snap, Code::Esc);
-    assert!(effects.contains(&Effect::StopBrowse), "{effects:?}");
+    assert!(
+        effects.contains(&Effect::Messages(MessagesEffect::StopBrowse)),
+        "{effects:?}"
+    );
 }
 
 #[test]
@@ -217,9 +221,9 @@ fn m_on_topics_opens_every_partition_and_detail_scrolls() {
     press(&mut s, &snap, Code::Enter);
     let effects = keys(&mut s, &snap, "m");
     assert!(effects.iter().any(|e| matches!(e,
-        Effect::Browse { topic, partition: None, .. } if topic == "orders")));
+        Effect::Messages(MessagesEffect::Browse { topic, partition: None, .. }) if topic == "orders")));
     let Some(session) = effects.iter().find_map(|e| match e {
-        Effect::Browse { session, .. } => Some(*session),
+        Effect::Messages(MessagesEffect::Browse { session, .. }) => Some(*session),
         _ => None,
     }) else {
         panic!("no session");

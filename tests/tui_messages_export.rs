@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::Bytes;
+use kscope::app::screens::messages::effect::Effect as MessagesEffect;
 use kscope::app::{AppState, Code, Effect};
 use kscope::browse::{Isolation, Record, Start};
 use kscope::meta::MetadataSnapshot;
@@ -22,12 +23,12 @@ fn record(offset: i64, key: &str, value: Option<&[u8]>) -> Record {
 /// The browse session `effects` start: id, start and isolation.
 fn browse(effects: &[Effect]) -> Option<(u64, Start, Isolation)> {
     effects.iter().find_map(|e| match e {
-        Effect::Browse {
+        Effect::Messages(MessagesEffect::Browse {
             session,
             start,
             isolation,
             ..
-        } => Some((*session, start.clone(), *isolation)),
+        }) => Some((*session, start.clone(), *isolation)),
         _ => None,
     })
 }
@@ -50,12 +51,12 @@ fn opened(snap: &MetadataSnapshot) -> AppState {
 
 fn saved(effects: &[Effect]) -> Option<(&str, Vec<i64>, bool)> {
     effects.iter().find_map(|e| match e {
-        Effect::Save {
+        Effect::Messages(MessagesEffect::Save {
             path,
             topic,
             records,
             force,
-        } => {
+        }) => {
             assert_eq!(topic, "payments");
             Some((
                 path.as_str(),
@@ -130,7 +131,9 @@ fn y_copies_the_value_and_says_when_there_is_none() {
     let effects = keys(&mut s, &snap, "y");
     assert_eq!(
         effects,
-        vec![Effect::Copy(Bytes::from_static(b"{\"n\":1}"))],
+        vec![Effect::Messages(MessagesEffect::Copy(Bytes::from_static(
+            b"{\"n\":1}"
+        )))],
         "y on a record copies its value"
     );
     press(&mut s, &snap, Code::End);

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use kscope::app::screens::messages::effect::Effect as MessagesEffect;
 use kscope::app::screens::messages::finding::FindEnd;
 use kscope::app::{Action, AppState, Code, Effect, Screen, update};
 use kscope::browse::{Record, Start};
@@ -37,9 +38,9 @@ fn find(s: &mut AppState, snap: &MetadataSnapshot, pattern: &str) -> Vec<Effect>
 
 fn scan(effects: &[Effect]) -> Option<(u64, Start)> {
     effects.iter().find_map(|e| match e {
-        Effect::Find {
+        Effect::Messages(MessagesEffect::Find {
             id, start, pattern, ..
-        } => {
+        }) => {
             assert_eq!(pattern, "needle");
             Some((*id, start.clone()))
         }
@@ -54,7 +55,9 @@ fn a_loaded_match_after_the_selection_is_selected() {
     press(&mut s, &snap, Code::Home);
     let effects = find(&mut s, &snap, "alp");
     assert!(
-        !effects.iter().any(|e| matches!(e, Effect::Find { .. })),
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Messages(MessagesEffect::Find { .. }))),
         "{effects:?}"
     );
     let selected = kscope::app::screens::messages::selected(&s).map(|r| r.offset);
@@ -89,7 +92,10 @@ fn a_scan_beyond_reports_progress_cancels_and_opens_what_it_finds() {
         "{screen}"
     );
     let effects = press(&mut s, &snap, Code::Esc);
-    assert!(effects.contains(&Effect::StopFind), "{effects:?}");
+    assert!(
+        effects.contains(&Effect::Messages(MessagesEffect::StopFind)),
+        "{effects:?}"
+    );
     assert!(
         matches!(s.view().screen, Screen::Messages { .. }),
         "Esc cancelled the scan and stayed"
@@ -209,7 +215,9 @@ fn find_takes_a_jq_expression_compiled_once_and_hands_it_to_the_scan() {
     press(&mut s, &snap, Code::Home);
     let effects = find(&mut s, &snap, r#".value.status? == "FAILED""#);
     assert!(
-        !effects.iter().any(|e| matches!(e, Effect::Find { .. })),
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Messages(MessagesEffect::Find { .. }))),
         "{effects:?}"
     );
     let selected = kscope::app::screens::messages::selected(&s).map(|r| r.offset);
@@ -218,7 +226,7 @@ fn find_takes_a_jq_expression_compiled_once_and_hands_it_to_the_scan() {
     // Not among the loaded records: the scan gets the compiled expression.
     let effects = find(&mut s, &snap, "jq:.value.id == 99");
     let jq = effects.iter().find_map(|e| match e {
-        Effect::Find { jq, pattern, .. } => {
+        Effect::Messages(MessagesEffect::Find { jq, pattern, .. }) => {
             assert_eq!(pattern, "jq:.value.id == 99");
             jq.clone()
         }
@@ -232,7 +240,7 @@ fn find_takes_a_jq_expression_compiled_once_and_hands_it_to_the_scan() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::Find { jq: None, .. })),
+            .any(|e| matches!(e, Effect::Messages(MessagesEffect::Find { jq: None, .. }))),
         "{effects:?}"
     );
     press(&mut s, &snap, Code::Esc);

@@ -5,6 +5,7 @@
 //! the status line, and `:messages` ends it.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use kscope::app::screens::messages::effect::Effect as MessagesEffect;
 use kscope::app::{Code, Effect, Screen};
 use kscope::browse::Start;
 use kscope::browse::partitioner::partition_for_key;
@@ -15,12 +16,12 @@ use screens_fixture::{cluster, keys, press, render, state};
 
 fn browse(effects: &[Effect]) -> Option<(Option<i32>, Start, Option<Vec<u8>>)> {
     effects.iter().find_map(|e| match e {
-        Effect::Browse {
+        Effect::Messages(MessagesEffect::Browse {
             partition,
             start,
             key,
             ..
-        } => Some((*partition, start.clone(), key.as_ref().map(|k| k.to_vec()))),
+        }) => Some((*partition, start.clone(), key.as_ref().map(|k| k.to_vec()))),
         _ => None,
     })
 }

@@ -95,7 +95,7 @@ pub enum Action {
     },
     /// A `:find` scan's progress, and how it ended once it did.
     Finding {
-        /// The scan ([`Effect::Find`]'s id).
+        /// The scan (`messages::effect::Effect::Find`'s id).
         id: u64,
         /// Records read, their bytes, and the time since it started.
         read: (u64, u64, std::time::Duration),
@@ -104,7 +104,7 @@ pub enum Action {
     },
     /// What a browse session read since it last reported.
     Browsed {
-        /// The session ([`Effect::Browse`]'s id).
+        /// The session (`messages::effect::Effect::Browse`'s id).
         session: u64,
         /// The records, oldest first.
         records: Vec<crate::browse::Record>,
@@ -187,28 +187,11 @@ pub enum Effect {
     },
     /// A screen module's fetch; answer with [`Action::Screen`].
     Query(super::screens::Query),
+    /// The Messages screen's work: a browse session, a `:find` scan,
+    /// saving or copying records.
+    Messages(super::screens::messages::effect::Effect),
     /// Resolve the named context and reconnect.
     SwitchContext(String),
-    /// Read `topic` (one partition, or all) from `start`, following, into
-    /// a bounded ring; answers with [`Action::Browsed`]. Replaces the
-    /// session running, if any.
-    Browse {
-        /// Session id.
-        session: u64,
-        /// The topic.
-        topic: String,
-        /// Only this partition.
-        partition: Option<i32>,
-        /// Where to start.
-        start: crate::browse::Start,
-        /// `read_committed` (aborted records hidden) or `read_uncommitted`.
-        isolation: crate::browse::Isolation,
-        /// Only records with this key (`:key`): the worker drops the others
-        /// before they are staged.
-        key: Option<bytes::Bytes>,
-    },
-    /// Stop the browse session running, if any.
-    StopBrowse,
     /// Compile the schema the config maps `topic` to (a local file, or a
     /// registry subject's latest version); answers with
     /// [`Action::MappingPrepared`].
@@ -222,40 +205,6 @@ pub enum Effect {
         /// The schema id.
         id: u32,
     },
-    /// Write `records` of `topic` to `path` as JSON lines (the fields of
-    /// `kscope consume -o json`); an existing file only when `force`.
-    /// Answers with [`Action::Notice`].
-    Save {
-        /// The path as typed (`~/` is the home directory).
-        path: String,
-        /// The topic the records are of.
-        topic: String,
-        /// The records, oldest first.
-        records: Vec<crate::browse::Record>,
-        /// Overwrite an existing file.
-        force: bool,
-    },
-    /// Read `topic` from `start` to the end (not following) until a record
-    /// whose key or value matches `pattern`, within a budget; answers with
-    /// [`Action::Finding`]. Replaces the scan running, if any.
-    Find {
-        /// Scan id.
-        id: u64,
-        /// The topic.
-        topic: String,
-        /// Only this partition.
-        partition: Option<i32>,
-        /// Where to start.
-        start: crate::browse::Start,
-        /// Committed or uncommitted records.
-        isolation: crate::browse::Isolation,
-        /// A regex (checked by `update`), or the text of `jq`.
-        pattern: String,
-        /// The jq expression compiled by `update`, when the pattern is one.
-        jq: Option<crate::browse::jq::JqFilter>,
-    },
-    /// Stop the `:find` scan running, if any.
-    StopFind,
     /// The replay's cursor moved to `at`: send the recording's state there,
     /// as the live session's actions (what happened after `from`; from the
     /// start when `None`, the screens having forgotten it).
@@ -265,7 +214,4 @@ pub enum Effect {
         /// Where it was, when it moved forward.
         from: Option<i64>,
     },
-    /// Put these bytes on the clipboard (OSC 52 through the terminal);
-    /// answers with [`Action::Notice`].
-    Copy(bytes::Bytes),
 }

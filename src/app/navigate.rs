@@ -6,6 +6,7 @@
 use super::action::Effect;
 use super::filter::Filter;
 use super::screen::{Screen, View};
+use super::screens::messages::effect::Effect as MessagesEffect;
 use super::state::AppState;
 
 /// Put `screen` on the stack (optionally filtered) and watch what it shows.
@@ -39,10 +40,10 @@ fn leave(state: &mut AppState, fx: &mut Vec<Effect>) {
         Screen::Messages { .. } | Screen::Record { .. }
     );
     if !on && state.messages.find.take().is_some() {
-        fx.push(Effect::StopFind);
+        fx.push(Effect::Messages(MessagesEffect::StopFind));
     }
     if !on && state.messages.live {
         state.messages.live = false;
-        fx.push(Effect::StopBrowse);
+        fx.push(Effect::Messages(MessagesEffect::StopBrowse));
     }
 }

@@ -44,7 +44,7 @@ async fn wake_last(staging: &Arc<Staging>, tx: &Sender<Msg>) {
     }
 }
 
-/// A browse session asked for ([`crate::app::Effect::Browse`]).
+/// A browse session asked for ([`crate::app::screens::messages::effect::Effect::Browse`]).
 #[derive(Debug, Clone)]
 pub struct Ask {
     /// The session id.

@@ -68,12 +68,7 @@ impl Session {
             }
             Effect::Query(query) => self.query(query),
             Effect::FetchSizes { request } => self.sizes(request),
-            effect @ (Effect::Browse { .. }
-            | Effect::StopBrowse
-            | Effect::Save { .. }
-            | Effect::Find { .. }
-            | Effect::StopFind
-            | Effect::Copy(_)) => self.run_messages(effect),
+            Effect::Messages(effect) => self.run_messages(effect),
             Effect::FetchSchema { id } => self.fetch_schema(id),
             Effect::PrepareMapping { topic } => self.prepare_mapping(topic, state),
             Effect::SwitchContext(name) => self.switch_context(name, RESOLVE_DEADLINE),

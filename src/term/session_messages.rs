@@ -2,7 +2,8 @@
 //! asked for before the cluster is connected starts once it is), saving
 //! and copying records.
 
-use crate::app::{Action, Effect};
+use crate::app::Action;
+use crate::app::screens::messages::effect::Effect as MessagesEffect;
 
 use super::in_flight::Fetch;
 use super::msg::Msg;
@@ -29,9 +30,9 @@ impl Session {
 
     /// Carry out an effect of the Messages screen: its browse session
     /// (kept until connected, if need be), saving and copying records.
-    pub(super) fn run_messages(&mut self, effect: Effect) {
+    pub(super) fn run_messages(&mut self, effect: MessagesEffect) {
         match effect {
-            Effect::Browse {
+            MessagesEffect::Browse {
                 session,
                 topic,
                 partition,
@@ -59,11 +60,11 @@ impl Session {
                     None => self.pending_browse = Some(ask),
                 }
             }
-            Effect::StopBrowse => {
+            MessagesEffect::StopBrowse => {
                 self.pending_browse = None;
                 self.fetches.stop(Fetch::Browse);
             }
-            Effect::Save {
+            MessagesEffect::Save {
                 path,
                 topic,
                 records,
@@ -75,8 +76,8 @@ impl Session {
                     let _ = tx.blocking_send(Msg::Action(Action::Notice(notice)));
                 });
             }
-            Effect::Copy(value) => super::worker::copy(&value, &self.tx),
-            Effect::Find {
+            MessagesEffect::Copy(value) => super::worker::copy(&value, &self.tx),
+            MessagesEffect::Find {
                 id,
                 topic,
                 partition,
@@ -105,8 +106,7 @@ impl Session {
                     self.fetches.replace(Fetch::Find, task);
                 }
             }
-            Effect::StopFind => self.fetches.stop(Fetch::Find),
-            _ => {}
+            MessagesEffect::StopFind => self.fetches.stop(Fetch::Find),
         }
     }
 }

@@ -5,6 +5,7 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use bytes::Bytes;
+use kscope::app::screens::messages::effect::Effect as MessagesEffect;
 use kscope::app::{Action, AppState, Code, Effect, Key, Keymap, update};
 use kscope::browse::{Codec, Record, TimestampType};
 use kscope::meta::{
@@ -148,7 +149,7 @@ pub fn record(partition: i32, offset: i64, key: Option<&[u8]>, value: Option<&[u
 /// The id of the browse session `effects` start, if they start one.
 pub fn browse_session(effects: &[Effect]) -> Option<u64> {
     effects.iter().find_map(|e| match e {
-        Effect::Browse { session, .. } => Some(*session),
+        Effect::Messages(MessagesEffect::Browse { session, .. }) => Some(*session),
         _ => None,
     })
 }

@@ -5,6 +5,7 @@
 //! values are `--mask`'s business, as on the screen); the copy key copies a
 //! value, which holds no name kscope knows to replace.
 
+use super::effect::Effect as MessagesEffect;
 use crate::app::action::Effect;
 use crate::app::screen::Screen;
 use crate::app::screens::messages;
@@ -54,13 +55,13 @@ pub fn save(state: &mut AppState, path: String, all: bool, force: bool, fx: &mut
         state.notice = Some("nothing to save: no record is shown".to_owned());
         return;
     }
-    fx.push(Effect::Save {
+    fx.push(Effect::Messages(MessagesEffect::Save {
         path,
         // As `kscope consume --anonymize` writes it.
         topic: crate::anonymize::name(crate::anonymize::Kind::Topic, &state.messages.topic),
         records,
         force,
-    });
+    }));
 }
 
 /// The copy key: the value of the record meant, to the clipboard.
@@ -69,7 +70,7 @@ pub fn copy(state: &mut AppState, fx: &mut Vec<Effect>) {
         None => state.notice = Some("nothing to copy: no record is selected".to_owned()),
         Some(record) => match record.value {
             None => state.notice = Some("nothing to copy: the value is null".to_owned()),
-            Some(value) => fx.push(Effect::Copy(value)),
+            Some(value) => fx.push(Effect::Messages(MessagesEffect::Copy(value))),
         },
     }
 }

@@ -15,6 +15,7 @@ use crate::browse::json::{Field, RecordJson};
 use crate::browse::{Record, Start};
 use crate::schema::record_decoding::{RecordDecoding, field};
 
+use super::effect::Effect as MessagesEffect;
 use super::filter::with_jq_input;
 use super::finding::{FindEnd, Finding};
 use super::open_detail_of;
@@ -127,7 +128,7 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
         Start::Offsets(next)
     };
     let id = m.finds + 1;
-    fx.push(Effect::Find {
+    fx.push(Effect::Messages(MessagesEffect::Find {
         id,
         topic: m.topic.clone(),
         partition: m.partition,
@@ -138,7 +139,7 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
             Matcher::Jq(filter) => Some(filter),
             Matcher::Regex(_) => None,
         },
-    });
+    }));
     state.messages.finds = id;
     state.messages.find = Some(Finding {
         id,
@@ -154,7 +155,7 @@ pub fn cancel(state: &mut AppState, fx: &mut Vec<Effect>) -> bool {
     let Some(finding) = state.messages.find.take() else {
         return false;
     };
-    fx.push(Effect::StopFind);
+    fx.push(Effect::Messages(MessagesEffect::StopFind));
     state.notice = Some(format!("find cancelled after {} records", finding.records));
     true
 }

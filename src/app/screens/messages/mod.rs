@@ -20,6 +20,7 @@ pub mod cells;
 pub mod decoded;
 pub mod detail;
 pub mod draw;
+pub mod effect;
 pub mod export;
 pub mod filter;
 pub mod find;
@@ -37,6 +38,7 @@ use crate::app::navigate::push;
 use crate::app::screen::Screen;
 use crate::app::state::AppState;
 use detail::Detail;
+use effect::Effect as MessagesEffect;
 use filter::RecordFilter;
 
 pub use store::{DEFAULT_START, MessagesStore};
@@ -98,14 +100,14 @@ pub(super) fn restart(
     view.rows.clear();
     view.selected = 0;
     view.offset = 0;
-    fx.push(Effect::Browse {
+    fx.push(Effect::Messages(MessagesEffect::Browse {
         session: state.messages.session,
         topic,
         partition,
         start,
         isolation: state.messages.isolation,
         key: state.messages.key.clone(),
-    });
+    }));
 }
 
 /// The Messages view on top again (back from elsewhere): start its session
