@@ -96,7 +96,19 @@ impl Driver {
         let msg = match effect {
             Effect::Replay { at, from } => return self.seek(from, at),
             Effect::Query(Query::Groups(query)) => self.groups_answer(query),
-            _ => return Vec::new(),
+            // The recording answers nothing else: no other screen's fetch,
+            // no records, no registry, no other context, no poll.
+            Effect::Query(_)
+            | Effect::Messages(_)
+            | Effect::FetchWatermarks { .. }
+            | Effect::FetchSizes { .. }
+            | Effect::FetchSchema { .. }
+            | Effect::PrepareMapping { .. }
+            | Effect::SwitchContext(_)
+            | Effect::StartFleet
+            | Effect::Refresh
+            | Effect::WatchTopics(_)
+            | Effect::Quit => return Vec::new(),
         };
         vec![Step {
             snap: None,
