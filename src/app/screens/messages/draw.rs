@@ -34,7 +34,7 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
             } else {
                 Style::new()
             };
-            // Decoded in `update` (app/decoded_cells.rs): nothing is decoded
+            // Decoded in `update` (`cells.rs` in this folder): nothing is decoded
             // or locked while drawing.
             let cells = state.decoded.get(seq);
             let row = messages::Row {
