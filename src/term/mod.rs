@@ -11,6 +11,7 @@ mod login;
 mod msg;
 mod pause;
 pub mod replay;
+mod replay_groups;
 mod replay_tui;
 mod run;
 mod save;

@@ -17,13 +17,12 @@ use crate::app::failure::{Failure, Kind};
 use crate::app::screens::{Msg, Query, groups};
 use crate::app::stores::replay::Replay;
 use crate::app::{Action, AppState, Effect, Keymap, update};
-use crate::groups::{
-    GroupLag, GroupList, GroupListing, GroupState, GroupSummary, GroupType, LagTotals, Overview,
-    Relisted,
-};
+use crate::groups::Overview;
 use crate::meta::{Health, MetadataSnapshot, MovementEvent};
 use crate::recording::frame::{Body, time};
-use crate::recording::{self, GroupRowJson, Recording, View};
+use crate::recording::{self, Recording, View};
+
+use super::replay_groups::{overview, relisted};
 
 /// Actions to apply with the snapshot `update` reads from then on (when
 /// it changes).
@@ -243,73 +242,6 @@ fn health(view: &View) -> Arc<Health> {
                 reason: reason.clone(),
             }),
     })
-}
-
-/// The group list as recorded (each row's totals and per-topic lag; no
-/// per-partition lag).
-fn overview(rows: &[GroupRowJson], failed: Vec<(i32, String)>) -> Overview {
-    Overview {
-        groups: rows.iter().map(summary).collect(),
-        failed_brokers: failed,
-        requests: crate::groups::RequestCounts::default(),
-    }
-}
-
-fn summary(row: &GroupRowJson) -> GroupSummary {
-    let state = GroupState::parse(&row.state);
-    let known = row.lag.is_some() || row.uncommitted_partitions > 0 || row.past_end_partitions > 0;
-    GroupSummary {
-        listing: GroupListing {
-            group: row.group.clone(),
-            group_type: GroupType::parse(&row.group_type),
-            state: state.clone(),
-            protocol_type: String::new(),
-            coordinator: row.coordinator,
-        },
-        members: row.members,
-        state,
-        lag: known.then(|| GroupLag {
-            partitions: Vec::new(),
-            totals: LagTotals {
-                records: row.lag.unwrap_or(0),
-                counted: usize::from(row.lag.is_some()),
-                uncommitted: row.uncommitted_partitions,
-                unknown_end: 0,
-                past_end: row.past_end_partitions,
-                deleted: row.lag_deleted_by_retention,
-            },
-            per_topic: row
-                .lag_by_topic
-                .iter()
-                .map(|t| {
-                    let totals = LagTotals {
-                        records: t.lag,
-                        counted: 1,
-                        ..LagTotals::default()
-                    };
-                    (Arc::from(t.topic.as_str()), totals)
-                })
-                .collect(),
-        }),
-        topics: row.topics.iter().map(|t| Arc::from(t.as_str())).collect(),
-        reconciling: None,
-        error: row.error.clone(),
-    }
-}
-
-/// A relisting answered from the recorded list: every group listed, the
-/// asked ones with their recorded rows.
-fn relisted(overview: Overview, asked: &[GroupListing]) -> Relisted {
-    let list = GroupList {
-        groups: overview.groups.iter().map(|g| g.listing.clone()).collect(),
-        failed: overview.failed_brokers.clone(),
-    };
-    let rows = overview
-        .groups
-        .into_iter()
-        .filter(|g| asked.iter().any(|a| a.group == g.listing.group))
-        .collect();
-    Relisted { list, rows }
 }
 
 /// Where the file is damaged, for the header.
