@@ -146,7 +146,7 @@ fn schema_answers() -> Vec<(u32, Arc<SchemaInfo>)> {
 /// `registry`, the schemas the screen asks for are answered.
 fn full_of(snap: &MetadataSnapshot, make: fn(i64) -> Record, registry: bool) -> AppState {
     let mut state = ready(snap);
-    state.schemas.enabled = registry;
+    state.screens.messages.schemas.enabled = registry;
     update(&mut state, Action::Key(Key::plain(Code::Enter)), snap);
     let effects = update(&mut state, Action::Key(Key::plain(Code::Enter)), snap);
     let session = effects
@@ -180,7 +180,7 @@ fn full_of(snap: &MetadataSnapshot, make: fn(i64) -> Record, registry: bool) -> 
                 snap,
             );
         }
-        assert!(state.decoded.made > 0, "the rows on screen were decoded");
+        assert!(state.screens.messages.decoded.made > 0, "the rows on screen were decoded");
     }
     state
 }

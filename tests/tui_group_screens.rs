@@ -549,7 +549,7 @@ fn v_opens_a_partitions_records_at_the_committed_offset() {
     screens_fixture::feed(&mut s, &snap, session, batch(12));
     let selected = kscope::app::screens::messages::selected(&s).map(|r| r.offset);
     assert_eq!(selected, Some(7), "on the group's next record");
-    assert!(s.messages.paused, "held still");
+    assert!(s.screens.messages.paused, "held still");
     let screen = render(&s, &snap);
     assert!(
         screen.contains("group 'inventory-sync' reads offset 7 next ·"),

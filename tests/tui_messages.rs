@@ -82,7 +82,7 @@ fn both_widths(name: &str, setup: impl Fn(&mut AppState, &MetadataSnapshot)) {
     let snap = cluster();
     for (label, width, height) in [("narrow", 80, 16), ("wide", 150, 16)] {
         let mut s = state(&snap, width, height);
-        s.messages.utc_offset = 3600;
+        s.screens.messages.utc_offset = 3600;
         setup(&mut s, &snap);
         insta::assert_snapshot!(format!("{name}_{label}"), render(&s, &snap));
     }
@@ -205,7 +205,7 @@ fn command_line_opens_seeks_and_formats() {
     );
     keys(&mut s, &snap, ":format hex");
     press(&mut s, &snap, Code::Enter);
-    assert_eq!(s.messages.format, kscope::browse::Format::Hex);
+    assert_eq!(s.screens.messages.format, kscope::browse::Format::Hex);
     let effects = press(&mut s, &snap, Code::Esc);
     assert!(
         effects.contains(&Effect::Messages(MessagesEffect::StopBrowse)),

@@ -171,7 +171,7 @@ fn shown_offsets(s: &AppState) -> Vec<i64> {
     s.view()
         .rows
         .iter()
-        .filter_map(|&seq| s.messages.record(seq).map(|r| r.offset))
+        .filter_map(|&seq| s.screens.messages.record(seq).map(|r| r.offset))
         .collect()
 }
 

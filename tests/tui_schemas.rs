@@ -138,7 +138,7 @@ fn schemas() -> Vec<(u32, Result<Arc<SchemaInfo>, Failure>)> {
 /// Open Messages of `orders` partition 0 with a registry configured, feed
 /// the sample and answer every fetch but id 5's; returns the fetches asked.
 fn open(s: &mut AppState, snap: &MetadataSnapshot) -> Vec<u32> {
-    s.schemas.enabled = true;
+    s.screens.messages.schemas.enabled = true;
     keys(s, snap, "/orders");
     press(s, snap, Code::Enter);
     press(s, snap, Code::Enter);
@@ -168,7 +168,7 @@ fn both_widths(name: &str, setup: impl Fn(&mut AppState, &MetadataSnapshot)) {
     let snap = cluster();
     for (label, width, height) in [("narrow", 80, 24), ("wide", 150, 24)] {
         let mut s = state(&snap, width, height);
-        s.messages.utc_offset = 3600;
+        s.screens.messages.utc_offset = 3600;
         setup(&mut s, &snap);
         insta::assert_snapshot!(format!("{name}_{label}"), render(&s, &snap));
     }
@@ -313,7 +313,7 @@ fn version_rows() -> Vec<kscope::schema::subjects::VersionRow> {
 
 /// `:schemas` with the list answered.
 fn open_schemas(s: &mut AppState, snap: &MetadataSnapshot) {
-    s.schemas.enabled = true;
+    s.screens.messages.schemas.enabled = true;
     keys(s, snap, ":schemas");
     let effects = press(s, snap, Code::Enter);
     let request = effects
@@ -374,7 +374,7 @@ fn schemas_without_a_registry_is_a_notice() {
 fn the_subjects_are_asked_for_while_the_cluster_is_not_connected() {
     let snap = cluster();
     let mut s = state(&snap, 80, 24);
-    s.schemas.enabled = true;
+    s.screens.messages.schemas.enabled = true;
     s.link = kscope::app::Link::Connecting {
         attempt: 1,
         error: None,

@@ -86,7 +86,7 @@ fn raw_values_decode_with_the_topics_local_schema_once_it_is_compiled() {
     std::fs::write(&avsc, AVSC).expect("write the schema");
     let snap = cluster();
     let mut s = state(&snap, 150, 24);
-    s.schemas.mappings = Mappings::new(vec![TopicSchema {
+    s.screens.messages.schemas.mappings = Mappings::new(vec![TopicSchema {
         topic: regex::Regex::new("^orders$").expect("regex"),
         source: Source::Avro(avsc),
     }]);
@@ -96,7 +96,7 @@ fn raw_values_decode_with_the_topics_local_schema_once_it_is_compiled() {
     assert!(!before.contains(r#""customer":"ada""#), "{before}");
 
     // What the loop does for Effect::PrepareMapping, then its answer.
-    s.schemas.mappings.prepare("orders", None);
+    s.screens.messages.schemas.mappings.prepare("orders", None);
     let again = update(
         &mut s,
         Action::MappingPrepared {

@@ -102,20 +102,6 @@ pub enum Action {
         /// How it ended (`None`: still scanning).
         end: Option<super::screens::messages::finding::FindEnd>,
     },
-    /// What a browse session read since it last reported.
-    Browsed {
-        /// The session (`messages::effect::Effect::Browse`'s id).
-        session: u64,
-        /// The records, oldest first.
-        records: Vec<crate::browse::Record>,
-        /// Records the session dropped in all because the UI had not taken
-        /// them yet (its own bounded ring).
-        dropped: u64,
-        /// Notices (out of range, open transaction, a bad batch …).
-        notices: Vec<String>,
-        /// The session ended with this error.
-        failed: Option<String>,
-    },
     /// The answer to [`Effect::PrepareMapping`]: the topic's mapping is
     /// compiled (or failed, which its values then say).
     MappingPrepared {

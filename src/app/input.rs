@@ -22,7 +22,7 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
         Code::Esc => {
             if filtering {
                 state.view_mut().filter = None;
-                if matches!(state.view().screen, Screen::Messages { .. }) {
+                if state.view().screen.is_records() {
                     messages::set_filter(state, "");
                 }
             }
@@ -69,7 +69,7 @@ pub fn key(state: &mut AppState, key: Key, snap: &MetadataSnapshot, fx: &mut Vec
 }
 
 fn apply_filter(state: &mut AppState, text: &str) {
-    if matches!(state.view().screen, Screen::Messages { .. }) {
+    if state.view().screen.is_records() {
         messages::set_filter(state, text);
         return;
     }
@@ -87,7 +87,7 @@ fn apply_filter(state: &mut AppState, text: &str) {
 
 /// Open the `:schemas` screen (a notice when the context has no registry).
 fn open_schemas(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if !state.schemas.enabled {
+    if !state.screens.messages.schemas.enabled {
         state.notice = Some(
             "no schema registry: set [contexts.NAME.schema_registry] url or pass -X schema.registry.url=URL"
                 .to_owned(),

@@ -82,10 +82,7 @@ impl Scope {
         match self {
             Scope::All => true,
             Scope::Topics => screen.is_topics(),
-            Scope::Drillable => {
-                matches!(screen, Screen::Messages { .. })
-                    || matches!(screen, Screen::Module(s) if s.drillable())
-            }
+            Scope::Drillable => matches!(screen, Screen::Module(s) if s.drillable()),
             Scope::HasConfigs => matches!(
                 screen,
                 Screen::Module(
@@ -102,8 +99,8 @@ impl Scope {
                 Some(super::screens::groups::Shown::List { .. })
             ),
             Scope::GroupOffsets => screen.offsets_group().is_some(),
-            Scope::Messages => matches!(screen, Screen::Messages { .. }),
-            Scope::Records => matches!(screen, Screen::Messages { .. } | Screen::Record { .. }),
+            Scope::Messages => screen.is_records(),
+            Scope::Records => screen.messages().is_some(),
         }
     }
 }

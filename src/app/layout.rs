@@ -12,11 +12,9 @@ pub const BELOW_TABLE: u16 = 3;
 /// offsets and members, a config's detail).
 pub fn table_first_row(screen: &Screen) -> u16 {
     match screen {
-        // The record detail has no column header.
-        Screen::Record { .. } => TABLE_FIRST_ROW - 1,
+        // Text (the record detail, a schema) has no column header.
         Screen::Module(s) if s.is_text() => TABLE_FIRST_ROW - 1,
         Screen::Module(s) => TABLE_FIRST_ROW + s.panel_rows(),
-        Screen::Messages { .. } => TABLE_FIRST_ROW,
     }
 }
 

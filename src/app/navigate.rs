@@ -6,6 +6,7 @@
 use super::action::Effect;
 use super::filter::Filter;
 use super::screen::{Screen, View};
+use super::screens::messages::Shown;
 use super::screens::messages::effect::Effect as MessagesEffect;
 use super::state::AppState;
 
@@ -23,9 +24,9 @@ pub fn push(state: &mut AppState, screen: Screen, filter: Option<&str>, fx: &mut
 /// Tell the worker which topics are on screen (topic-scoped refreshes),
 /// and stop browsing when the records left the screen.
 pub fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
-    let topics = match &state.view().screen {
-        Screen::Messages { topic, .. } => vec![topic.clone()],
-        screen => screen
+    let topics = match state.view().screen.messages() {
+        Some(Shown::Records { topic, .. }) => vec![topic.clone()],
+        _ => state.view().screen
             .partitions_topic()
             .map_or_else(Vec::new, |topic| vec![topic.to_owned()]),
     };
@@ -35,15 +36,12 @@ pub fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 /// Stop the session when neither its screen nor a record of it is on top.
 fn leave(state: &mut AppState, fx: &mut Vec<Effect>) {
-    let on = matches!(
-        state.view().screen,
-        Screen::Messages { .. } | Screen::Record { .. }
-    );
-    if !on && state.messages.find.take().is_some() {
+    let on = state.view().screen.messages().is_some();
+    if !on && state.screens.messages.find.take().is_some() {
         fx.push(Effect::Messages(MessagesEffect::StopFind));
     }
-    if !on && state.messages.live {
-        state.messages.live = false;
+    if !on && state.screens.messages.live {
+        state.screens.messages.live = false;
         fx.push(Effect::Messages(MessagesEffect::StopBrowse));
     }
 }

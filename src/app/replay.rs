@@ -47,7 +47,7 @@ pub fn holds(screen: &Screen) -> bool {
             | Module::Leaders(_)
             | Module::Events(_),
         ) => true,
-        Screen::Module(_) | Screen::Messages { .. } | Screen::Record { .. } => false,
+        Screen::Module(_) => false,
     }
 }
 

@@ -1,37 +1,37 @@
 //! Building a view's row list (filter + sort) in `update`, cached by what it
 //! depends on, so that `view` only ever indexes into it.
 
-use std::collections::BTreeMap;
-
 use super::screen::{RowsKey, Screen, View};
+use super::screens::Kept;
 use super::state::AppState;
 
 /// Rebuild the visible view's rows if anything they depend on changed, and
 /// keep the selection in range.
 pub fn refresh(state: &mut AppState) {
     let page = state.page();
-    match &state.view().screen {
-        Screen::Messages { .. } => {
-            super::screens::messages::sync(state);
-            clamp(state.view_mut(), page);
-            return;
+    let Screen::Module(screen) = state.view().screen.clone();
+    if screen.is_text() {
+        // One row per first line of a page: selected is the scroll position.
+        let lines = state.screens.text_lines(&screen);
+        let view = state.view_mut();
+        let positions = lines.saturating_sub(page) + 1;
+        if view.rows.len() != positions {
+            view.rows = (0..positions).collect();
         }
-        screen @ (Screen::Record { .. } | Screen::Module(_)) if is_text(screen) => {
-            // One row per first line of a page: selected is the scroll position.
-            let lines = match screen {
-                Screen::Module(s) => state.screens.text_lines(s),
-                _ => state.messages.detail.as_ref().map_or(0, |d| d.lines.len()),
-            };
-            let view = state.view_mut();
-            let positions = lines.saturating_sub(page) + 1;
-            if view.rows.len() != positions {
-                view.rows = (0..positions).collect();
-            }
-            clamp(view, 1);
-            view.offset = view.selected;
-            return;
-        }
-        _ => {}
+        clamp(view, 1);
+        view.offset = view.selected;
+        return;
+    }
+    let last = state.stack.len() - 1;
+    let view = &mut state.stack[last];
+    let kept = Kept {
+        rows: &mut view.rows,
+        selected: &mut view.selected,
+        offset: &mut view.offset,
+    };
+    if state.screens.keep_rows(&screen, kept) {
+        clamp(state.view_mut(), page);
+        return;
     }
     let key = RowsKey {
         generation: state.generation,
@@ -66,7 +66,6 @@ pub fn refresh(state: &mut AppState) {
         });
         let kinds = match &screen {
             Screen::Module(s) => state.screens.counts(s, &rows),
-            _ => BTreeMap::new(),
         };
         let view = state.view_mut();
         view.rows = rows;
@@ -80,12 +79,10 @@ pub fn refresh(state: &mut AppState) {
 }
 
 /// Whether `screen` is text scrolled line by line (the record detail, a
-/// screen module's text) rather than a table.
+/// schema's text) rather than a table.
 pub fn is_text(screen: &Screen) -> bool {
     match screen {
-        Screen::Record { .. } => true,
         Screen::Module(s) => s.is_text(),
-        Screen::Messages { .. } => false,
     }
 }
 
@@ -94,7 +91,6 @@ pub fn is_text(screen: &Screen) -> bool {
 fn identity(state: &AppState, screen: &Screen, index: usize) -> Option<String> {
     match screen {
         Screen::Module(s) => state.screens.identity(s, index),
-        _ => None,
     }
 }
 
@@ -119,7 +115,6 @@ fn build(state: &mut AppState) -> Vec<usize> {
     let scratch = &mut state.scratch;
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
     let mut rows: Vec<usize> = match &screen {
-        Screen::Messages { .. } | Screen::Record { .. } => Vec::new(),
         Screen::Module(s) => state.screens.rows(s, &mut keep),
     };
     sort_rows(state, &screen, sort.column, &mut rows);
@@ -132,8 +127,6 @@ fn build(state: &mut AppState) -> Vec<usize> {
 /// Sort `rows` by column `column` of the screen's table (ascending).
 fn sort_rows(state: &AppState, screen: &Screen, column: usize, rows: &mut Vec<usize>) {
     match screen {
-        // Records keep the order they arrived in.
-        Screen::Messages { .. } | Screen::Record { .. } => {}
         Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),
     }
 }

@@ -2,6 +2,7 @@
 
 use super::filter::Filter;
 use super::screens::groups::Shown as GroupScreen;
+use super::screens::messages::Shown as MessagesScreen;
 use std::collections::BTreeMap;
 
 /// What is on screen.
@@ -9,23 +10,6 @@ use std::collections::BTreeMap;
 pub enum Screen {
     /// A screen that is its own module (`app/screens/`).
     Module(super::screens::Screen),
-    /// A topic's records (one partition, or all merged by timestamp),
-    /// following.
-    Messages {
-        /// The topic.
-        topic: String,
-        /// Only this partition.
-        partition: Option<i32>,
-    },
-    /// One record in detail.
-    Record {
-        /// Its topic.
-        topic: String,
-        /// Its partition.
-        partition: i32,
-        /// Its offset.
-        offset: i64,
-    },
 }
 
 impl Screen {
@@ -95,36 +79,48 @@ impl Screen {
     /// The title shown above the table (names from the cluster escaped, and
     /// pseudonyms under `--anonymize`).
     pub fn title(&self) -> String {
-        use crate::anonymize::{Kind, name};
-        crate::untrusted::escaped(match self {
-            Screen::Module(s) => s.title(),
-            Screen::Messages {
-                topic,
-                partition: None,
-            } => format!("messages of '{}'", name(Kind::Topic, topic)),
-            Screen::Messages {
-                topic,
-                partition: Some(p),
-            } => format!("messages of '{}' partition {p}", name(Kind::Topic, topic)),
-            Screen::Record {
-                topic,
-                partition,
-                offset,
-            } => format!(
-                "record '{}' partition {partition} offset {offset}",
-                name(Kind::Topic, topic)
-            ),
-        })
+        match self {
+            Screen::Module(s) => crate::untrusted::escaped(s.title()),
+        }
     }
 
     /// The headers of the screen's column table; sorting indexes these.
     pub fn headers(&self) -> Vec<&'static str> {
-        use crate::columns::{headers, messages};
         match self {
             Screen::Module(s) => s.headers(),
-            Screen::Messages { .. } => headers(&messages::table()),
-            Screen::Record { .. } => vec![""],
         }
+    }
+
+    /// The Messages screen of `topic`: one partition's records, or all
+    /// merged by timestamp (a module).
+    pub fn records(topic: impl Into<String>, partition: Option<i32>) -> Screen {
+        Screen::Module(super::screens::Screen::Messages(MessagesScreen::Records {
+            topic: topic.into(),
+            partition,
+        }))
+    }
+
+    /// One record of `topic` in detail (the Messages module's second
+    /// screen).
+    pub fn record(topic: impl Into<String>, partition: i32, offset: i64) -> Screen {
+        Screen::Module(super::screens::Screen::Messages(MessagesScreen::Record {
+            topic: topic.into(),
+            partition,
+            offset,
+        }))
+    }
+
+    /// Which Messages screen this is (the records or one record), if one.
+    pub fn messages(&self) -> Option<&MessagesScreen> {
+        match self {
+            Screen::Module(super::screens::Screen::Messages(shown)) => Some(shown),
+            _ => None,
+        }
+    }
+
+    /// Whether this is the Messages screen's table of records.
+    pub fn is_records(&self) -> bool {
+        matches!(self.messages(), Some(MessagesScreen::Records { .. }))
     }
 
     /// The consumer groups list: every group, or those consuming `topic`
@@ -151,7 +147,6 @@ impl Screen {
     pub fn module(&self) -> Option<&super::screens::Screen> {
         match self {
             Screen::Module(s) => Some(s),
-            _ => None,
         }
     }
 
@@ -242,11 +237,9 @@ impl View {
         let sort = Sort {
             column: match &screen {
                 Screen::Module(s) => s.sort_column(),
-                _ => 0,
             },
             descending: match &screen {
                 Screen::Module(s) => s.descending(),
-                _ => false,
             },
         };
         View {

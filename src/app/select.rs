@@ -82,7 +82,7 @@ pub(super) fn selected_partition(state: &AppState, topic: &str) -> Option<i32> {
 
 pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
     match &state.view().screen {
-        Screen::Messages { .. } => messages::open_detail(state, fx),
+        screen if screen.is_records() => messages::open_detail(state, fx),
         Screen::Module(screen) => {
             let view = state.view();
             let screen = screen.clone();
@@ -117,7 +117,6 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
                 None => {}
             }
         }
-        Screen::Record { .. } => {}
     }
 }
 

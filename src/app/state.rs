@@ -9,9 +9,6 @@ use super::action::DegradedInfo;
 use super::filter::Scratch;
 use super::keymap::Keymap;
 use super::screen::{Screen, View};
-use super::screens::messages::decoded::DecodedCells;
-use super::screens::messages::schema_cache::SchemaCache;
-use super::screens::messages::store::MessagesStore;
 use super::stores::sizes::SizeStore;
 
 pub use super::screens::partitions::MOVED_HIGHLIGHT;
@@ -135,18 +132,11 @@ pub struct AppState {
     pub watermarks: WatermarkStore,
     /// Disk usage (brokers, topics).
     pub sizes: SizeStore,
-    /// The browse session of the Messages screen and its records.
-    pub messages: MessagesStore,
     /// The screen modules' cluster-scoped data.
     pub screens: super::screens::Stores,
     /// The source of the stores' request ids (kept across `:ctx`, so an
     /// answer from the previous cluster never matches a new request).
     pub requests: super::screens::requests::RequestIds,
-    /// Schemas of the framed records met, from the registry.
-    pub schemas: SchemaCache,
-    /// The decoded cells of the Messages rows on screen (made in `update`,
-    /// read by the view).
-    pub decoded: DecodedCells,
     /// The cursor over a recording, when one is replayed (`kscope replay`).
     pub replay: Option<super::stores::replay::Replay>,
     /// `q` was pressed.
@@ -202,9 +192,6 @@ impl AppState {
             last_moved: None,
             watermarks: WatermarkStore::default(),
             sizes: SizeStore::default(),
-            messages: MessagesStore::default(),
-            schemas: SchemaCache::default(),
-            decoded: DecodedCells::default(),
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
             replay: None,
@@ -261,14 +248,9 @@ impl AppState {
         self.last_moved = None;
         self.watermarks = WatermarkStore::default();
         self.sizes.reset();
-        self.messages = MessagesStore {
-            utc_offset: self.messages.utc_offset,
-            ..MessagesStore::default()
-        };
-        self.schemas.reset();
-        self.decoded = DecodedCells::default();
         // Each module's store starts afresh or carries what is not the
-        // cluster's (the groups list's settings, the fleet).
+        // cluster's (the groups list's settings, the fleet, the Messages
+        // time zone and topic mappings).
         self.screens = self.screens.carry();
         // The session's toggles outlive the cluster: the new Topics store
         // gets them too.

@@ -98,13 +98,6 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
         Action::Finding { id, read, end } => {
             find::receive(state, id, read, end, &mut effects);
         }
-        Action::Browsed {
-            session,
-            records,
-            dropped,
-            notices,
-            failed,
-        } => messages::receive(state, session, &records, dropped, notices, failed),
         Action::ReplayClock { at } => state.wall = crate::recording::frame::time(at),
         Action::Schema { id, result } => schema_asks::receive(state, id, result),
         Action::MappingPrepared { topic } => schema_asks::mapping_prepared(state, &topic),
@@ -120,8 +113,8 @@ fn switch_context(state: &mut AppState, context: &crate::config::ResolvedContext
     state.context.clone_from(&context.name);
     state.bootstrap.clone_from(&context.bootstrap_servers);
     state.read_only = context.read_only;
-    state.schemas.enabled = context.schema_registry.is_some();
-    state.schemas.mappings = crate::schema::mapping::Mappings::new(context.topic_schemas.clone());
+    state.screens.messages.schemas.enabled = context.schema_registry.is_some();
+    state.screens.messages.schemas.mappings = crate::schema::mapping::Mappings::new(context.topic_schemas.clone());
 }
 
 /// What follows every action: the rows rebuilt, the cells decoded, and each
@@ -314,7 +307,7 @@ fn back(state: &mut AppState, fx: &mut Vec<Effect>) {
         state.view_mut().filter = None;
         return;
     }
-    if matches!(state.view().screen, Screen::Messages { .. }) && state.messages.filter.is_some() {
+    if state.view().screen.is_records() && state.screens.messages.filter.is_some() {
         messages::set_filter(state, "");
         return;
     }

@@ -57,7 +57,7 @@ pub fn wanted(state: &AppState) -> Vec<TopicPartition> {
                 }
             }
         }
-        Screen::Messages { .. } | Screen::Record { .. } | Screen::Module(_) => {}
+        Screen::Module(_) => {}
     }
     out
 }

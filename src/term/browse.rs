@@ -217,9 +217,9 @@ mod tests {
             panic!("no wake-up queued");
         };
         assert!(rx.try_recv().is_err(), "one wake-up for several rounds");
-        let Action::Browsed {
+        let Action::Screen(screens::Msg::Messages(messages::Msg::Browsed {
             session, records, ..
-        } = woken.take()
+        })) = woken.take()
         else {
             panic!("not the staged records");
         };

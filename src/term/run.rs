@@ -70,8 +70,8 @@ fn initial_state(context: &ResolvedContext, args: &ConnectArgs) -> (AppState, Th
     let (keymap, problems) = Keymap::with_remaps(&context.keys);
     let mut state = AppState::new(&context.name, context.bootstrap_servers.clone(), keymap);
     state.read_only = context.read_only;
-    state.schemas.enabled = context.schema_registry.is_some();
-    state.schemas.mappings = Mappings::new(context.topic_schemas.clone());
+    state.screens.messages.schemas.enabled = context.schema_registry.is_some();
+    state.screens.messages.schemas.mappings = Mappings::new(context.topic_schemas.clone());
     state.screens.groups.interval = context.refresh.lag;
     state.contexts = crate::config::load::load(args.config.as_deref())
         .map(|loaded| loaded.file.contexts.keys().cloned().collect())
@@ -108,7 +108,7 @@ pub(super) async fn run_loop(
 ) -> std::io::Result<()> {
     let (tx, mut rx): (Sender<Msg>, Receiver<Msg>) = mpsc::channel(QUEUED);
     let (mut state, theme) = initial_state(context, &args);
-    state.messages.utc_offset = utc_offset;
+    state.screens.messages.utc_offset = utc_offset;
     let size = tui.size()?;
     let mut session = Session::new(args, tx.clone());
     session.start(context, 0);

@@ -54,7 +54,7 @@ impl Session {
     /// asks the registry); [`Msg::Schema`] answers.
     pub(super) fn prepare_mapping(&self, topic: String, state: &AppState) {
         let epoch = self.registry.1;
-        let mappings = state.schemas.mappings.clone();
+        let mappings = state.screens.messages.schemas.mappings.clone();
         let client = match &self.registry.0 {
             Some(Ok(decoder)) => Some(decoder.client().clone()),
             _ => None,

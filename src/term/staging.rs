@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::app::Action;
+use crate::app::screens::{self, messages};
 use crate::browse::Ring;
 
 /// What a session read and the run loop has not taken yet.
@@ -34,12 +35,12 @@ impl Staging {
     pub fn take(&self) -> Action {
         self.woken.store(false, Ordering::Release);
         let mut staged = self.lock();
-        Action::Browsed {
+        Action::Screen(screens::Msg::Messages(messages::Msg::Browsed {
             session: self.session,
             records: staged.ring.drain(),
             dropped: staged.ring.dropped(),
             notices: std::mem::take(&mut staged.notices),
             failed: staged.failed.take(),
-        }
+        }))
     }
 }

@@ -83,10 +83,6 @@ fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
             state.screens.draw_panel(frame, panel, s, look);
             draw_table(frame, table, state, theme);
         }
-        Screen::Record { .. } => {
-            crate::app::screens::messages::draw::draw_record(frame, body, state, theme);
-        }
-        Screen::Messages { .. } => draw_table(frame, body, state, theme),
     }
 }
 
@@ -152,7 +148,7 @@ fn draw_table(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            if i == sort.column && !matches!(view.screen, Screen::Messages { .. }) {
+            if i == sort.column && view.screen.module().is_some_and(|s| s.sortable()) {
                 format!("{name}{}", if sort.descending { "↓" } else { "↑" })
             } else {
                 (*name).to_owned()

@@ -3,7 +3,7 @@
 
 use crate::app::{AppState, Screen};
 
-use crate::paint::grid::{Grid, grid};
+use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
 /// The visible rows of the view on screen.
@@ -12,8 +12,5 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     let window = view.rows.iter().skip(view.offset).take(page).copied();
     match &view.screen {
         Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
-        Screen::Messages { .. } => crate::app::screens::messages::draw::visible(state, theme, page),
-        // A record's detail is text.
-        Screen::Record { .. } => grid::<()>(&[], std::iter::empty()),
     }
 }

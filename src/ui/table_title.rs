@@ -7,8 +7,6 @@ use std::fmt::Write as _;
 
 use crate::app::{AppState, Screen};
 
-use crate::app::screens::messages::draw as messages;
-
 /// The table's title: the screen, the selected row of how many, the filter,
 /// the screen's own status, and how many columns did not fit.
 pub fn title(state: &AppState, hidden: usize) -> String {
@@ -21,9 +19,6 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     );
     if let Some(filter) = &view.filter {
         let _ = write!(title, " filter: {}", filter.text());
-    }
-    if matches!(view.screen, Screen::Messages { .. }) {
-        let _ = write!(title, " · {}", messages::status(&state.messages));
     }
     if let Screen::Module(s) = &view.screen {
         title.push_str(&state.screens.status(s, state.now));

@@ -105,6 +105,13 @@ macro_rules! screens {
                 }
             }
 
+            /// Whether its rows can be sorted by a column.
+            pub fn sortable(&self) -> bool {
+                match self {
+                    $(Screen::$variant(s) => s.sortable(),)+
+                }
+            }
+
             /// Whether it shows text scrolled line by line (no table).
             pub fn is_text(&self) -> bool {
                 match self {
@@ -244,6 +251,14 @@ macro_rules! screens {
             ) -> Vec<usize> {
                 match screen {
                     $(Screen::$variant(s) => s.rows(&self.$module, keep),)+
+                }
+            }
+
+            /// Keep `screen`'s rows in step with its store, if its module
+            /// keeps them itself ([`Module::keep_rows`]); whether it did.
+            pub fn keep_rows(&mut self, screen: &Screen, kept: Kept<'_>) -> bool {
+                match screen {
+                    $(Screen::$variant(s) => s.keep_rows(&mut self.$module, kept),)+
                 }
             }
 

@@ -129,9 +129,6 @@
 #[macro_use]
 mod dispatch;
 pub mod feed;
-// The Messages and Record screens: a folder, not yet a line of the
-// `screens!` list (see its module doc).
-pub mod messages;
 pub mod module;
 pub mod requests;
 
@@ -145,7 +142,7 @@ use ratatui::layout::Rect;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
-pub use module::{Clock, Goto, Module, Reach, Registry, Seen, Source};
+pub use module::{Clock, Goto, Kept, Module, Reach, Registry, Seen, Source};
 use requests::RequestIds;
 
 screens! {
@@ -163,4 +160,5 @@ screens! {
     Commits => commits::Group,
     Groups => groups::Shown,
     Fleet => fleet::Contexts,
+    Messages => messages::Shown,
 }

@@ -70,6 +70,19 @@ impl Seen<'_> {
     }
 }
 
+/// A view's rows as [`Module::keep_rows`] keeps them: indices into the
+/// store, and the selection and scroll position, which follow the rows
+/// that went and came (the selection on the last row stays on the last).
+#[derive(Debug)]
+pub struct Kept<'a> {
+    /// The rows shown.
+    pub rows: &'a mut Vec<usize>,
+    /// Index into `rows` of the selected row.
+    pub selected: &'a mut usize,
+    /// Index into `rows` of the first row drawn.
+    pub offset: &'a mut usize,
+}
+
 /// A screen outside the module that Enter on a row opens: the module says
 /// where, the top level pushes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -203,6 +216,12 @@ pub trait Module: Sized {
         Self::DRILLABLE
     }
 
+    /// Whether the rows can be sorted by a column (records keep the order
+    /// they arrived in: the header shows no arrow); yes by default.
+    fn sortable(&self) -> bool {
+        true
+    }
+
     /// The title above the table, names as the cluster gave them
     /// (`app::Screen::title` escapes them).
     fn title(&self) -> String;
@@ -269,6 +288,18 @@ pub trait Module: Sized {
 
     /// How many answers the store took: the rows are rebuilt when it moves.
     fn answers(store: &Self::Store) -> u64;
+
+    /// Keep the view's rows in step with the store, instead of having them
+    /// rebuilt by [`Module::rows`] whenever [`Module::answers`] moves: a
+    /// screen whose data grows by the batch (Messages: a row per record
+    /// that passed the filter, appended as records arrive, a row whose
+    /// record left the ring dropped from the front) checks each new item
+    /// once rather than every item on every batch. Says whether it did;
+    /// no by default (the rows are rebuilt).
+    fn keep_rows(&self, store: &mut Self::Store, kept: Kept<'_>) -> bool {
+        let _ = (store, kept);
+        false
+    }
 
     /// The row list: indices into the store of the rows `keep` lets through
     /// (it is given each row's filter text), in source order.

@@ -13,27 +13,18 @@ use std::collections::HashMap;
 
 use crate::browse::internal;
 
+use super::MessagesStore;
 use super::decoded::{Cells, Stamp};
-use crate::app::screen::Screen;
 use crate::app::state::AppState;
 
 /// Make the cells of the Messages rows on screen that have none yet, and
 /// forget the rest.
 pub fn refresh(state: &mut AppState) {
-    if !matches!(state.view().screen, Screen::Messages { .. }) {
-        if !state.decoded.cells.is_empty() {
-            state.decoded.cells = HashMap::new();
+    if !state.view().screen.is_records() {
+        if !state.screens.messages.decoded.cells.is_empty() {
+            state.screens.messages.decoded.cells = HashMap::new();
         }
         return;
-    }
-    let stamp = Stamp {
-        session: state.messages.session,
-        format: Some(state.messages.format),
-        answers: state.schemas.answers,
-    };
-    if stamp != state.decoded.stamp {
-        state.decoded.cells.clear();
-        state.decoded.stamp = stamp;
     }
     let page = state.page();
     let view = state.view();
@@ -44,42 +35,57 @@ pub fn refresh(state: &mut AppState) {
         .take(page)
         .copied()
         .collect();
-    let m = &state.messages;
-    let mut fresh = Vec::new();
-    for &seq in &visible {
-        if state.decoded.cells.contains_key(&seq) {
-            continue;
-        }
-        let Some(record) = m.record(seq) else {
-            continue;
+    state.screens.messages.decode(&visible);
+}
+
+impl MessagesStore {
+    /// Make the cells of the records `visible` (sequences) that have none
+    /// yet, and forget the others.
+    fn decode(&mut self, visible: &[usize]) {
+        let stamp = Stamp {
+            session: self.session,
+            format: Some(self.format),
+            answers: self.schemas.answers,
         };
-        if internal::decodes(&m.topic) {
-            let decoding =
-                internal::decode(&m.topic, record.key.as_deref(), record.value.as_deref());
-            let group = decoding.as_ref().ok().and_then(internal::Decoded::owner);
-            fresh.push((
-                seq,
-                Cells {
-                    key: group.map(|g| crate::untrusted::escape(g).into_owned()),
-                    value: Some(crate::untrusted::escape(&internal::line(&decoding)).into_owned()),
-                },
-            ));
-            continue;
+        if stamp != self.decoded.stamp {
+            self.decoded.cells.clear();
+            self.decoded.stamp = stamp;
         }
-        fresh.push((
-            seq,
-            Cells {
-                key: state.schemas.cell(record.key.as_deref(), m.format),
-                value: state
-                    .schemas
-                    .value_cell(&m.topic, record.value.as_deref(), m.format),
-            },
-        ));
+        let mut fresh = Vec::new();
+        for &seq in visible {
+            if self.decoded.cells.contains_key(&seq) {
+                continue;
+            }
+            let Some(record) = self.record(seq) else {
+                continue;
+            };
+            fresh.push((seq, self.cells(record)));
+        }
+        let decoded = &mut self.decoded;
+        decoded.made += fresh.len() as u64;
+        decoded.cells.extend(fresh);
+        if decoded.cells.len() > visible.len() {
+            decoded.cells.retain(|seq, _| visible.contains(seq));
+        }
     }
-    let decoded = &mut state.decoded;
-    decoded.made += fresh.len() as u64;
-    decoded.cells.extend(fresh);
-    if decoded.cells.len() > visible.len() {
-        decoded.cells.retain(|seq, _| visible.contains(seq));
+
+    /// The cells of `record`: Kafka's own topics decoded as what their
+    /// records are, others by the schemas and mappings held.
+    fn cells(&self, record: &crate::browse::Record) -> Cells {
+        if internal::decodes(&self.topic) {
+            let decoding =
+                internal::decode(&self.topic, record.key.as_deref(), record.value.as_deref());
+            let group = decoding.as_ref().ok().and_then(internal::Decoded::owner);
+            return Cells {
+                key: group.map(|g| crate::untrusted::escape(g).into_owned()),
+                value: Some(crate::untrusted::escape(&internal::line(&decoding)).into_owned()),
+            };
+        }
+        Cells {
+            key: self.schemas.cell(record.key.as_deref(), self.format),
+            value: self
+                .schemas
+                .value_cell(&self.topic, record.value.as_deref(), self.format),
+        }
     }
 }

@@ -9,7 +9,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::MessagesStore;
-use crate::app::AppState;
 use crate::browse::Format;
 use crate::columns::messages;
 use crate::untrusted::escaped;
@@ -18,16 +17,10 @@ use crate::paint::grid::{Grid, grid};
 use crate::paint::highlight::highlighted;
 use crate::paint::theme::Theme;
 
-/// The visible records of the Messages screen.
-pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
-    let view = state.view();
-    let m = &state.messages;
-    let rows = view
-        .rows
-        .iter()
-        .skip(view.offset)
-        .take(page)
-        .filter_map(|&seq| Some((seq, m.record(seq)?)))
+/// The records of `window` (sequences), styled: a tombstone dim.
+pub fn visible(m: &MessagesStore, theme: &Theme, window: impl Iterator<Item = usize>) -> Grid {
+    let rows = window
+        .filter_map(|seq| Some((seq, m.record(seq)?)))
         .map(|(seq, record)| {
             let style = if record.value.is_none() {
                 theme.dim
@@ -36,7 +29,7 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
             };
             // Decoded in `update` (`cells.rs` in this folder): nothing is decoded
             // or locked while drawing.
-            let cells = state.decoded.get(seq);
+            let cells = m.decoded.get(seq);
             let row = messages::Row {
                 record,
                 format: m.format,
@@ -49,16 +42,22 @@ pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     grid(&messages::table(), rows)
 }
 
-/// The record detail, scrolled to the view's position.
-pub fn draw_record(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let view = state.view();
+/// The record open, from line `offset` (the scroll position), under
+/// `title` (the screen's, escaped) with the line it shows of how many.
+pub fn record(
+    frame: &mut Frame,
+    area: Rect,
+    m: &MessagesStore,
+    (offset, title): (usize, &str),
+    theme: &Theme,
+) {
     let page = usize::from(area.height.saturating_sub(2));
-    let (lines, total) = match &state.messages.detail {
+    let (lines, total) = match &m.detail {
         Some(detail) => (
             detail
                 .lines
                 .iter()
-                .skip(view.offset)
+                .skip(offset)
                 .take(page)
                 .map(|line| highlighted(line, theme))
                 .collect(),
@@ -66,12 +65,7 @@ pub fn draw_record(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         ),
         None => (vec![Line::raw("no record open")], 1),
     };
-    let title = format!(
-        " {} [line {}/{}] ",
-        view.screen.title(),
-        (view.offset + 1).min(total),
-        total
-    );
+    let title = format!(" {title} [line {}/{}] ", (offset + 1).min(total), total);
     let block = Block::default()
         .borders(Borders::TOP | Borders::BOTTOM)
         .border_style(theme.border)

@@ -7,17 +7,15 @@
 
 use super::effect::Effect as MessagesEffect;
 use crate::app::action::Effect;
-use crate::app::screen::Screen;
-use crate::app::screens::messages;
+use crate::app::screens::messages::{self, Shown};
 use crate::app::state::AppState;
 
 /// The record the user means: the one open on the detail screen, or the
 /// one selected on the Messages screen.
 fn current(state: &AppState) -> Option<crate::browse::Record> {
-    match state.view().screen {
-        Screen::Record { .. } => state.messages.detail.as_ref().map(|d| d.record.clone()),
-        Screen::Messages { .. } => messages::selected(state).cloned(),
-        Screen::Module(_) => None,
+    match state.view().screen.messages()? {
+        Shown::Record { .. } => state.screens.messages.detail.as_ref().map(|d| d.record.clone()),
+        Shown::Records { .. } => messages::selected(state).cloned(),
     }
 }
 
@@ -27,11 +25,11 @@ fn shown(state: &AppState) -> Vec<crate::browse::Record> {
         .stack
         .iter()
         .rev()
-        .find(|v| matches!(v.screen, Screen::Messages { .. }))
+        .find(|v| v.screen.is_records())
         .map(|view| {
             view.rows
                 .iter()
-                .filter_map(|&seq| state.messages.record(seq).cloned())
+                .filter_map(|&seq| state.screens.messages.record(seq).cloned())
                 .collect()
         })
         .unwrap_or_default()
@@ -39,10 +37,7 @@ fn shown(state: &AppState) -> Vec<crate::browse::Record> {
 
 /// `:save[-all][!] PATH`: ask the worker to write the record(s).
 pub fn save(state: &mut AppState, path: String, all: bool, force: bool, fx: &mut Vec<Effect>) {
-    if !matches!(
-        state.view().screen,
-        Screen::Messages { .. } | Screen::Record { .. }
-    ) {
+    if state.view().screen.messages().is_none() {
         state.notice = Some(":save works on the Messages screen and a record".to_owned());
         return;
     }
@@ -58,7 +53,7 @@ pub fn save(state: &mut AppState, path: String, all: bool, force: bool, fx: &mut
     fx.push(Effect::Messages(MessagesEffect::Save {
         path,
         // As `kscope consume --anonymize` writes it.
-        topic: crate::anonymize::name(crate::anonymize::Kind::Topic, &state.messages.topic),
+        topic: crate::anonymize::name(crate::anonymize::Kind::Topic, &state.screens.messages.topic),
         records,
         force,
     }));

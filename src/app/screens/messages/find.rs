@@ -20,7 +20,6 @@ use super::filter::with_jq_input;
 use super::finding::{FindEnd, Finding};
 use super::open_detail_of;
 use crate::app::action::Effect;
-use crate::app::screen::Screen;
 use crate::app::state::AppState;
 
 /// Whether `record`'s key or value matches.
@@ -87,7 +86,7 @@ fn compile(pattern: &str) -> Result<Matcher, String> {
 
 /// `:find PATTERN`.
 pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
-    if !matches!(state.view().screen, Screen::Messages { .. }) {
+    if !state.view().screen.is_records() {
         state.notice = Some(":find works on the Messages screen".to_owned());
         return;
     }
@@ -100,7 +99,7 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
     };
     let view = state.view();
     let after = view.selected.saturating_add(1);
-    let (m, schemas) = (&state.messages, &state.schemas);
+    let (m, schemas) = (&state.screens.messages, &state.screens.messages.schemas);
     let hit = view.rows.iter().enumerate().skip(after).find(|&(_, &seq)| {
         m.record(seq).is_some_and(|r| match &matcher {
             Matcher::Regex(re) => matches(re, r),
@@ -116,7 +115,7 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
     }
     // Beyond the records shown: each partition from after its last one
     // (records held while paused are not shown, so they are scanned).
-    let m = &state.messages;
+    let m = &state.screens.messages;
     let mut next: BTreeMap<i32, i64> = BTreeMap::new();
     for record in m.ring.records() {
         let at = next.entry(record.partition).or_insert(0);
@@ -140,8 +139,8 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
             Matcher::Regex(_) => None,
         },
     }));
-    state.messages.finds = id;
-    state.messages.find = Some(Finding {
+    state.screens.messages.finds = id;
+    state.screens.messages.find = Some(Finding {
         id,
         pattern,
         records: 0,
@@ -152,7 +151,7 @@ pub fn start(state: &mut AppState, pattern: String, fx: &mut Vec<Effect>) {
 
 /// Esc while a scan runs: stop it. True when there was one.
 pub fn cancel(state: &mut AppState, fx: &mut Vec<Effect>) -> bool {
-    let Some(finding) = state.messages.find.take() else {
+    let Some(finding) = state.screens.messages.find.take() else {
         return false;
     };
     fx.push(Effect::Messages(MessagesEffect::StopFind));
@@ -168,7 +167,7 @@ pub fn receive(
     end: Option<FindEnd>,
     fx: &mut Vec<Effect>,
 ) {
-    let Some(finding) = state.messages.find.as_mut().filter(|f| f.id == id) else {
+    let Some(finding) = state.screens.messages.find.as_mut().filter(|f| f.id == id) else {
         return;
     };
     finding.records = records;
@@ -176,7 +175,7 @@ pub fn receive(
     finding.elapsed = elapsed;
     let Some(end) = end else { return };
     let pattern = finding.pattern.clone();
-    state.messages.find = None;
+    state.screens.messages.find = None;
     match end {
         FindEnd::NotFound(why) => {
             state.notice = Some(format!(
@@ -190,13 +189,14 @@ pub fn receive(
             ));
             let shown = state.view().rows.iter().position(|&seq| {
                 state
+                    .screens
                     .messages
                     .record(seq)
                     .is_some_and(|r| r.partition == record.partition && r.offset == record.offset)
             });
             match shown {
                 Some(index) => state.view_mut().selected = index,
-                None if matches!(state.view().screen, Screen::Messages { .. }) => {
+                None if state.view().screen.is_records() => {
                     open_detail_of(state, record, fx);
                 }
                 None => {}

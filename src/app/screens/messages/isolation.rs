@@ -8,7 +8,6 @@ use crate::browse::Isolation;
 
 use super::{restart, selected};
 use crate::app::action::Effect;
-use crate::app::screen::Screen;
 use crate::app::state::AppState;
 
 /// `committed` / `uncommitted` (and the protocol's names) as an isolation.
@@ -30,16 +29,16 @@ pub fn name(isolation: Isolation) -> &'static str {
 
 /// Read the Messages view under `isolation` (`None`: the other one).
 pub fn set(state: &mut AppState, isolation: Option<Isolation>, fx: &mut Vec<Effect>) {
-    if !matches!(state.view().screen, Screen::Messages { .. }) {
+    if !state.view().screen.is_records() {
         state.notice = Some("isolation is set on the Messages screen".to_owned());
         return;
     }
-    let isolation = isolation.unwrap_or(match state.messages.isolation {
+    let isolation = isolation.unwrap_or(match state.screens.messages.isolation {
         Isolation::ReadCommitted => Isolation::ReadUncommitted,
         Isolation::ReadUncommitted => Isolation::ReadCommitted,
     });
     let anchor = selected(state).map(|r| (r.partition, r.offset));
-    let m = &mut state.messages;
+    let m = &mut state.screens.messages;
     m.isolation = isolation;
     let (topic, partition, start) = (m.topic.clone(), m.partition, m.start.clone());
     let what = match isolation {
@@ -48,5 +47,5 @@ pub fn set(state: &mut AppState, isolation: Option<Isolation>, fx: &mut Vec<Effe
     };
     state.notice = Some(format!("{}: {what}, read again", name(isolation)));
     restart(state, topic, partition, start, fx);
-    state.messages.anchor = anchor;
+    state.screens.messages.anchor = anchor;
 }

@@ -14,12 +14,12 @@ use crate::meta::MetadataSnapshot;
 use crate::app::action::Effect;
 use crate::app::navigate::push;
 use crate::app::screen::Screen;
-use crate::app::screens::messages;
+use crate::app::screens::messages::{self, Shown};
 use crate::app::state::AppState;
 
 /// Open the records of `key` in the topic on screen.
 pub fn open(state: &mut AppState, key: &str, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
-    let Screen::Messages { topic, .. } = &state.view().screen else {
+    let Some(Shown::Records { topic, .. }) = state.view().screen.messages() else {
         state.notice = Some(":key works on the Messages screen".to_owned());
         return;
     };
@@ -39,14 +39,11 @@ pub fn open(state: &mut AppState, key: &str, snap: &MetadataSnapshot, fx: &mut V
         ));
         return;
     };
-    let screen = Screen::Messages {
-        topic: topic.clone(),
-        partition: Some(partition),
-    };
+    let screen = Screen::records(topic.clone(), Some(partition));
     if state.view().screen != screen {
         push(state, screen, None, fx);
     }
-    state.messages.key = Some(Bytes::copy_from_slice(key.as_bytes()));
+    state.screens.messages.key = Some(Bytes::copy_from_slice(key.as_bytes()));
     messages::restart(state, topic, Some(partition), Start::Beginning, fx);
     state.notice = Some(format!(
         "key {} is in partition {partition} of {count}: its records from the beginning \

@@ -29,6 +29,7 @@ pub mod isolation;
 pub mod key;
 pub mod schema_asks;
 pub mod schema_cache;
+pub mod shown;
 pub mod store;
 
 use crate::browse::{Format, Record, Start};
@@ -41,6 +42,7 @@ use detail::Detail;
 use effect::Effect as MessagesEffect;
 use filter::RecordFilter;
 
+pub use shown::{Msg, Shown};
 pub use store::{DEFAULT_START, MessagesStore};
 
 /// Open the Messages screen of `topic` (one partition or all) at `start`.
@@ -61,14 +63,11 @@ pub fn open(
         ));
         return;
     }
-    let screen = Screen::Messages {
-        topic: topic.clone(),
-        partition,
-    };
+    let screen = Screen::records(topic.clone(), partition);
     if state.view().screen != screen {
         push(state, screen, None, fx);
     }
-    state.messages.key = None;
+    state.screens.messages.key = None;
     restart(state, topic, partition, start, fx);
 }
 
@@ -81,7 +80,7 @@ pub(super) fn restart(
     start: Start,
     fx: &mut Vec<Effect>,
 ) {
-    let m = &mut state.messages;
+    let m = &mut state.screens.messages;
     m.session += 1;
     m.topic.clone_from(&topic);
     m.partition = partition;
@@ -101,20 +100,20 @@ pub(super) fn restart(
     view.selected = 0;
     view.offset = 0;
     fx.push(Effect::Messages(MessagesEffect::Browse {
-        session: state.messages.session,
+        session: state.screens.messages.session,
         topic,
         partition,
         start,
-        isolation: state.messages.isolation,
-        key: state.messages.key.clone(),
+        isolation: state.screens.messages.isolation,
+        key: state.screens.messages.key.clone(),
     }));
 }
 
 /// The Messages view on top again (back from elsewhere): start its session
 /// anew when another one replaced it.
 pub fn resume(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if let Screen::Messages { topic, partition } = &state.view().screen
-        && !state.messages.shows(&state.view().screen)
+    if let Some(shown @ Shown::Records { topic, partition }) = state.view().screen.messages()
+        && !state.screens.messages.shows(shown)
     {
         let (topic, partition) = (topic.clone(), *partition);
         restart(state, topic, partition, DEFAULT_START, fx);
@@ -123,7 +122,7 @@ pub fn resume(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 /// Seek the session on screen to `spec` (an offset, `-N`, a time …).
 pub fn seek(state: &mut AppState, spec: &str, now_ms: i64, fx: &mut Vec<Effect>) {
-    if !matches!(state.view().screen, Screen::Messages { .. }) {
+    if !state.view().screen.is_records() {
         state.notice = Some(":seek works on the Messages screen".to_owned());
         return;
     }
@@ -132,7 +131,7 @@ pub fn seek(state: &mut AppState, spec: &str, now_ms: i64, fx: &mut Vec<Effect>)
             state.notice = Some(":seek takes an offset, -N, a time, beginning or end".to_owned());
         }
         Ok(start) => {
-            let (topic, partition) = (state.messages.topic.clone(), state.messages.partition);
+            let (topic, partition) = (state.screens.messages.topic.clone(), state.screens.messages.partition);
             state.notice = Some(format!("seeking to {spec}"));
             restart(state, topic, partition, start, fx);
         }
@@ -140,43 +139,9 @@ pub fn seek(state: &mut AppState, spec: &str, now_ms: i64, fx: &mut Vec<Effect>)
     }
 }
 
-/// Take what a session read.
-pub fn receive(
-    state: &mut AppState,
-    session: u64,
-    records: &[Record],
-    dropped: u64,
-    notices: Vec<String>,
-    failed: Option<String>,
-) {
-    let m = &mut state.messages;
-    if session != m.session {
-        return;
-    }
-    for record in records {
-        if m.paused {
-            m.held.push(record);
-            m.arrived += 1;
-        } else {
-            m.ring.push(record);
-        }
-    }
-    m.upstream_dropped = dropped;
-    if let Some(notice) = notices.into_iter().last() {
-        state.notice = Some(format!(
-            "topic '{}' {notice}",
-            crate::anonymize::name(crate::anonymize::Kind::Topic, &m.topic)
-        ));
-    }
-    if let Some(error) = failed {
-        state.notice = Some(error.clone());
-        m.failed = Some(error);
-    }
-}
-
 /// Pause or resume: resuming shows what arrived meanwhile.
 pub fn toggle_pause(state: &mut AppState) {
-    let m = &mut state.messages;
+    let m = &mut state.screens.messages;
     m.paused = !m.paused;
     if !m.paused {
         for record in m.held.drain() {
@@ -191,27 +156,9 @@ pub fn toggle_pause(state: &mut AppState) {
 pub fn set_filter(state: &mut AppState, text: &str) {
     match RecordFilter::parse(text) {
         Ok(filter) => {
-            let narrows = match (&filter, &state.messages.filter) {
-                (Some(new), Some(old)) => new.narrows(old),
-                (Some(_), None) => true,
-                (None, _) => false,
-            };
-            state.messages.filter = filter;
-            let (m, schemas) = (&state.messages, &state.schemas);
             let last = state.stack.len() - 1;
             let view = &mut state.stack[last];
-            if narrows {
-                if let Some(f) = &m.filter {
-                    view.rows.retain(|&seq| {
-                        m.record(seq)
-                            .is_some_and(|r| f.passes(r, &m.topic, m.format, schemas))
-                    });
-                }
-            } else {
-                view.rows.clear();
-                state.messages.built_upto = state.messages.first_seq();
-            }
-            let view = state.view_mut();
+            state.screens.messages.refilter(filter, &mut view.rows);
             view.selected = 0;
             view.offset = 0;
         }
@@ -220,84 +167,27 @@ pub fn set_filter(state: &mut AppState, text: &str) {
     }
 }
 
-/// Bring the Messages view's rows up to date with the ring: rows of
-/// dropped records go, new records that pass the filter come. A selection
-/// on the last row stays on the last row (the tail is followed).
-pub fn sync(state: &mut AppState) {
-    if !state.messages.shows(&state.view().screen) {
-        return;
-    }
-    let m = &mut state.messages;
-    let first = m.first_seq();
-    let end = m.end_seq();
-    let from = m.built_upto.max(first);
-    m.built_upto = end;
-    let (m, schemas) = (&state.messages, &state.schemas);
-    let last = state.stack.len() - 1;
-    let view = &mut state.stack[last];
-    let gone = view
-        .rows
-        .iter()
-        .take_while(|&&s| (s as u64) < first)
-        .count();
-    if gone > 0 {
-        view.rows.drain(..gone);
-        view.selected = view.selected.saturating_sub(gone);
-        view.offset = view.offset.saturating_sub(gone);
-    }
-    let at_tail = view.selected.saturating_add(1) >= view.rows.len();
-    let before = view.rows.len();
-    for seq in from..end {
-        let Ok(seq) = usize::try_from(seq) else { break };
-        if m.record(seq).is_some_and(|r| {
-            m.filter
-                .as_ref()
-                .is_none_or(|f| f.passes(r, &m.topic, m.format, schemas))
-        }) {
-            view.rows.push(seq);
-        }
-    }
-    if at_tail && view.rows.len() > before {
-        view.selected = view.rows.len() - 1;
-    }
-    if let Some((partition, offset)) = state.messages.anchor {
-        let found = view.rows[before..].iter().position(|&seq| {
-            m.record(seq)
-                .is_some_and(|r| r.partition == partition && r.offset == offset)
-        });
-        if let Some(index) = found {
-            view.selected = before + index;
-            state.messages.anchor = None;
-            // Held still on it: following would carry the selection off to
-            // the newest record within seconds.
-            if state.messages.hold_at_anchor.is_some() {
-                state.messages.paused = true;
-            }
-        }
-    }
-}
-
 /// The record selected on the Messages screen.
 pub fn selected(state: &AppState) -> Option<&Record> {
     let view = state.view();
     view.rows
         .get(view.selected)
-        .and_then(|&seq| state.messages.record(seq))
+        .and_then(|&seq| state.screens.messages.record(seq))
 }
 
 /// Show values as `format` (the detail open is laid out again).
 pub fn set_format(state: &mut AppState, format: Format) {
-    state.messages.format = format;
+    state.screens.messages.format = format;
     relayout(state);
     state.notice = Some(format!("values shown as {}", format.name()));
 }
 
 /// Lay the record open out again (the format changed, a schema landed).
 pub fn relayout(state: &mut AppState) {
-    let m = &mut state.messages;
+    let m = &mut state.screens.messages;
     if let Some(detail) = m.detail.take() {
         let view = (m.format, m.utc_offset);
-        m.detail = Some(Detail::new(detail.record, &m.topic, view, &state.schemas));
+        m.detail = Some(Detail::new(detail.record, &m.topic, view, &m.schemas));
     }
 }
 
@@ -325,8 +215,8 @@ pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
                 crate::anonymize::name(crate::anonymize::Kind::Group, group)
             );
             open(state, topic, Some(partition), Start::Offset(offset), fx);
-            state.messages.anchor = Some((partition, offset));
-            state.messages.hold_at_anchor = Some(said);
+            state.screens.messages.anchor = Some((partition, offset));
+            state.screens.messages.hold_at_anchor = Some(said);
         }
         None => {
             state.notice = Some(format!(
@@ -346,17 +236,17 @@ pub fn open_detail(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 /// Open `record` (of the view's topic) on the detail screen.
 pub fn open_detail_of(state: &mut AppState, record: Record, fx: &mut Vec<Effect>) {
-    let screen = Screen::Record {
-        topic: state.messages.topic.clone(),
-        partition: record.partition,
-        offset: record.offset,
-    };
-    let m = &mut state.messages;
+    let screen = Screen::record(
+        state.screens.messages.topic.clone(),
+        record.partition,
+        record.offset,
+    );
+    let m = &mut state.screens.messages;
     m.detail = Some(Detail::new(
         record,
         &m.topic,
         (m.format, m.utc_offset),
-        &state.schemas,
+        &m.schemas,
     ));
     push(state, screen, None, fx);
 }

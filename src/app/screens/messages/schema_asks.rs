@@ -10,28 +10,25 @@ use crate::schema::SchemaInfo;
 use super::schema_cache::Slot;
 use crate::app::action::Effect;
 use crate::app::failure::Failure;
-use crate::app::screen::Screen;
+use super::Shown;
 use crate::app::state::AppState;
 
 /// Ask for the schemas of the framed keys and values on screen (the
 /// visible rows of the Messages screen, or the record open) that are not
 /// held yet, each id once.
 pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if !state.messages.format.decodes() {
+    if !state.screens.messages.format.decodes() {
         return;
     }
-    let topic = &state.messages.topic;
-    if matches!(
-        state.view().screen,
-        Screen::Messages { .. } | Screen::Record { .. }
-    ) && state.schemas.mappings.unprepared(topic)
-        && state.schemas.preparing.insert(topic.clone())
+    let topic = &state.screens.messages.topic;
+    if state.view().screen.messages().is_some() && state.screens.messages.schemas.mappings.unprepared(topic)
+        && state.screens.messages.schemas.preparing.insert(topic.clone())
     {
         fx.push(Effect::PrepareMapping {
             topic: topic.clone(),
         });
     }
-    if !state.schemas.enabled {
+    if !state.screens.messages.schemas.enabled {
         return;
     }
     let mut ids: Vec<u32> = Vec::new();
@@ -43,32 +40,32 @@ pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
         }
     };
     let view = state.view();
-    match &view.screen {
-        Screen::Messages { .. } => {
+    match view.screen.messages() {
+        Some(Shown::Records { .. }) => {
             let page = state.page();
             for record in view
                 .rows
                 .iter()
                 .skip(view.offset)
                 .take(page)
-                .filter_map(|&seq| state.messages.record(seq))
+                .filter_map(|&seq| state.screens.messages.record(seq))
             {
                 note(record.key.as_deref());
                 note(record.value.as_deref());
             }
         }
-        Screen::Record { .. } => {
-            if let Some(detail) = &state.messages.detail {
+        Some(Shown::Record { .. }) => {
+            if let Some(detail) = &state.screens.messages.detail {
                 note(detail.record.key.as_deref());
                 note(detail.record.value.as_deref());
             }
         }
-        Screen::Module(_) => return,
+        None => return,
     }
     let now = state.now;
     for id in ids {
-        if state.schemas.due(id, now) {
-            state.schemas.slots.insert(id, Slot::Pending(now));
+        if state.screens.messages.schemas.due(id, now) {
+            state.screens.messages.schemas.slots.insert(id, Slot::Pending(now));
             fx.push(Effect::FetchSchema { id });
         }
     }
@@ -77,22 +74,22 @@ pub fn plan(state: &mut AppState, fx: &mut Vec<Effect>) {
 /// Take the worker's answer for schema `id`; the record open is laid out
 /// again with it.
 pub fn receive(state: &mut AppState, id: u32, result: Result<Arc<SchemaInfo>, Failure>) {
-    if !matches!(state.schemas.slots.get(&id), Some(Slot::Pending(_))) {
+    if !matches!(state.screens.messages.schemas.slots.get(&id), Some(Slot::Pending(_))) {
         return;
     }
     let slot = match result {
         Ok(info) => Slot::Ready(info),
         Err(failure) => Slot::Failed(failure, state.now),
     };
-    state.schemas.slots.insert(id, slot);
-    state.schemas.answers += 1;
+    state.screens.messages.schemas.slots.insert(id, slot);
+    state.screens.messages.schemas.answers += 1;
     super::relayout(state);
 }
 
 /// The worker compiled `topic`'s mapping: the record open is laid out again.
 pub fn mapping_prepared(state: &mut AppState, topic: &str) {
-    if state.schemas.preparing.contains(topic) {
-        state.schemas.answers += 1;
+    if state.screens.messages.schemas.preparing.contains(topic) {
+        state.screens.messages.schemas.answers += 1;
         super::relayout(state);
     }
 }

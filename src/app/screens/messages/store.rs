@@ -7,9 +7,12 @@
 
 use crate::browse::{Format, Isolation, Record, Ring, Start};
 
+use super::decoded::DecodedCells;
 use super::detail::Detail;
 use super::filter::RecordFilter;
-use crate::app::screen::Screen;
+use super::schema_cache::SchemaCache;
+use super::shown::Shown;
+use crate::app::screens::module::Kept;
 
 /// Where a Messages screen starts: this many records before each
 /// partition's end, then it follows.
@@ -66,6 +69,15 @@ pub struct MessagesStore {
     /// Pause when the anchor arrives, and what the title says of it until
     /// then and after (`v` from a group: the record the group reads next).
     pub hold_at_anchor: Option<String>,
+    /// Schemas of the framed records met, from the registry, and the
+    /// context's topic mappings.
+    pub schemas: SchemaCache,
+    /// The decoded cells of the rows on screen (made in `update`, read by
+    /// the view).
+    pub decoded: DecodedCells,
+    /// What the status line should say after a batch (a notice of the
+    /// session, why it stopped), taken once.
+    pub notice: Option<String>,
 }
 
 impl Default for MessagesStore {
@@ -97,6 +109,9 @@ impl Default for MessagesStore {
             find: None,
             finds: 0,
             key: None,
+            schemas: SchemaCache::default(),
+            decoded: DecodedCells::default(),
+            notice: None,
         }
     }
 }
@@ -127,9 +142,125 @@ impl MessagesStore {
         self.ring.records().get(usize::try_from(index).ok()?)
     }
 
-    /// Whether `screen` shows this store's session.
-    pub fn shows(&self, screen: &Screen) -> bool {
-        matches!(screen, Screen::Messages { topic, partition }
+    /// Whether `shown` is this store's session's records, running.
+    pub fn shows(&self, shown: &Shown) -> bool {
+        matches!(shown, Shown::Records { topic, partition }
             if *topic == self.topic && *partition == self.partition && self.live)
+    }
+
+    /// Whether the record with sequence `seq` is held and passes the
+    /// filter.
+    fn passes(&self, seq: usize) -> bool {
+        self.record(seq).is_some_and(|r| {
+            self.filter
+                .as_ref()
+                .is_none_or(|f| f.passes(r, &self.topic, self.format, &self.schemas))
+        })
+    }
+
+    /// The sequences of `range` whose records are held and pass the filter.
+    pub fn passing(&self, range: std::ops::Range<u64>) -> Vec<usize> {
+        range
+            .map_while(|seq| usize::try_from(seq).ok())
+            .filter(|&seq| self.passes(seq))
+            .collect()
+    }
+
+    /// Filter with `filter` from now on: one that narrows the last
+    /// re-checks only the `rows` it had; any other empties them, to be
+    /// built again from the ring's oldest record.
+    pub fn refilter(&mut self, filter: Option<RecordFilter>, rows: &mut Vec<usize>) {
+        let narrows = match (&filter, &self.filter) {
+            (Some(new), Some(old)) => new.narrows(old),
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        self.filter = filter;
+        if narrows {
+            rows.retain(|&seq| self.passes(seq));
+        } else {
+            rows.clear();
+            self.built_upto = self.first_seq();
+        }
+    }
+
+    /// Take what session `session` read (another session's batch is
+    /// dropped); a notice or the failure waits in `notice`.
+    pub fn take_batch(
+        &mut self,
+        session: u64,
+        records: &[Record],
+        dropped: u64,
+        notices: Vec<String>,
+        failed: Option<String>,
+    ) {
+        if session != self.session {
+            return;
+        }
+        for record in records {
+            if self.paused {
+                self.held.push(record);
+                self.arrived += 1;
+            } else {
+                self.ring.push(record);
+            }
+        }
+        self.upstream_dropped = dropped;
+        if let Some(notice) = notices.into_iter().last() {
+            self.notice = Some(format!(
+                "topic '{}' {notice}",
+                crate::anonymize::name(crate::anonymize::Kind::Topic, &self.topic)
+            ));
+        }
+        if let Some(error) = failed {
+            self.notice = Some(error.clone());
+            self.failed = Some(error);
+        }
+    }
+
+    /// Bring the rows of `shown` up to date with the ring: rows of dropped
+    /// records go, new records that pass the filter come. A selection on
+    /// the last row stays on the last row (the tail is followed); the
+    /// anchor, when it arrives, is selected (and held, when asked).
+    pub fn follow(&mut self, shown: &Shown, kept: Kept<'_>) {
+        if !self.shows(shown) {
+            return;
+        }
+        let Kept {
+            rows,
+            selected,
+            offset,
+        } = kept;
+        let first = self.first_seq();
+        let end = self.end_seq();
+        let from = self.built_upto.max(first);
+        self.built_upto = end;
+        let gone = rows.iter().take_while(|&&s| (s as u64) < first).count();
+        if gone > 0 {
+            rows.drain(..gone);
+            *selected = selected.saturating_sub(gone);
+            *offset = offset.saturating_sub(gone);
+        }
+        let at_tail = selected.saturating_add(1) >= rows.len();
+        let before = rows.len();
+        rows.extend(self.passing(from..end));
+        if at_tail && rows.len() > before {
+            *selected = rows.len() - 1;
+        }
+        if let Some((partition, offset)) = self.anchor {
+            let found = rows[before..].iter().position(|&seq| {
+                self.record(seq)
+                    .is_some_and(|r| r.partition == partition && r.offset == offset)
+            });
+            if let Some(index) = found {
+                *selected = before + index;
+                self.anchor = None;
+                // Held still on it: following would carry the selection off
+                // to the newest record within seconds.
+                if self.hold_at_anchor.is_some() {
+                    self.paused = true;
+                }
+            }
+        }
     }
 }
