@@ -159,13 +159,15 @@ fn full_of(snap: &MetadataSnapshot, make: fn(i64) -> Record, registry: bool) -> 
     let records = (0..RECORDS).map(make).collect();
     update(
         &mut state,
-        Action::Browsed {
-            session,
-            records,
-            dropped: 0,
-            notices: Vec::new(),
-            failed: None,
-        },
+        Action::Screen(kscope::app::screens::Msg::Messages(
+            kscope::app::screens::messages::Msg::Browsed {
+                session,
+                records,
+                dropped: 0,
+                notices: Vec::new(),
+                failed: None,
+            },
+        )),
         snap,
     );
     assert_eq!(state.view().rows.len(), 10_000, "a full ring");
@@ -180,7 +182,10 @@ fn full_of(snap: &MetadataSnapshot, make: fn(i64) -> Record, registry: bool) -> 
                 snap,
             );
         }
-        assert!(state.screens.messages.decoded.made > 0, "the rows on screen were decoded");
+        assert!(
+            state.screens.messages.decoded.made > 0,
+            "the rows on screen were decoded"
+        );
     }
     state
 }

@@ -144,9 +144,9 @@ fn h_opens_the_history_and_esc_goes_back() {
     assert_eq!(group, "billing");
     assert_eq!(
         s.view().screen,
-        Screen::Module(Commits(commits::Group {
+        Commits(commits::Group {
             group: "billing".to_owned()
-        }))
+        })
     );
     update(&mut s, answered(request + 5, Ok(found())), &snap);
     assert!(s.view().rows.is_empty(), "a stale answer is dropped");

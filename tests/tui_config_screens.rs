@@ -94,7 +94,7 @@ fn asks_configs(effects: &[Effect]) -> bool {
 
 /// The configs screen of `of`.
 fn configs_of(of: ConfigResource) -> Screen {
-    Screen::Module(Configs(Config::list(of)))
+    Configs(Config::list(of))
 }
 
 /// Answer the config request in flight with the configs of `orders` for
@@ -186,10 +186,7 @@ fn the_key_opens_the_selected_topics_configs_and_asks_for_them_only() {
     press(&mut s, &snap, Code::Enter);
     assert_eq!(
         s.view().screen,
-        Screen::Module(Configs(Config::entry(
-            orders.clone(),
-            "retention.ms".to_owned()
-        )))
+        Configs(Config::entry(orders.clone(), "retention.ms".to_owned()))
     );
     assert_eq!(s.view().rows.len(), 3, "the synonym chain");
     press(&mut s, &snap, Code::Esc);

@@ -175,7 +175,7 @@ fn the_filter_is_incremental_and_esc_clears_it() {
     assert_eq!(s.view().rows.len(), 3);
     press(&mut s, &snap, Code::Esc);
     assert_eq!(s.view().rows.len(), 8, "Esc clears the filter first");
-    assert!(matches!(s.view().screen, Screen::Messages { .. }));
+    assert!(s.view().screen.is_records());
     keys(&mut s, &snap, "/!header:trace-id=t-1");
     assert_eq!(s.view().rows.len(), 0, "every trace id starts t-1");
     press(&mut s, &snap, Code::Esc);
@@ -242,11 +242,11 @@ fn m_on_topics_opens_every_partition_and_detail_scrolls() {
     press(&mut s, &snap, Code::Enter);
     assert!(matches!(
         s.view().screen,
-        Screen::Record {
+        Screen::Messages(kscope::app::screens::messages::Shown::Record {
             partition: 2,
             offset: 5,
             ..
-        }
+        })
     ));
     press(&mut s, &snap, Code::End);
     let screen = render(&s, &snap);
@@ -256,7 +256,7 @@ fn m_on_topics_opens_every_partition_and_detail_scrolls() {
     );
     assert!(!screen.contains("partition 2   offset 5"), "{screen}");
     press(&mut s, &snap, Code::Esc);
-    assert!(matches!(s.view().screen, Screen::Messages { .. }));
+    assert!(s.view().screen.is_records());
 }
 
 #[test]

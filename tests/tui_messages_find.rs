@@ -97,7 +97,7 @@ fn a_scan_beyond_reports_progress_cancels_and_opens_what_it_finds() {
         "{effects:?}"
     );
     assert!(
-        matches!(s.view().screen, Screen::Messages { .. }),
+        s.view().screen.is_records(),
         "Esc cancelled the scan and stayed"
     );
 
@@ -111,21 +111,14 @@ fn a_scan_beyond_reports_progress_cancels_and_opens_what_it_finds() {
         end: Some(FindEnd::Found(record(7, "needle"))),
     };
     update(&mut s, late, &snap);
-    assert!(matches!(s.view().screen, Screen::Messages { .. }));
+    assert!(s.view().screen.is_records());
     let found = Action::Finding {
         id: second,
         read: (99, 9_000, Duration::from_secs(1)),
         end: Some(FindEnd::Found(record(99, "a needle"))),
     };
     update(&mut s, found, &snap);
-    assert_eq!(
-        s.view().screen,
-        Screen::Record {
-            topic: "payments".to_owned(),
-            partition: 1,
-            offset: 99
-        }
-    );
+    assert_eq!(s.view().screen, Screen::record("payments", 1, 99));
     assert!(
         s.notice
             .as_deref()

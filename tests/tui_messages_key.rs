@@ -41,13 +41,7 @@ fn key_opens_the_partition_it_hashes_to_with_only_its_records() {
         Some((want, Start::Beginning, Some(b"order 4711".to_vec()))),
         "{effects:?}"
     );
-    assert_eq!(
-        s.view().screen,
-        Screen::Messages {
-            topic: "orders".to_owned(),
-            partition: want
-        }
-    );
+    assert_eq!(s.view().screen, Screen::records("orders", want));
     let notice = s.notice.clone().unwrap_or_default();
     assert!(
         notice.contains(&format!("partition {} of 3", want.unwrap())),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use kscope::app::screens::producers::{self, Answer, Msg, Partition, Query};
 use kscope::app::screens::{self, Screen::Producers};
-use kscope::app::{Action, AppState, Code, Effect, Screen, update};
+use kscope::app::{Action, AppState, Code, Effect, update};
 use kscope::inspect::transactions::{OpenTransaction, Producer, TxnPartition};
 use kscope::meta::MetadataSnapshot;
 
@@ -104,10 +104,10 @@ fn t_opens_the_selected_partition_and_stale_answers_are_dropped() {
     assert_eq!((topic.as_str(), partition), ("orders", 1));
     assert_eq!(
         s.view().screen,
-        Screen::Module(Producers(Partition {
+        Producers(Partition {
             topic: "orders".to_owned(),
             partition: 1
-        }))
+        })
     );
     let stale = Arc::new(answer(true));
     update(&mut s, answered(request + 5, stale), &snap);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use kscope::app::screens::security::{self, Answer, Listing as Security, Msg, Query};
 use kscope::app::screens::{self, Screen::Security as Shown};
-use kscope::app::{Action, AppState, Code, Effect, Screen, update};
+use kscope::app::{Action, AppState, Code, Effect, update};
 use kscope::inspect::{Acl, Acls, Error, Quota, ScramUser};
 use kscope::meta::MetadataSnapshot;
 
@@ -166,7 +166,7 @@ fn a_topics_acls_open_from_topics_and_partitions_with_a() {
     assert_eq!(what, Security::TopicAcls("orders".to_owned()));
     assert_eq!(
         s.view().screen,
-        Screen::Module(Shown(Security::TopicAcls("orders".to_owned())))
+        Shown(Security::TopicAcls("orders".to_owned()))
     );
     press(&mut s, &snap, Code::Esc);
     keys(&mut s, &snap, ":partitions payments");

@@ -7,7 +7,6 @@
 use crate::inspect::ConfigResource;
 
 use super::action::Effect;
-use super::screen::Screen;
 use super::screens;
 use super::state::{AppState, Link};
 
@@ -16,7 +15,7 @@ use super::state::{AppState, Link};
 fn visible_topics(state: &AppState) -> Vec<String> {
     let view = state.view();
     match &view.screen {
-        Screen::Module(screens::Screen::Topics(_)) => view
+        screens::Screen::Topics(_) => view
             .rows
             .iter()
             .skip(view.offset)
@@ -24,9 +23,9 @@ fn visible_topics(state: &AppState) -> Vec<String> {
             .filter_map(|&i| state.screens.topics.topic(i))
             .map(|t| t.name.clone())
             .collect(),
-        Screen::Module(screens::Screen::Partitions(shown)) => vec![shown.topic.clone()],
+        screens::Screen::Partitions(shown) => vec![shown.topic.clone()],
         // Their retention, for the time until unread records may go.
-        Screen::Module(screens::Screen::Groups(screens::groups::Shown::Offsets(group))) => {
+        screens::Screen::Groups(screens::groups::Shown::Offsets(group)) => {
             let Some(detail) = state.screens.groups.detail(group) else {
                 return Vec::new();
             };
@@ -52,10 +51,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
     if state.link != Link::Connected {
         return;
     }
-    if matches!(
-        state.view().screen,
-        Screen::Module(screens::Screen::Configs(_))
-    ) {
+    if matches!(state.view().screen, screens::Screen::Configs(_)) {
         return;
     }
     let now = state.now;

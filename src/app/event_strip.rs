@@ -17,24 +17,22 @@ use super::stores::event_strip::{STRIP_EVENTS, Strip};
 fn has_strip(screen: &Screen) -> bool {
     matches!(
         screen,
-        Screen::Module(
-            Module::Partitions(_)
-                | Module::Brokers(_)
-                | Module::Groups(GroupScreen::Offsets(_) | GroupScreen::Members(_))
-        )
+        Module::Partitions(_)
+            | Module::Brokers(_)
+            | Module::Groups(GroupScreen::Offsets(_) | GroupScreen::Members(_))
     )
 }
 
 /// Whether `event` belongs on `screen`'s strip.
 fn belongs(screen: &Screen, event: &MovementEvent) -> bool {
     match screen {
-        Screen::Module(Module::Partitions(shown)) => {
+        Module::Partitions(shown) => {
             event.group().is_none() && event.topic.as_deref() == Some(shown.topic.as_str())
         }
-        Screen::Module(Module::Brokers(_)) => event.topic.is_none() && event.group().is_none(),
-        Screen::Module(Module::Groups(
-            GroupScreen::Offsets(group) | GroupScreen::Members(group),
-        )) => event.group() == Some(group.as_str()),
+        Module::Brokers(_) => event.topic.is_none() && event.group().is_none(),
+        Module::Groups(GroupScreen::Offsets(group) | GroupScreen::Members(group)) => {
+            event.group() == Some(group.as_str())
+        }
         _ => false,
     }
 }

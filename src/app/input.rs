@@ -95,7 +95,7 @@ fn open_schemas(state: &mut AppState, fx: &mut Vec<Effect>) {
         return;
     }
     let screen = super::screens::Screen::Schemas(super::screens::schemas::Shown::Subjects);
-    push(state, Screen::Module(screen), None, fx);
+    push(state, screen, None, fx);
 }
 
 fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut Vec<Effect>) {
@@ -119,7 +119,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         }
         Parsed::Clients(Some(topic)) => {
             let shown = super::screens::topic_clients::Topic { topic };
-            let screen = Screen::Module(super::screens::Screen::Clients(shown));
+            let screen = super::screens::Screen::Clients(shown);
             push(state, screen, None, fx);
         }
         Parsed::Clients(None) => {
@@ -130,7 +130,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Partitions(topic) => push(state, Screen::partitions(topic), None, fx),
         Parsed::Config(of) => {
             let screen = super::screens::Screen::Configs(super::screens::configs::Config::list(of));
-            push(state, Screen::Module(screen), None, fx);
+            push(state, screen, None, fx);
         }
         Parsed::Messages { topic, partition } => {
             messages::open(state, topic, partition, messages::DEFAULT_START, fx);
@@ -149,7 +149,7 @@ fn execute(state: &mut AppState, line: &str, snap: &MetadataSnapshot, fx: &mut V
         Parsed::Cluster => push(state, Screen::cluster(), None, fx),
         Parsed::Schemas => open_schemas(state, fx),
         Parsed::Security(of) => {
-            let screen = Screen::Module(super::screens::Screen::Security(of));
+            let screen = super::screens::Screen::Security(of);
             push(state, screen, None, fx);
         }
         Parsed::Help => state.show_help = true,

@@ -82,15 +82,13 @@ impl Scope {
         match self {
             Scope::All => true,
             Scope::Topics => screen.is_topics(),
-            Scope::Drillable => matches!(screen, Screen::Module(s) if s.drillable()),
+            Scope::Drillable => screen.drillable(),
             Scope::HasConfigs => matches!(
                 screen,
-                Screen::Module(
-                    super::screens::Screen::Topics(_)
-                        | super::screens::Screen::Partitions(_)
-                        | super::screens::Screen::Brokers(_)
-                        | super::screens::Screen::Groups(_)
-                )
+                super::screens::Screen::Topics(_)
+                    | super::screens::Screen::Partitions(_)
+                    | super::screens::Screen::Brokers(_)
+                    | super::screens::Screen::Groups(_)
             ),
             Scope::Partitions => screen.partitions_topic().is_some(),
             Scope::TopicsOrPartitions => screen.is_topics() || screen.partitions_topic().is_some(),

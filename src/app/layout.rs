@@ -11,10 +11,11 @@ pub const BELOW_TABLE: u16 = 3;
 /// Rows above the table of `screen` (a screen module's panel: a group's
 /// offsets and members, a config's detail).
 pub fn table_first_row(screen: &Screen) -> u16 {
-    match screen {
+    if screen.is_text() {
         // Text (the record detail, a schema) has no column header.
-        Screen::Module(s) if s.is_text() => TABLE_FIRST_ROW - 1,
-        Screen::Module(s) => TABLE_FIRST_ROW + s.panel_rows(),
+        TABLE_FIRST_ROW - 1
+    } else {
+        TABLE_FIRST_ROW + screen.panel_rows()
     }
 }
 

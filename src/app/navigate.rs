@@ -26,7 +26,9 @@ pub fn push(state: &mut AppState, screen: Screen, filter: Option<&str>, fx: &mut
 pub fn watch(state: &mut AppState, fx: &mut Vec<Effect>) {
     let topics = match state.view().screen.messages() {
         Some(Shown::Records { topic, .. }) => vec![topic.clone()],
-        _ => state.view().screen
+        _ => state
+            .view()
+            .screen
             .partitions_topic()
             .map_or_else(Vec::new, |topic| vec![topic.to_owned()]),
     };

@@ -38,17 +38,15 @@ pub fn install(state: &mut AppState, replay: Replay) {
 /// events, the group list); the others say "not in this recording".
 pub fn holds(screen: &Screen) -> bool {
     use super::screens::Screen as Module;
-    match screen {
-        Screen::Module(
-            Module::Groups(super::screens::groups::Shown::List { .. })
+    matches!(
+        screen,
+        Module::Groups(super::screens::groups::Shown::List { .. })
             | Module::Topics(_)
             | Module::Partitions(_)
             | Module::Brokers(_)
             | Module::Leaders(_)
-            | Module::Events(_),
-        ) => true,
-        Screen::Module(_) => false,
-    }
+            | Module::Events(_)
+    )
 }
 
 /// A replay key in normal mode, if `key` is one and a recording is

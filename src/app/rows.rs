@@ -1,7 +1,7 @@
 //! Building a view's row list (filter + sort) in `update`, cached by what it
 //! depends on, so that `view` only ever indexes into it.
 
-use super::screen::{RowsKey, Screen, View};
+use super::screen::{RowsKey, View};
 use super::screens::Kept;
 use super::state::AppState;
 
@@ -9,7 +9,7 @@ use super::state::AppState;
 /// keep the selection in range.
 pub fn refresh(state: &mut AppState) {
     let page = state.page();
-    let Screen::Module(screen) = state.view().screen.clone();
+    let screen = state.view().screen.clone();
     if screen.is_text() {
         // One row per first line of a page: selected is the scroll position.
         let lines = state.screens.text_lines(&screen);
@@ -54,7 +54,7 @@ pub fn refresh(state: &mut AppState) {
         let kept = view
             .rows
             .get(view.selected)
-            .and_then(|&i| identity(state, &view.screen, i));
+            .and_then(|&i| state.screens.identity(&view.screen, i));
         let rows = build(state);
         // A screen whose rows are rebuilt from each answer may reorder
         // them (groups, configs): the selection stays on the group or
@@ -62,11 +62,9 @@ pub fn refresh(state: &mut AppState) {
         let screen = state.view().screen.clone();
         let found = kept.and_then(|kept| {
             rows.iter()
-                .position(|&i| identity(state, &screen, i).as_ref() == Some(&kept))
+                .position(|&i| state.screens.identity(&screen, i).as_ref() == Some(&kept))
         });
-        let kinds = match &screen {
-            Screen::Module(s) => state.screens.counts(s, &rows),
-        };
+        let kinds = state.screens.counts(&screen, &rows);
         let view = state.view_mut();
         view.rows = rows;
         view.built_for = Some(key);
@@ -76,22 +74,6 @@ pub fn refresh(state: &mut AppState) {
         }
     }
     clamp(state.view_mut(), page);
-}
-
-/// Whether `screen` is text scrolled line by line (the record detail, a
-/// schema's text) rather than a table.
-pub fn is_text(screen: &Screen) -> bool {
-    match screen {
-        Screen::Module(s) => s.is_text(),
-    }
-}
-
-/// What identifies row `index` of a screen whose rows are rebuilt from
-/// answers (groups, configs), so the selection can follow it.
-fn identity(state: &AppState, screen: &Screen, index: usize) -> Option<String> {
-    match screen {
-        Screen::Module(s) => state.screens.identity(s, index),
-    }
 }
 
 /// Keep `selected` inside the rows and the window around it.
@@ -114,19 +96,12 @@ fn build(state: &mut AppState) -> Vec<usize> {
     let screen = view.screen.clone();
     let scratch = &mut state.scratch;
     let mut keep = |text: &str| filter.as_ref().is_none_or(|f| f.matches(text, scratch));
-    let mut rows: Vec<usize> = match &screen {
-        Screen::Module(s) => state.screens.rows(s, &mut keep),
-    };
-    sort_rows(state, &screen, sort.column, &mut rows);
+    let mut rows = state.screens.rows(&screen, &mut keep);
+    state
+        .screens
+        .sort(&screen, state.clock(), sort.column, &mut rows);
     if sort.descending {
         rows.reverse();
     }
     rows
-}
-
-/// Sort `rows` by column `column` of the screen's table (ascending).
-fn sort_rows(state: &AppState, screen: &Screen, column: usize, rows: &mut Vec<usize>) {
-    match screen {
-        Screen::Module(s) => state.screens.sort(s, state.clock(), column, rows),
-    }
 }

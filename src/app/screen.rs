@@ -1,119 +1,90 @@
-//! The screens and one entry of the navigation stack.
+//! What the navigation asks of a screen, and one entry of the stack.
 
 use super::filter::Filter;
 use super::screens::groups::Shown as GroupScreen;
 use super::screens::messages::Shown as MessagesScreen;
 use std::collections::BTreeMap;
 
-/// What is on screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Screen {
-    /// A screen that is its own module (`app/screens/`).
-    Module(super::screens::Screen),
-}
+/// What is on screen: a screen module with what it shows (`app/screens/`,
+/// one line of its `screens!` list each).
+pub use super::screens::Screen;
 
+/// The constructors and questions the navigation asks of a screen.
 impl Screen {
     /// The Topics screen, every topic (the start screen; a module).
     pub fn topics() -> Screen {
-        Screen::Module(super::screens::Screen::Topics(super::screens::topics::List))
+        Screen::Topics(super::screens::topics::List)
     }
 
     /// Whether this is the Topics screen.
     pub fn is_topics(&self) -> bool {
-        matches!(self, Screen::Module(super::screens::Screen::Topics(_)))
+        matches!(self, Screen::Topics(_))
     }
 
     /// The Partitions screen of `topic` (a module).
     pub fn partitions(topic: impl Into<String>) -> Screen {
-        Screen::Module(super::screens::Screen::Partitions(
-            super::screens::partitions::Topic {
-                topic: topic.into(),
-            },
-        ))
+        Screen::Partitions(super::screens::partitions::Topic {
+            topic: topic.into(),
+        })
     }
 
     /// The topic whose partitions this screen shows, if it is the
     /// Partitions screen.
     pub fn partitions_topic(&self) -> Option<&str> {
         match self {
-            Screen::Module(super::screens::Screen::Partitions(shown)) => Some(&shown.topic),
+            Screen::Partitions(shown) => Some(&shown.topic),
             _ => None,
         }
     }
 
     /// The fleet screen, every context of the config (a module).
     pub fn fleet() -> Screen {
-        Screen::Module(super::screens::Screen::Fleet(
-            super::screens::fleet::Contexts,
-        ))
+        Screen::Fleet(super::screens::fleet::Contexts)
     }
 
     /// The Brokers screen (a module).
     pub fn brokers() -> Screen {
-        Screen::Module(super::screens::Screen::Brokers(
-            super::screens::brokers::List,
-        ))
+        Screen::Brokers(super::screens::brokers::List)
     }
 
     /// The Leaders screen, the leader-movement log (a module).
     pub fn leaders() -> Screen {
-        Screen::Module(super::screens::Screen::Leaders(
-            super::screens::leaders::Log,
-        ))
+        Screen::Leaders(super::screens::leaders::Log)
     }
 
     /// The Cluster screen: quorum, features, reassignments (a module).
     pub fn cluster() -> Screen {
-        Screen::Module(super::screens::Screen::Cluster(
-            super::screens::cluster::Quorum,
-        ))
+        Screen::Cluster(super::screens::cluster::Quorum)
     }
 
     /// The Events screen, the events timeline (a module).
     pub fn events() -> Screen {
-        Screen::Module(super::screens::Screen::Events(
-            super::screens::events::Timeline,
-        ))
-    }
-
-    /// The title shown above the table (names from the cluster escaped, and
-    /// pseudonyms under `--anonymize`).
-    pub fn title(&self) -> String {
-        match self {
-            Screen::Module(s) => crate::untrusted::escaped(s.title()),
-        }
-    }
-
-    /// The headers of the screen's column table; sorting indexes these.
-    pub fn headers(&self) -> Vec<&'static str> {
-        match self {
-            Screen::Module(s) => s.headers(),
-        }
+        Screen::Events(super::screens::events::Timeline)
     }
 
     /// The Messages screen of `topic`: one partition's records, or all
     /// merged by timestamp (a module).
     pub fn records(topic: impl Into<String>, partition: Option<i32>) -> Screen {
-        Screen::Module(super::screens::Screen::Messages(MessagesScreen::Records {
+        Screen::Messages(MessagesScreen::Records {
             topic: topic.into(),
             partition,
-        }))
+        })
     }
 
     /// One record of `topic` in detail (the Messages module's second
     /// screen).
     pub fn record(topic: impl Into<String>, partition: i32, offset: i64) -> Screen {
-        Screen::Module(super::screens::Screen::Messages(MessagesScreen::Record {
+        Screen::Messages(MessagesScreen::Record {
             topic: topic.into(),
             partition,
             offset,
-        }))
+        })
     }
 
     /// Which Messages screen this is (the records or one record), if one.
     pub fn messages(&self) -> Option<&MessagesScreen> {
         match self {
-            Screen::Module(super::screens::Screen::Messages(shown)) => Some(shown),
+            Screen::Messages(shown) => Some(shown),
             _ => None,
         }
     }
@@ -126,34 +97,23 @@ impl Screen {
     /// The consumer groups list: every group, or those consuming `topic`
     /// (a module).
     pub fn groups(topic: Option<String>) -> Screen {
-        Screen::Module(super::screens::Screen::Groups(GroupScreen::List { topic }))
+        Screen::Groups(GroupScreen::List { topic })
     }
 
     /// A group's offsets and lag, per partition (a module).
     pub fn offsets(group: impl Into<String>) -> Screen {
-        Screen::Module(super::screens::Screen::Groups(GroupScreen::Offsets(
-            group.into(),
-        )))
+        Screen::Groups(GroupScreen::Offsets(group.into()))
     }
 
     /// A group's members and their assignments (a module).
     pub fn members(group: impl Into<String>) -> Screen {
-        Screen::Module(super::screens::Screen::Groups(GroupScreen::Members(
-            group.into(),
-        )))
-    }
-
-    /// The screen module this is, if one.
-    pub fn module(&self) -> Option<&super::screens::Screen> {
-        match self {
-            Screen::Module(s) => Some(s),
-        }
+        Screen::Groups(GroupScreen::Members(group.into()))
     }
 
     /// Which group screen this is, if one (`screens::groups`).
     pub fn groups_screen(&self) -> Option<&GroupScreen> {
         match self {
-            Screen::Module(super::screens::Screen::Groups(shown)) => Some(shown),
+            Screen::Groups(shown) => Some(shown),
             _ => None,
         }
     }
@@ -235,12 +195,8 @@ impl View {
     /// A fresh view of `screen`.
     pub fn new(screen: Screen) -> Self {
         let sort = Sort {
-            column: match &screen {
-                Screen::Module(s) => s.sort_column(),
-            },
-            descending: match &screen {
-                Screen::Module(s) => s.descending(),
-            },
+            column: screen.sort_column(),
+            descending: screen.descending(),
         };
         View {
             screen,

@@ -17,7 +17,7 @@ pub(super) fn inspect_selected(state: &mut AppState, command: Command, fx: &mut 
             let topic = topic.to_owned();
             if let Some(partition) = selected_partition(state, &topic) {
                 let shown = Partition { topic, partition };
-                let screen = Screen::Module(screens::Screen::Producers(shown));
+                let screen = screens::Screen::Producers(shown);
                 super::navigate::push(state, screen, None, fx);
             }
         }
@@ -27,7 +27,7 @@ pub(super) fn inspect_selected(state: &mut AppState, command: Command, fx: &mut 
         } else {
             screens::Screen::Security(Listing::TopicAcls(topic))
         };
-        super::navigate::push(state, Screen::Module(screen), None, fx);
+        super::navigate::push(state, screen, None, fx);
     }
 }
 
@@ -58,7 +58,7 @@ pub(super) fn config_target(state: &AppState) -> Option<ConfigResource> {
         return Some(ConfigResource::Topic(topic));
     }
     let view = state.view();
-    if !matches!(view.screen, Screen::Module(screens::Screen::Brokers(_))) {
+    if !matches!(view.screen, screens::Screen::Brokers(_)) {
         return None;
     }
     let index = *view.rows.get(view.selected)?;
@@ -81,42 +81,37 @@ pub(super) fn selected_partition(state: &AppState, topic: &str) -> Option<i32> {
 }
 
 pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
-    match &state.view().screen {
-        screen if screen.is_records() => messages::open_detail(state, fx),
-        Screen::Module(screen) => {
-            let view = state.view();
-            let screen = screen.clone();
-            let goto = view
-                .rows
-                .get(view.selected)
-                .copied()
-                .and_then(|i| state.screens.enter(&screen, i));
-            match goto {
-                Some(Goto::Group(group)) => {
-                    super::navigate::push(state, Screen::offsets(group), None, fx);
-                }
-                Some(Goto::Partition { topic, partition }) => {
-                    open_partition(state, topic, partition, fx);
-                }
-                Some(Goto::Messages { topic, partition }) => {
-                    messages::open(state, topic, partition, messages::DEFAULT_START, fx);
-                }
-                Some(Goto::Broker(broker)) => {
-                    super::navigate::push(state, Screen::brokers(), None, fx);
-                    super::rows::refresh(state);
-                    let index = state.screens.brokers.position(broker);
-                    select_source_row(state, index);
-                }
-                Some(Goto::Screen(screen)) => {
-                    super::navigate::push(state, Screen::Module(screen), None, fx);
-                }
-                Some(Goto::Filtered(screen, filter)) => {
-                    super::navigate::push(state, Screen::Module(screen), Some(&filter), fx);
-                }
-                Some(Goto::Context(name)) => switch_context(state, name, fx),
-                None => {}
-            }
+    let view = state.view();
+    let screen = view.screen.clone();
+    let goto = view
+        .rows
+        .get(view.selected)
+        .copied()
+        .and_then(|i| state.screens.enter(&screen, i));
+    match goto {
+        Some(Goto::Group(group)) => {
+            super::navigate::push(state, Screen::offsets(group), None, fx);
         }
+        Some(Goto::Partition { topic, partition }) => {
+            open_partition(state, topic, partition, fx);
+        }
+        Some(Goto::Messages { topic, partition }) => {
+            messages::open(state, topic, partition, messages::DEFAULT_START, fx);
+        }
+        Some(Goto::Broker(broker)) => {
+            super::navigate::push(state, Screen::brokers(), None, fx);
+            super::rows::refresh(state);
+            let index = state.screens.brokers.position(broker);
+            select_source_row(state, index);
+        }
+        Some(Goto::Screen(screen)) => {
+            super::navigate::push(state, screen, None, fx);
+        }
+        Some(Goto::Filtered(screen, filter)) => {
+            super::navigate::push(state, screen, Some(&filter), fx);
+        }
+        Some(Goto::Context(name)) => switch_context(state, name, fx),
+        None => {}
     }
 }
 

@@ -31,11 +31,9 @@ const GIVE_UP: Duration = Duration::from_secs(20);
 fn shows_sizes(screen: &Screen) -> bool {
     matches!(
         screen,
-        Screen::Module(
-            crate::app::screens::Screen::Topics(_)
-                | crate::app::screens::Screen::Partitions(_)
-                | crate::app::screens::Screen::Brokers(_)
-        )
+        crate::app::screens::Screen::Topics(_)
+            | crate::app::screens::Screen::Partitions(_)
+            | crate::app::screens::Screen::Brokers(_)
     )
 }
 

@@ -114,7 +114,8 @@ fn switch_context(state: &mut AppState, context: &crate::config::ResolvedContext
     state.bootstrap.clone_from(&context.bootstrap_servers);
     state.read_only = context.read_only;
     state.screens.messages.schemas.enabled = context.schema_registry.is_some();
-    state.screens.messages.schemas.mappings = crate::schema::mapping::Mappings::new(context.topic_schemas.clone());
+    state.screens.messages.schemas.mappings =
+        crate::schema::mapping::Mappings::new(context.topic_schemas.clone());
 }
 
 /// What follows every action: the rows rebuilt, the cells decoded, and each
@@ -143,13 +144,13 @@ fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
     let headers = view.screen.headers();
     let below: Vec<&screens::Screen> = state.stack[..state.stack.len() - 1]
         .iter()
-        .filter_map(|v| v.screen.module())
+        .map(|v| &v.screen)
         .collect();
     let seen = screens::Seen {
         now: state.now,
         window: &view.rows[from..to],
         sorted_by: headers.get(view.sort.column).copied(),
-        top: view.screen.module(),
+        top: Some(&view.screen),
         below: &below,
         follow_lag: state.follow_lag,
     };
@@ -229,7 +230,7 @@ pub fn run(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
             if let Some(of) = config_target(state) {
                 let screen =
                     super::screens::Screen::Configs(super::screens::configs::Config::list(of));
-                push(state, Screen::Module(screen), None, fx);
+                push(state, screen, None, fx);
             }
         }
         Command::Messages => {
@@ -265,9 +266,7 @@ fn from_group(state: &mut AppState, command: Command, fx: &mut Vec<Effect>) {
     let screen = if command == Command::Members {
         Screen::members(group)
     } else {
-        Screen::Module(super::screens::Screen::Commits(
-            super::screens::commits::Group { group },
-        ))
+        super::screens::Screen::Commits(super::screens::commits::Group { group })
     };
     push(state, screen, None, fx);
 }

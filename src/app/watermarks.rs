@@ -6,7 +6,6 @@ use crate::meta::{MetadataSnapshot, TopicPartition, Watermarks};
 
 use super::action::Effect;
 use super::failure::Failure;
-use super::screen::Screen;
 use super::screens::feed::{Changes, Marks};
 use super::state::{AppState, Link};
 
@@ -30,7 +29,7 @@ pub fn wanted(state: &AppState) -> Vec<TopicPartition> {
     let visible = view.rows.iter().skip(view.offset).take(page);
     let mut out = Vec::new();
     match &view.screen {
-        Screen::Module(super::screens::Screen::Topics(_)) => {
+        super::screens::Screen::Topics(_) => {
             for &i in visible {
                 let Some(topic) = state.screens.topics.topic(i) else {
                     continue;
@@ -46,7 +45,7 @@ pub fn wanted(state: &AppState) -> Vec<TopicPartition> {
                 );
             }
         }
-        Screen::Module(super::screens::Screen::Partitions(shown)) => {
+        super::screens::Screen::Partitions(shown) => {
             let topic = shown.topic.as_str();
             let Some(info) = state.screens.partitions.snap.topic(topic) else {
                 return out;
@@ -57,7 +56,7 @@ pub fn wanted(state: &AppState) -> Vec<TopicPartition> {
                 }
             }
         }
-        Screen::Module(_) => {}
+        _ => {}
     }
     out
 }
@@ -74,10 +73,6 @@ fn window(state: &AppState) -> u64 {
     let view = state.view();
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     std::mem::discriminant(&view.screen).hash(&mut hasher);
-    if let Screen::Module(module) = &view.screen {
-        // Which module: they share the outer variant.
-        std::mem::discriminant(module).hash(&mut hasher);
-    }
     if let Some(topic) = view.screen.partitions_topic() {
         topic.hash(&mut hasher);
     }

@@ -181,6 +181,7 @@ pub fn start(cluster: Cluster, ask: Ask, tx: Sender<Msg>) -> JoinHandle<()> {
 mod tests {
     use super::*;
     use crate::app::Action;
+    use crate::app::screens::messages::Msg::Browsed;
     use crate::browse::Record;
     use tokio::sync::mpsc;
 
@@ -217,7 +218,7 @@ mod tests {
             panic!("no wake-up queued");
         };
         assert!(rx.try_recv().is_err(), "one wake-up for several rounds");
-        let Action::Screen(screens::Msg::Messages(messages::Msg::Browsed {
+        let Action::Screen(crate::app::screens::Msg::Messages(Browsed {
             session, records, ..
         })) = woken.take()
         else {

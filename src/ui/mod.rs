@@ -17,7 +17,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
-use crate::app::{AppState, Link, Mode, Screen};
+use crate::app::{AppState, Link, Mode};
 use crate::columns;
 use crate::meta::MetadataSnapshot;
 use crate::paint::grid;
@@ -70,19 +70,17 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
 
 /// The screen on show in `body`: its panel, if it has one, and its table.
 fn draw_body(frame: &mut Frame, body: Rect, state: &AppState, theme: &Theme) {
-    match &state.view().screen {
-        Screen::Module(s) if s.is_text() => {
-            let view = (state.view().offset, state.view().screen.title());
-            state
-                .screens
-                .draw_text(frame, body, s, (view.0, &view.1), theme);
-        }
-        Screen::Module(s) => {
-            let [panel, table] = split(body, s.panel_rows());
-            let look = (state.clock(), theme);
-            state.screens.draw_panel(frame, panel, s, look);
-            draw_table(frame, table, state, theme);
-        }
+    let screen = &state.view().screen;
+    if screen.is_text() {
+        let view = (state.view().offset, screen.title());
+        state
+            .screens
+            .draw_text(frame, body, screen, (view.0, &view.1), theme);
+    } else {
+        let [panel, table] = split(body, screen.panel_rows());
+        let look = (state.clock(), theme);
+        state.screens.draw_panel(frame, panel, screen, look);
+        draw_table(frame, table, state, theme);
     }
 }
 
@@ -148,7 +146,7 @@ fn draw_table(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            if i == sort.column && view.screen.module().is_some_and(|s| s.sortable()) {
+            if i == sort.column && view.screen.sortable() {
                 format!("{name}{}", if sort.descending { "↓" } else { "↑" })
             } else {
                 (*name).to_owned()

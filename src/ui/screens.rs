@@ -1,7 +1,7 @@
 //! The table of each screen, from its column table: only the visible window
 //! of rows is formatted; the style of a row is chosen here (it is drawing).
 
-use crate::app::{AppState, Screen};
+use crate::app::AppState;
 
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
@@ -10,7 +10,7 @@ use crate::paint::theme::Theme;
 pub fn visible(state: &AppState, theme: &Theme, page: usize) -> Grid {
     let view = state.view();
     let window = view.rows.iter().skip(view.offset).take(page).copied();
-    match &view.screen {
-        Screen::Module(s) => state.screens.visible(s, (state.clock(), theme), window),
-    }
+    state
+        .screens
+        .visible(&view.screen, (state.clock(), theme), window)
 }

@@ -12,7 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::{AppState, Screen};
+use crate::app::AppState;
 use crate::columns::format;
 use crate::meta::MetadataSnapshot;
 use crate::untrusted::escaped;
@@ -52,10 +52,7 @@ fn rows_count_seconds(state: &AppState) -> bool {
     if !state.has_cluster() {
         return true;
     }
-    match &state.view().screen {
-        Screen::Module(s) => state.highlights_fading() || state.screens.counts_seconds(s),
-        _ => true,
-    }
+    state.highlights_fading() || state.screens.counts_seconds(&state.view().screen)
 }
 
 /// "snapshot 15s old", in 5-second steps, or "not connected".
@@ -109,7 +106,7 @@ mod tests {
     use std::time::{Duration, SystemTime};
 
     use super::*;
-    use crate::app::{Keymap, Link, View};
+    use crate::app::{Keymap, Link, Screen, View};
 
     fn connected_at(now: std::time::Instant) -> AppState {
         let mut state = AppState::new("t", Vec::new(), Keymap::default());

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::app::{AppState, Screen};
+use crate::app::AppState;
 
 /// The table's title: the screen, the selected row of how many, the filter,
 /// the screen's own status, and how many columns did not fit.
@@ -20,9 +20,7 @@ pub fn title(state: &AppState, hidden: usize) -> String {
     if let Some(filter) = &view.filter {
         let _ = write!(title, " filter: {}", filter.text());
     }
-    if let Screen::Module(s) = &view.screen {
-        title.push_str(&state.screens.status(s, state.now));
-    }
+    title.push_str(&state.screens.status(&view.screen, state.now));
     // The counts the screen's module made with its rows (leader moves).
     let counts: Vec<String> = view
         .kinds
@@ -41,9 +39,7 @@ pub fn title(state: &AppState, hidden: usize) -> String {
         );
     }
     // Last: a narrow terminal keeps the count of columns not shown.
-    if let Screen::Module(s) = &view.screen {
-        title.push_str(&state.screens.title_end(s));
-    }
+    title.push_str(&state.screens.title_end(&view.screen));
     title.push(' ');
     title
 }

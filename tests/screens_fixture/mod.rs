@@ -164,13 +164,15 @@ pub fn feed(
 ) -> Vec<Effect> {
     update(
         state,
-        Action::Browsed {
-            session,
-            records,
-            dropped: 0,
-            notices: vec![],
-            failed: None,
-        },
+        Action::Screen(kscope::app::screens::Msg::Messages(
+            kscope::app::screens::messages::Msg::Browsed {
+                session,
+                records,
+                dropped: 0,
+                notices: vec![],
+                failed: None,
+            },
+        )),
         snap,
     )
 }

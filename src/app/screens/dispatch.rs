@@ -59,12 +59,13 @@ macro_rules! screens {
         }
 
         impl Screen {
-            /// The title above the table, as the cluster named things
-            /// (`app::Screen::title` escapes it).
+            /// The title above the table: the names from the cluster
+            /// escaped (and pseudonyms under `--anonymize`, which each
+            /// module's title gives).
             pub fn title(&self) -> String {
-                match self {
+                crate::untrusted::escaped(match self {
                     $(Screen::$variant(s) => s.title(),)+
-                }
+                })
             }
 
             /// The headers of the screen's column table.

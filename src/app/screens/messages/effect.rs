@@ -7,7 +7,7 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     /// Read `topic` (one partition, or all) from `start`, following, into
-    /// a bounded ring; answers with [`crate::app::Action::Browsed`]. Replaces the
+    /// a bounded ring; answers with [`super::Msg::Browsed`]. Replaces the
     /// session running, if any.
     Browse {
         /// Session id.

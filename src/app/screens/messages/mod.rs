@@ -227,26 +227,8 @@ pub fn open_committed(state: &mut AppState, fx: &mut Vec<Effect>) {
     }
 }
 
-/// Open the selected record on the detail screen.
-pub fn open_detail(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if let Some(record) = selected(state).cloned() {
-        open_detail_of(state, record, fx);
-    }
-}
-
 /// Open `record` (of the view's topic) on the detail screen.
 pub fn open_detail_of(state: &mut AppState, record: Record, fx: &mut Vec<Effect>) {
-    let screen = Screen::record(
-        state.screens.messages.topic.clone(),
-        record.partition,
-        record.offset,
-    );
-    let m = &mut state.screens.messages;
-    m.detail = Some(Detail::new(
-        record,
-        &m.topic,
-        (m.format, m.utc_offset),
-        &m.schemas,
-    ));
-    push(state, screen, None, fx);
+    let shown = state.screens.messages.open(record);
+    push(state, Screen::Messages(shown), None, fx);
 }

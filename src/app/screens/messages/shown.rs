@@ -21,7 +21,8 @@ use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
 use super::MessagesStore;
-use crate::app::screens::module::{Clock, Kept, Module, Seen};
+use crate::app::screens::Screen;
+use crate::app::screens::module::{Clock, Goto, Kept, Module, Seen};
 use crate::app::screens::requests::RequestIds;
 
 /// What the Messages module shows.
@@ -171,6 +172,15 @@ impl Module for Shown {
         } else {
             false
         }
+    }
+
+    /// The record of the row, laid out for the detail screen.
+    fn enter(&self, store: &mut MessagesStore, seq: usize) -> Option<Goto> {
+        if !matches!(self, Shown::Records { .. }) {
+            return None;
+        }
+        let record = store.record(seq)?.clone();
+        Some(Goto::Screen(Screen::Messages(store.open(record))))
     }
 
     fn visible(

@@ -166,6 +166,19 @@ impl MessagesStore {
             .collect()
     }
 
+    /// Lay `record` (of the session's topic) out for the detail screen:
+    /// the screen that shows it.
+    pub fn open(&mut self, record: Record) -> Shown {
+        let shown = Shown::Record {
+            topic: self.topic.clone(),
+            partition: record.partition,
+            offset: record.offset,
+        };
+        let view = (self.format, self.utc_offset);
+        self.detail = Some(Detail::new(record, &self.topic, view, &self.schemas));
+        shown
+    }
+
     /// Filter with `filter` from now on: one that narrows the last
     /// re-checks only the `rows` it had; any other empties them, to be
     /// built again from the ring's oldest record.
