@@ -1,6 +1,6 @@
 //! Screens that are self-contained modules (nested Elm, DESIGN.md "The
 //! UI"), and the one dispatch mapping each to its module. The top level
-//! only wraps: `app::Screen::Module` holds a [`Screen`], `Action::Screen`
+//! only wraps: a view's screen is a [`Screen`], `Action::Screen`
 //! a [`Msg`], `Effect::Query` a [`Query`], `AppState::screens` the
 //! [`Stores`] (replaced whole on `:ctx`), and the worker runs [`fetch`].
 //!
@@ -111,6 +111,18 @@
 //!    the title says after the count of columns that did not fit (a narrow
 //!    terminal cuts it first: what the LAG column waits for).
 //!
+//!    A screen whose data grows by the batch rather than being answered
+//!    whole (Messages: a browse session's records, thousands a second)
+//!    keeps its view's rows itself with `keep_rows` (each new item checked
+//!    against its filter once, the selection following the tail) instead
+//!    of having `rows` rebuild them whenever `answers` moves; its
+//!    `answers` then stays 0 so a batch does not rebuild other screens'
+//!    rows. `sortable` false keeps rows in arrival order (no arrow in the
+//!    header). A stream the worker keeps running (a browse session) is
+//!    started by the navigation as the module's own effect group
+//!    (`messages::effect`), not a [`Query`]: `plan` gives `None`, and its
+//!    batches arrive as the module's `Msg`.
+//!
 //!    A screen that shows text scrolled line by line
 //!    rather than a table (a schema's text) says so with `is_text` and
 //!    gives `text_lines` and `draw_text`; `enter` may prepare what it
@@ -118,7 +130,7 @@
 //! 2. Add one line to the `screens!` list below: `Variant => NAME::Shown`.
 //!    It declares the module and gives every wrapper enum and dispatch
 //!    `match` its arm.
-//! 3. Open it from the navigation: push `Screen::Module(Screen::Variant(…))`
+//! 3. Open it from the navigation: push `Screen::Variant(…)`
 //!    (for a screen with one value, a constructor such as
 //!    `app::Screen::brokers()`) from the key or command that leads there
 //!    (keymap and select/command code, which is not per-screen).

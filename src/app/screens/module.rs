@@ -223,7 +223,7 @@ pub trait Module: Sized {
     }
 
     /// The title above the table, names as the cluster gave them
-    /// (`app::Screen::title` escapes them).
+    /// (the dispatch's `Screen::title` escapes them).
     fn title(&self) -> String;
 
     /// The headers of the column table; sorting indexes these.

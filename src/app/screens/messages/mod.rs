@@ -3,18 +3,19 @@
 //! and the row list kept incrementally (a new record is checked against the
 //! filter once; a keystroke that narrows the filter re-checks only the rows
 //! it had).
-
 //!
 //! The folder holds everything of the Messages screen and of the record
-//! opened from it (the Record screen): the store ([`store`]: the ring, the
-//! rows' filter, the detail open) and, apart from it so that `AppState`
-//! can hold them, the `:find` scan's state ([`finding`]), the decoded
-//! cells ([`decoded`]) and the schema cache ([`schema_cache`]); what
-//! changes them over the whole state (this file: the session; [`find`],
-//! [`isolation`], [`key`], [`export`], [`cells`], [`schema_asks`]); the
-//! filter ([`filter`]) and the record laid out ([`detail`]); and the
-//! drawing ([`draw`]). Not yet a line of the `screens!` list: its rows are
-//! record sequences kept in step with the ring, not rebuilt from answers.
+//! opened from it: its line of the `screens!` list,
+//! `Messages => messages::Shown` ([`shown`]: the records or one record
+//! open, the batch message, `impl Module`); the store ([`store`]: the ring,
+//! the filter and the rows kept in step with it, the record open, the
+//! `:find` scan's state ([`finding`]), the decoded cells ([`decoded`],
+//! made by [`cells`]) and the schema cache ([`schema_cache`])); what the
+//! navigation does over the whole state (this file: the session; [`find`],
+//! [`isolation`], [`key`], [`export`], [`schema_asks`]: they push screens,
+//! set the status line and start the worker's [`effect`]s); the filter
+//! ([`filter`]) and the record laid out ([`detail`]); and the drawing
+//! ([`draw`]).
 
 pub mod cells;
 pub mod decoded;
