@@ -9,10 +9,9 @@ use super::state::AppState;
 /// keep the selection in range.
 pub fn refresh(state: &mut AppState) {
     let page = state.page();
-    let screen = state.view().screen.clone();
-    if screen.is_text() {
+    if state.view().screen.is_text() {
         // One row per first line of a page: selected is the scroll position.
-        let lines = state.screens.text_lines(&screen);
+        let lines = state.screens.text_lines(&state.view().screen);
         let view = state.view_mut();
         let positions = lines.saturating_sub(page) + 1;
         if view.rows.len() != positions {
@@ -29,7 +28,7 @@ pub fn refresh(state: &mut AppState) {
         selected: &mut view.selected,
         offset: &mut view.offset,
     };
-    if state.screens.keep_rows(&screen, kept) {
+    if state.screens.keep_rows(&view.screen, kept) {
         clamp(state.view_mut(), page);
         return;
     }
