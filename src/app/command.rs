@@ -171,7 +171,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         }
         (Some("isolation"), None) => Parsed::Isolation(None),
         (Some("isolation"), Some(word)) => Parsed::Isolation(Some(
-            super::screens::messages::isolation::parse(&word)
+            super::screens::messages::names::parse(&word)
                 .ok_or_else(|| format!("isolation '{word}': expected committed or uncommitted"))?,
         )),
         (Some("topics"), _) => Parsed::Topics,

@@ -104,11 +104,11 @@ pub(super) fn select(state: &mut AppState, fx: &mut Vec<Effect>) {
             let index = state.screens.brokers.position(broker);
             select_source_row(state, index);
         }
-        Some(Goto::Screen(screen)) => {
+        Some(Goto::Own(screen)) => {
             super::navigate::push(state, screen, None, fx);
         }
-        Some(Goto::Filtered(screen, filter)) => {
-            super::navigate::push(state, screen, Some(&filter), fx);
+        Some(Goto::Movements(filter)) => {
+            super::navigate::push(state, Screen::leaders(), Some(&filter), fx);
         }
         Some(Goto::Context(name)) => switch_context(state, name, fx),
         None => {}

@@ -142,20 +142,22 @@ fn plan_screen(state: &mut AppState, effects: &mut Vec<Effect>) {
     let from = view.offset.min(view.rows.len());
     let to = (from + page).min(view.rows.len());
     let headers = view.screen.headers();
-    let below: Vec<&screens::Screen> = state.stack[..state.stack.len() - 1]
+    let below: Vec<std::any::TypeId> = state.stack[..state.stack.len() - 1]
         .iter()
-        .map(|v| &v.screen)
+        .map(|v| v.screen.module_id())
         .collect();
     let seen = screens::Seen {
         now: state.now,
         window: &view.rows[from..to],
         sorted_by: headers.get(view.sort.column).copied(),
-        top: Some(&view.screen),
+        top: Some(view.screen.module_id()),
         below: &below,
         follow_lag: state.follow_lag,
     };
     let connected = state.link == Link::Connected;
-    let due = state.screens.plan(&seen, &mut state.requests, connected);
+    let due = state
+        .screens
+        .plan(Some(&view.screen), &seen, &mut state.requests, connected);
     effects.extend(due.into_iter().map(Effect::Query));
 }
 

@@ -106,6 +106,13 @@ macro_rules! screens {
                 }
             }
 
+            /// Its module, as [`Seen`] names it: the shown type's id.
+            pub fn module_id(&self) -> std::any::TypeId {
+                match self {
+                    $(Screen::$variant(_) => std::any::TypeId::of::<$module::$shown>(),)+
+                }
+            }
+
             /// Whether its rows can be sorted by a column.
             pub fn sortable(&self) -> bool {
                 match self {
@@ -129,12 +136,13 @@ macro_rules! screens {
         }
 
         impl Stores {
-            /// The queries due: the module on top plans for what it shows,
-            /// every other one for while it is hidden
+            /// The queries due: the module of `top` plans for what it
+            /// shows, every other one for while it is hidden
             /// ([`Module::plan_hidden`]); a module fetching from the
             /// cluster plans only while `connected`.
             pub fn plan(
                 &mut self,
+                top: Option<&Screen>,
                 seen: &Seen,
                 ids: &mut RequestIds,
                 connected: bool,
@@ -144,7 +152,7 @@ macro_rules! screens {
                     if connected
                         || !<<$module::$shown as Module>::Source as Source>::NEEDS_CLUSTER
                     {
-                        let query = match seen.top {
+                        let query = match top {
                             Some(Screen::$variant(s)) => s.plan(&mut self.$module, ids, seen),
                             _ => <$module::$shown as Module>::plan_hidden(
                                 &mut self.$module,
@@ -185,9 +193,11 @@ macro_rules! screens {
             }
 
             /// What Enter on row `index` of `screen` opens, if anything.
-            pub fn enter(&mut self, screen: &Screen, index: usize) -> Option<Goto> {
+            pub fn enter(&mut self, screen: &Screen, index: usize) -> Option<Goto<Screen>> {
                 match screen {
-                    $(Screen::$variant(s) => s.enter(&mut self.$module, index),)+
+                    $(Screen::$variant(s) => {
+                        s.enter(&mut self.$module, index).map(|goto| goto.map(Screen::$variant))
+                    })+
                 }
             }
 

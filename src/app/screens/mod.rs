@@ -25,7 +25,7 @@
 //!    rows) are one module whose shown type says which (`configs::Config`
 //!    with `name: Option<String>`, `security::Listing`): `panel_rows` and
 //!    `drillable` then answer per value instead of the constants, and
-//!    `enter` opens the detail with [`Goto::Screen`]. A screen whose rows
+//!    `enter` opens the detail with [`Goto::Own`]. A screen whose rows
 //!    are rebuilt from answers gives each row's `identity` so the selection
 //!    follows it; one that reports a failure in the status line leaves it
 //!    in its store for `take_notice`. A store other screens read too (the
@@ -41,9 +41,14 @@
 //!    read only `now`. A store that others read while its screens are not
 //!    on top, or that lets go of what nothing shows, also gives
 //!    `plan_hidden`, called for every module not on top with the same
-//!    [`Seen`] (what is on top and further down, `L`: the group list keeps
-//!    loading under Topics' LAG and is dropped once no group screen is on
-//!    the stack). Queries the worker should run side by side rather than
+//!    [`Seen`] (which modules are on top and further down, `L`: the group
+//!    list keeps loading under Topics' LAG, `seen.on_top::<topics::List>()`,
+//!    and is dropped once no group screen is on the stack). A module never
+//!    names this file's [`Screen`]: [`Seen`] names modules by their shown
+//!    type, and [`Goto`] opens the module's own other screen as
+//!    [`Goto::Own`], so the modules import the contract
+//!    ([`module`]) and not the dispatch, and there is no import cycle
+//!    between them (`scripts/import-cycles`). Queries the worker should run side by side rather than
 //!    the newer cancelling the older (the group list, its visible rows, a
 //!    group's detail) say so with `lane`. What an answer brings for the
 //!    session beyond the store (the group events for the timeline) waits
@@ -102,8 +107,8 @@
 //!    first (the fleet, by health),
 //!    `counts` for what the title counts among the filtered rows (made with
 //!    them in `update`), `counts_seconds` false for rows that change only
-//!    with the data (no tick each second), and [`Goto::Filtered`] to open
-//!    another module's screen with a filter (a broker's leader movement),
+//!    with the data (no tick each second), and [`Goto::Movements`] to open
+//!    the leader-movement log with a filter (a broker's movement),
 //!    [`Goto::Partition`] or [`Goto::Broker`] to open a screen on its
 //!    subject's row (an event's, a topic's partitions), [`Goto::Messages`]
 //!    for a partition's records, [`Goto::Context`] to switch the session

@@ -4,6 +4,7 @@
 //! the query and the message are its associated types, so the top level
 //! never names a screen's data.
 
+use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::time::{Instant, SystemTime};
@@ -36,8 +37,10 @@ pub struct Clock {
 /// What the session shows, as a plan may need it beyond its own screen:
 /// built once per `update` by the dispatch's caller. Most screens read
 /// only `now`; the group list's plan reads the window and sort of its own
-/// view on top, and, while hidden, what is on top and further down, and
-/// `L`.
+/// view on top, and, while hidden, which module is on top and further
+/// down, and `L`. Modules are named by their shown type's [`TypeId`]
+/// ([`Seen::on_top`]), so the contract names no screen enum: a module
+/// imports the dispatch's types nowhere.
 #[derive(Debug, Clone, Copy)]
 pub struct Seen<'a> {
     /// Monotonic now.
@@ -47,16 +50,27 @@ pub struct Seen<'a> {
     pub window: &'a [usize],
     /// The header of the column the view on top is sorted by.
     pub sorted_by: Option<&'static str>,
-    /// The module screen on top, if the top is one.
-    pub top: Option<&'a super::Screen>,
-    /// The module screens below the top, bottom first.
-    pub below: &'a [&'a super::Screen],
+    /// The module of the screen on top: its shown type's id.
+    pub top: Option<TypeId>,
+    /// The modules of the screens below the top, bottom first.
+    pub below: &'a [TypeId],
     /// `L` is on: the group list keeps loading while Topics shows, for its
     /// LAG column.
     pub follow_lag: bool,
 }
 
 impl Seen<'_> {
+    /// Whether the screen on top is one of module `M`'s (`M` its shown
+    /// type: `topics::List`).
+    pub fn on_top<M: 'static>(&self) -> bool {
+        self.top == Some(TypeId::of::<M>())
+    }
+
+    /// Whether a screen of module `M` is further down the stack.
+    pub fn under<M: 'static>(&self) -> bool {
+        self.below.contains(&TypeId::of::<M>())
+    }
+
     /// Nothing seen but the time (tests, a plan outside a session).
     pub fn at(now: Instant) -> Seen<'static> {
         Seen {
@@ -83,10 +97,11 @@ pub struct Kept<'a> {
     pub offset: &'a mut usize,
 }
 
-/// A screen outside the module that Enter on a row opens: the module says
-/// where, the top level pushes it.
+/// A screen that Enter on a row opens: the module says where, the top
+/// level pushes it. `S` is the module's own shown type ([`Goto::Own`]);
+/// the dispatch wraps it into its screen enum ([`Goto::map`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Goto {
+pub enum Goto<S> {
     /// A consumer group's offsets.
     Group(String),
     /// A topic's Partitions screen, on `partition`'s row if given (an
@@ -108,15 +123,32 @@ pub enum Goto {
     /// The Brokers screen on the row of the broker with this id (an event
     /// about it).
     Broker(i32),
-    /// Another screen of a module (a config's detail from the list).
-    Screen(super::Screen),
+    /// Another screen of the same module (a config's detail from the
+    /// list, a record from the Messages rows).
+    Own(S),
     /// The context of this name: the session switches to it (its Topics
     /// screen opens over the fleet), or opens its own Topics screen if it
     /// is the session's.
     Context(String),
-    /// Another screen of a module with its `/` filter set (a broker's
-    /// leader movement: `~\bb2\b`).
-    Filtered(super::Screen, String),
+    /// The leader-movement log with its `/` filter set (a broker's
+    /// movement: `~\bb2\b`).
+    Movements(String),
+}
+
+impl<S> Goto<S> {
+    /// The same place, the module's own screen made a `T` by `wrap` (the
+    /// dispatch's variant of the module).
+    pub fn map<T>(self, wrap: impl FnOnce(S) -> T) -> Goto<T> {
+        match self {
+            Goto::Group(group) => Goto::Group(group),
+            Goto::Partition { topic, partition } => Goto::Partition { topic, partition },
+            Goto::Messages { topic, partition } => Goto::Messages { topic, partition },
+            Goto::Broker(broker) => Goto::Broker(broker),
+            Goto::Own(shown) => Goto::Own(wrap(shown)),
+            Goto::Context(name) => Goto::Context(name),
+            Goto::Movements(filter) => Goto::Movements(filter),
+        }
+    }
 }
 
 /// What a screen's fetch can run against, as the session holds it: the
@@ -357,7 +389,7 @@ pub trait Module: Sized {
     /// What Enter on row `index` (into the store, as `rows` gave it) opens,
     /// if anything (the store may prepare what it opens: a schema's text
     /// laid out); nothing by default.
-    fn enter(&self, store: &mut Self::Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Self::Store, index: usize) -> Option<Goto<Self>> {
         let _ = (store, index);
         None
     }

@@ -17,7 +17,6 @@ use crate::meta::Cluster;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
-use super::leaders::Log;
 use super::module::{Clock, Goto, Module};
 use super::requests::RequestIds;
 
@@ -122,10 +121,9 @@ impl Module for List {
     }
 
     /// The broker's leader movement: the log filtered to events naming it.
-    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto<Self>> {
         let id = store.broker(index)?.info().node_id;
-        let leaders = super::Screen::Leaders(Log);
-        Some(Goto::Filtered(leaders, format!("~\\bb{id}\\b")))
+        Some(Goto::Movements(format!("~\\bb{id}\\b")))
     }
 
     async fn fetch(_: Cluster, query: Infallible) -> Msg {

@@ -8,6 +8,7 @@
 
 pub mod columns;
 mod draw;
+mod store;
 pub mod read;
 
 use std::sync::Arc;
@@ -16,15 +17,15 @@ use std::time::{Duration, Instant};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::app::failure::Failure;
 use crate::meta::Cluster;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
 use super::module::{Clock, Module, Seen};
-use super::requests::{RequestIds, Requests};
+use super::requests::RequestIds;
 
 pub use read::{Entry, History, Kind};
+pub use store::{Answer, Store};
 
 /// How often the history is read again while shown (`r` reads it now):
 /// a read of a quiet group can scan [`read::SCAN_BUDGET`] offsets of a
@@ -39,10 +40,6 @@ pub struct Group {
     /// Its name.
     pub group: String,
 }
-
-/// What a read gave: the history, or why `__consumer_offsets` could not
-/// be read.
-pub type Answer = Result<History, Failure>;
 
 /// A request for the worker: read the group's history.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,9 +61,6 @@ pub enum Msg {
         answer: Arc<Answer>,
     },
 }
-
-/// The screen's data: the group asked for and its answer.
-pub type Store = Requests<String, Answer>;
 
 impl Group {
     /// The answer held for this group, if any.

@@ -9,6 +9,7 @@ use bytes::Bytes;
 
 use super::read::{Entry, History, Kind, entry};
 use super::*;
+use crate::app::failure::Failure;
 use crate::browse::internal::consumer_offsets::{GroupMetadata, OffsetCommit};
 use crate::browse::{Codec, Record, TimestampType};
 use crate::columns::cells;

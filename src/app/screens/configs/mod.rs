@@ -18,16 +18,15 @@ pub mod columns;
 mod draw;
 mod store;
 
-pub use store::{Held, Store};
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::app::failure::Failure;
-use crate::inspect::{ConfigEntry, ConfigResource};
+use crate::inspect::ConfigResource;
 use crate::meta::Cluster;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
@@ -36,18 +35,7 @@ use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
 use columns::{shown_value, source_label};
 
-/// How often the configs on screen are re-read (they change rarely).
-pub const INTERVAL: Duration = Duration::from_secs(15);
-/// A request older than this is forgotten (its answer will be dropped).
-const GIVE_UP: Duration = Duration::from_secs(30);
-/// How long after a failed request the next one waits.
-pub const RETRY: Duration = Duration::from_secs(10);
-/// How many resources' full configs are kept.
-pub const KEPT: usize = 16;
-/// How often the summary of a visible topic is re-read.
-pub const SUMMARY_INTERVAL: Duration = Duration::from_mins(1);
-/// At most this many topics per request.
-const MAX_TOPICS: usize = 200;
+pub use store::{Answer, Held, INTERVAL, KEPT, Query, RETRY, SUMMARY_INTERVAL, Store};
 
 /// What a config screen shows: the configs of `of`, or one of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,18 +59,6 @@ impl Config {
             name: Some(name),
         }
     }
-}
-
-/// One resource's answer: its entries, or why not.
-pub type Answer = (ConfigResource, Result<Arc<Vec<ConfigEntry>>, Failure>);
-
-/// A request for the worker: describe the configs of `resources`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Query {
-    /// Request id.
-    pub request: u64,
-    /// What to describe.
-    pub resources: Vec<ConfigResource>,
 }
 
 /// What reaches the store.
@@ -255,13 +231,13 @@ impl Module for Config {
     }
 
     /// A config of the list: its documentation and synonym chain.
-    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto<Self>> {
         if self.name.is_some() {
             return None;
         }
         let name = store.entries(&self.of)?.get(index)?.name.clone();
         let entry = Config::entry(self.of.clone(), name);
-        Some(Goto::Screen(super::Screen::Configs(entry)))
+        Some(Goto::Own(entry))
     }
 
     fn draw_panel(

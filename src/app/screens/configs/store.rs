@@ -4,13 +4,42 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::app::failure::Failure;
 use crate::inspect::{ConfigEntry, ConfigResource, TopicSummary};
 
-use super::{Answer, GIVE_UP, KEPT, MAX_TOPICS, Query, RETRY, SUMMARY_INTERVAL, INTERVAL};
 use crate::app::screens::requests::RequestIds;
+
+/// How often the configs on screen are re-read (they change rarely).
+pub const INTERVAL: Duration = Duration::from_secs(15);
+
+/// A request older than this is forgotten (its answer will be dropped).
+pub(super) const GIVE_UP: Duration = Duration::from_secs(30);
+
+/// How long after a failed request the next one waits.
+pub const RETRY: Duration = Duration::from_secs(10);
+
+/// How many resources' full configs are kept.
+pub const KEPT: usize = 16;
+
+/// How often the summary of a visible topic is re-read.
+pub const SUMMARY_INTERVAL: Duration = Duration::from_mins(1);
+
+/// At most this many topics per request.
+pub(super) const MAX_TOPICS: usize = 200;
+
+/// One resource's answer: its entries, or why not.
+pub type Answer = (ConfigResource, Result<Arc<Vec<ConfigEntry>>, Failure>);
+
+/// A request for the worker: describe the configs of `resources`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Query {
+    /// Request id.
+    pub request: u64,
+    /// What to describe.
+    pub resources: Vec<ConfigResource>,
+}
 
 /// One resource's configs as last answered.
 #[derive(Debug, Clone, Default)]

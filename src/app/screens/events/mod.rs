@@ -111,7 +111,7 @@ impl Module for Timeline {
     /// topic's Partitions screen on that partition, a topic's its
     /// Partitions screen, a broker's the Brokers screen on that broker.
     /// Events about the whole cluster have no screen of their own.
-    fn enter(&self, store: &mut EventsStore, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut EventsStore, index: usize) -> Option<Goto<Self>> {
         let event = store.ring.get(index)?;
         if let Some(group) = event.group() {
             return Some(Goto::Group(group.to_owned()));

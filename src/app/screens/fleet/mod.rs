@@ -8,16 +8,19 @@
 //! `:ctx` carries it over whole ([`Module::carry`]).
 
 mod draw;
+mod store;
 
 use std::convert::Infallible;
 use std::time::Instant;
 
-use crate::fleet::{FleetRow, FleetRows};
+use crate::fleet::FleetRows;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
+
+pub use store::FleetStore;
 
 /// What the screen shows: every context of the config (a filter narrows
 /// it).
@@ -26,30 +29,6 @@ pub struct Contexts;
 
 /// A publication of the poller: every context's row, worst first.
 pub type Msg = FleetRows;
-
-/// The fleet's latest rows.
-#[derive(Debug, Default)]
-pub struct FleetStore {
-    /// Worst first, as the poller publishes them.
-    pub rows: Option<FleetRows>,
-    /// Publications received: rows are rebuilt when it moves.
-    pub answers: u64,
-    /// The poller was asked for (it runs until kscope exits).
-    pub started: bool,
-}
-
-impl FleetStore {
-    /// Row `index` of the latest publication.
-    pub fn row(&self, index: usize) -> Option<&FleetRow> {
-        self.rows.as_ref()?.get(index)
-    }
-
-    /// Whether the poller is still to be started: true once, the first
-    /// time the screen opens.
-    pub fn start(&mut self) -> bool {
-        !std::mem::replace(&mut self.started, true)
-    }
-}
 
 impl Module for Contexts {
     type Store = FleetStore;
@@ -126,7 +105,7 @@ impl Module for Contexts {
 
     /// The selected context: the session switches to it (or opens its own
     /// Topics screen).
-    fn enter(&self, store: &mut FleetStore, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut FleetStore, index: usize) -> Option<Goto<Self>> {
         Some(Goto::Context(store.row(index)?.context.clone()))
     }
 
@@ -145,8 +124,8 @@ impl Module for Contexts {
 mod tests {
     use std::sync::Arc;
 
-    use super::*;
     use crate::app::screen::Screen;
+    use crate::fleet::FleetRow;
     use crate::app::{Action, AppState, Effect, Keymap, update};
     use crate::meta::MetadataSnapshot;
 

@@ -13,7 +13,8 @@ use crate::paint::theme::Theme;
 
 use super::Which;
 use super::columns::{list, members, offsets};
-use super::rows::{self, Around};
+use super::rows;
+use super::store::Around;
 use super::store::GroupsStore;
 
 /// The rows `window` (indices into the screen's source) of `which`.

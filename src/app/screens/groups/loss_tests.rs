@@ -104,7 +104,7 @@ fn state(retention_bytes: i64) -> AppState {
 }
 
 /// What `state`'s group offsets rows read besides the group data.
-fn around(state: &AppState) -> crate::app::screens::groups::rows::Around<'_> {
+fn around(state: &AppState) -> crate::app::screens::groups::Around<'_> {
     state.screens.groups.around(state.now_ms())
 }
 

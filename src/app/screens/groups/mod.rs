@@ -21,11 +21,13 @@
 
 pub mod columns;
 pub mod draw;
+mod msg;
 pub mod panel;
 pub mod plan;
 pub mod receive;
 pub mod rows;
 pub mod store;
+mod which;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,8 +35,7 @@ use std::time::Instant;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::groups::{GroupDetail, GroupsClient, Overview, Relisted};
-use crate::inspect::ClusterSizes;
+use crate::groups::GroupsClient;
 use crate::app::failure::Failure;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
@@ -43,7 +44,9 @@ use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
 
 pub use plan::Query;
-pub use store::{DEFAULT_INTERVAL, DetailView, GroupsStore, HISTORY_SAMPLES};
+pub use msg::Msg;
+pub use store::{Around, DEFAULT_INTERVAL, DetailView, GroupsStore, HISTORY_SAMPLES};
+pub use which::Which;
 
 /// Rows of the panel above a group's offsets and members: three summary
 /// lines and a lag chart.
@@ -82,39 +85,6 @@ impl Shown {
             Shown::Offsets(group) | Shown::Members(group) => Some(group),
         }
     }
-}
-
-/// What reaches the groups store: the worker's answers, and the shared data
-/// a group's offsets rows read (LOSS IN: retention and sizes on disk).
-#[derive(Debug, Clone)]
-pub enum Msg {
-    /// Every group with its lag ([`Query::List`]).
-    List {
-        /// The request id it answers.
-        request: u64,
-        /// Every group with its lag, or why not.
-        result: Result<Arc<Overview>, Failure>,
-    },
-    /// Every group as listed now and each asked group as its row shows it
-    /// (state, members, lag, or what failed for it), or why none could be
-    /// read ([`Query::Rows`]).
-    Rows {
-        /// The request id it answers.
-        request: u64,
-        /// The listing and the groups asked, described and with lag.
-        result: Result<Relisted, Failure>,
-    },
-    /// One group's detail ([`Query::Detail`]).
-    Detail {
-        /// The request id it answers.
-        request: u64,
-        /// The group's members, offsets and lag, or why not.
-        result: Result<Arc<GroupDetail>, Failure>,
-    },
-    /// The latest log dirs answer (a partition's size on disk).
-    Sizes(Option<Arc<ClusterSizes>>),
-    /// Config summaries a configs answer brought (`retention.*`).
-    Summaries(Arc<super::feed::Summaries>),
 }
 
 impl Msg {
@@ -181,14 +151,11 @@ impl Module for Shown {
 
     fn plan_hidden(store: &mut GroupsStore, ids: &mut RequestIds, seen: &Seen) -> Option<Query> {
         // `L` on Topics: the LAG column's groups keep loading there.
-        let showing = if seen.follow_lag && matches!(seen.top, Some(super::Screen::Topics(_))) {
+        let showing = if seen.follow_lag && seen.on_top::<super::topics::List>() {
             plan::Showing::LagOnTopics
         } else {
             plan::Showing::Elsewhere {
-                kept: seen
-                    .below
-                    .iter()
-                    .any(|s| matches!(s, super::Screen::Groups(_))),
+                kept: seen.under::<Shown>(),
             }
         };
         plan::plan(store, ids, showing, seen.now)
@@ -258,16 +225,16 @@ impl Module for Shown {
         rows::identity(store, self.which(), index)
     }
 
-    fn enter(&self, store: &mut GroupsStore, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut GroupsStore, index: usize) -> Option<Goto<Self>> {
         match self {
             Shown::List { .. } => store.group_name(index).map(Goto::Group),
             // A partition's row: its topic's partitions.
             Shown::Offsets(group) => {
                 let p = store.detail(group)?.lag.partitions.get(index)?;
-                let topic = super::partitions::Topic {
+                Some(Goto::Partition {
                     topic: p.topic.to_string(),
-                };
-                Some(Goto::Screen(super::Screen::Partitions(topic)))
+                    partition: Some(p.partition),
+                })
             }
             Shown::Members(_) => None,
         }
@@ -314,45 +281,6 @@ impl Module for Shown {
                     .map_err(Failure::from);
                 Msg::Detail { request, result }
             }
-        }
-    }
-}
-
-/// Which group screen is shown, with what it shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Which<'a> {
-    /// The list: every group, or those consuming `topic`.
-    List {
-        /// Only the groups committed to or assigned this topic.
-        topic: Option<&'a str>,
-    },
-    /// One group's offsets and lag, per partition.
-    Offsets(&'a str),
-    /// One group's members and their assignments.
-    Members(&'a str),
-}
-
-impl Which<'_> {
-    /// The title above the table, names as the cluster gave them.
-    pub fn title(self) -> String {
-        use crate::anonymize::{Kind, name};
-        match self {
-            Which::List { topic: None } => "consumer groups".to_owned(),
-            Which::List { topic: Some(topic) } => {
-                format!("groups consuming '{}'", name(Kind::Topic, topic))
-            }
-            Which::Offsets(group) => format!("offsets of group '{}'", name(Kind::Group, group)),
-            Which::Members(group) => format!("members of group '{}'", name(Kind::Group, group)),
-        }
-    }
-
-    /// The headers of the screen's column table; sorting indexes these.
-    pub fn headers(self) -> Vec<&'static str> {
-        use crate::columns::headers;
-        match self {
-            Which::List { .. } => headers(&columns::list::table()),
-            Which::Offsets(_) => headers(&columns::offsets::table()),
-            Which::Members(_) => headers(&columns::members::table()),
         }
     }
 }

@@ -3,28 +3,14 @@
 //! row across answers, so the selection follows the group, partition or
 //! member it was on when a refresh reorders the list.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use crate::groups::{LagHistory, Member, PartitionLag};
-use crate::inspect::{ClusterSizes, TopicSummary};
+use crate::inspect::ClusterSizes;
 
 use super::Which;
 use super::columns::{list, members, offsets};
-use super::store::GroupsStore;
-
-/// What a group's offsets rows read besides the store: the topics' config
-/// summaries and the brokers' log dirs (LOSS IN), and the wall clock (the
-/// oldest unconsumed record's age).
-#[derive(Debug, Clone, Copy)]
-pub struct Around<'a> {
-    /// Config summaries per topic.
-    pub summaries: &'a HashMap<String, TopicSummary>,
-    /// The latest log dirs answer, if any.
-    pub sizes: Option<&'a ClusterSizes>,
-    /// Milliseconds since the epoch, now.
-    pub now_ms: i64,
-}
+use super::store::{Around, GroupsStore};
 
 /// Indices into the screen's source, in source order, filtered by `keep`
 /// (given each row's filter text).

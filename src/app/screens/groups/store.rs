@@ -19,7 +19,19 @@ use crate::meta::MovementEvent;
 
 use super::super::requests::Requests;
 use super::columns::offsets::STUCK_READS;
-use super::rows::Around;
+
+/// What a group's offsets rows read besides the store: the topics' config
+/// summaries and the brokers' log dirs (LOSS IN), and the wall clock (the
+/// oldest unconsumed record's age).
+#[derive(Debug, Clone, Copy)]
+pub struct Around<'a> {
+    /// Config summaries per topic.
+    pub summaries: &'a HashMap<String, TopicSummary>,
+    /// The latest log dirs answer, if any.
+    pub sizes: Option<&'a ClusterSizes>,
+    /// Milliseconds since the epoch, now.
+    pub now_ms: i64,
+}
 
 /// How often visible group data is re-read when the config says nothing.
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);

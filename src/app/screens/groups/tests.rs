@@ -1,6 +1,7 @@
 //! The groups module through the dispatch: what it plans on top and while
 //! hidden (from what [`Seen`] says of the stack), and its fetch lanes.
 
+use std::any::TypeId;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
@@ -10,19 +11,37 @@ use crate::columns::fixtures::billing;
 use crate::groups::{Overview, RequestCounts};
 
 /// What the stack shows: `top` on top of `below`, `L` as given.
-fn seen<'a>(top: Option<&'a Screen>, below: &'a [&'a Screen], follow_lag: bool) -> Seen<'a> {
-    Seen {
+struct Shows<'a> {
+    top: Option<&'a Screen>,
+    below: Vec<TypeId>,
+    follow_lag: bool,
+}
+
+fn seen<'a>(top: Option<&'a Screen>, below: &[&Screen], follow_lag: bool) -> Shows<'a> {
+    Shows {
         top,
-        below,
+        below: below.iter().map(|s| s.module_id()).collect(),
         follow_lag,
-        ..Seen::at(Instant::now())
+    }
+}
+
+impl Shows<'_> {
+    /// Every store's plan with this stack, as `update` asks it.
+    fn plan(&self, stores: &mut Stores, ids: &mut RequestIds, connected: bool) -> Vec<ScreenQuery> {
+        let seen = Seen {
+            top: self.top.map(Screen::module_id),
+            below: &self.below,
+            follow_lag: self.follow_lag,
+            ..Seen::at(Instant::now())
+        };
+        stores.plan(self.top, &seen, ids, connected)
     }
 }
 
 /// The groups queries of one plan.
-fn asked(stores: &mut Stores, ids: &mut RequestIds, seen: &Seen) -> Vec<Query> {
-    stores
-        .plan(seen, ids, true)
+fn asked(stores: &mut Stores, ids: &mut RequestIds, shows: &Shows) -> Vec<Query> {
+    shows
+        .plan(stores, ids, true)
         .into_iter()
         .filter_map(|q| match q {
             ScreenQuery::Groups(q) => Some(q),
@@ -89,7 +108,7 @@ fn on_top_the_list_is_asked_and_nothing_while_disconnected() {
     let mut stores = Stores::default();
     let mut ids = RequestIds::default();
     let top = seen(Some(&list), &[], false);
-    assert!(stores.plan(&top, &mut ids, false).is_empty(), "not connected");
+    assert!(top.plan(&mut stores, &mut ids, false).is_empty(), "not connected");
     let first = asked(&mut stores, &mut ids, &top);
     assert!(matches!(first.as_slice(), [Query::List { .. }]), "{first:?}");
     let detail = asked(&mut stores, &mut ids, &seen(Some(&offsets), &[&list], false));

@@ -99,7 +99,7 @@ pub fn status(m: &MessagesStore) -> String {
         parts.push(format!("{dropped} dropped (ring full)"));
     }
     if m.isolation != crate::browse::Isolation::ReadCommitted {
-        parts.push(super::isolation::name(m.isolation).to_owned());
+        parts.push(super::names::name(m.isolation).to_owned());
     }
     if m.format != Format::Auto {
         parts.push(format!("format {}", m.format.name()));
@@ -108,7 +108,7 @@ pub fn status(m: &MessagesStore) -> String {
         parts.push(format!("filter: {}", filter.text()));
     }
     if let Some(key) = &m.key {
-        parts.push(format!("key {}", super::key::shown(key)));
+        parts.push(format!("key {}", super::names::key(key)));
     }
     parts.join(" · ")
 }

@@ -6,26 +6,10 @@
 
 use crate::browse::Isolation;
 
+use super::names::name;
 use super::{restart, selected};
 use crate::app::action::Effect;
 use crate::app::state::AppState;
-
-/// `committed` / `uncommitted` (and the protocol's names) as an isolation.
-pub fn parse(word: &str) -> Option<Isolation> {
-    match word {
-        "committed" | "read_committed" | "rc" => Some(Isolation::ReadCommitted),
-        "uncommitted" | "read_uncommitted" | "ru" => Some(Isolation::ReadUncommitted),
-        _ => None,
-    }
-}
-
-/// How the title and notices name `isolation`.
-pub fn name(isolation: Isolation) -> &'static str {
-    match isolation {
-        Isolation::ReadCommitted => "read_committed",
-        Isolation::ReadUncommitted => "read_uncommitted",
-    }
-}
 
 /// Read the Messages view under `isolation` (`None`: the other one).
 pub fn set(state: &mut AppState, isolation: Option<Isolation>, fx: &mut Vec<Effect>) {

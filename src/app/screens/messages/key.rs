@@ -48,14 +48,6 @@ pub fn open(state: &mut AppState, key: &str, snap: &MetadataSnapshot, fx: &mut V
     state.notice = Some(format!(
         "key {} is in partition {partition} of {count}: its records from the beginning \
 (records written before the partition count changed may sit in another partition)",
-        shown(key.as_bytes())
+        super::names::key(key.as_bytes())
     ));
-}
-
-/// A key as the status line names it: quoted text, escaped.
-pub fn shown(key: &[u8]) -> String {
-    format!(
-        "'{}'",
-        crate::untrusted::escape(&String::from_utf8_lossy(key))
-    )
 }

@@ -28,6 +28,7 @@ pub mod find;
 pub mod finding;
 pub mod isolation;
 pub mod key;
+pub mod names;
 pub mod schema_asks;
 pub mod schema_cache;
 pub mod shown;

@@ -16,12 +16,13 @@ use ratatui::layout::Rect;
 
 use crate::anonymize::{Kind, name};
 use crate::browse::Record;
+
+use super::detail::Detail;
 use crate::meta::Cluster;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
 use super::MessagesStore;
-use crate::app::screens::Screen;
 use crate::app::screens::module::{Clock, Goto, Kept, Module, Seen};
 use crate::app::screens::requests::RequestIds;
 
@@ -64,6 +65,27 @@ pub enum Msg {
         /// The session ended with this error.
         failed: Option<String>,
     },
+}
+
+impl MessagesStore {
+    /// Whether `shown` is this store's session's records, running.
+    pub fn shows(&self, shown: &Shown) -> bool {
+        matches!(shown, Shown::Records { topic, partition }
+            if *topic == self.topic && *partition == self.partition && self.live)
+    }
+
+    /// Lay `record` (of the session's topic) out for the detail screen:
+    /// the screen that shows it.
+    pub fn open(&mut self, record: Record) -> Shown {
+        let shown = Shown::Record {
+            topic: self.topic.clone(),
+            partition: record.partition,
+            offset: record.offset,
+        };
+        let view = (self.format, self.utc_offset);
+        self.detail = Some(Detail::new(record, &self.topic, view, &self.schemas));
+        shown
+    }
 }
 
 impl Module for Shown {
@@ -166,21 +188,22 @@ impl Module for Shown {
     fn sort(&self, _: &MessagesStore, _: Clock, _: usize, _: &mut Vec<usize>) {}
 
     fn keep_rows(&self, store: &mut MessagesStore, kept: Kept<'_>) -> bool {
-        if matches!(self, Shown::Records { .. }) {
-            store.follow(self, kept);
-            true
-        } else {
-            false
+        if !matches!(self, Shown::Records { .. }) {
+            return false;
         }
+        if store.shows(self) {
+            store.follow(kept);
+        }
+        true
     }
 
     /// The record of the row, laid out for the detail screen.
-    fn enter(&self, store: &mut MessagesStore, seq: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut MessagesStore, seq: usize) -> Option<Goto<Self>> {
         if !matches!(self, Shown::Records { .. }) {
             return None;
         }
         let record = store.record(seq)?.clone();
-        Some(Goto::Screen(Screen::Messages(store.open(record))))
+        Some(Goto::Own(store.open(record)))
     }
 
     fn visible(

@@ -11,7 +11,6 @@ use super::decoded::DecodedCells;
 use super::detail::Detail;
 use super::filter::RecordFilter;
 use super::schema_cache::SchemaCache;
-use super::shown::Shown;
 use crate::app::screens::module::Kept;
 
 /// Where a Messages screen starts: this many records before each
@@ -142,12 +141,6 @@ impl MessagesStore {
         self.ring.records().get(usize::try_from(index).ok()?)
     }
 
-    /// Whether `shown` is this store's session's records, running.
-    pub fn shows(&self, shown: &Shown) -> bool {
-        matches!(shown, Shown::Records { topic, partition }
-            if *topic == self.topic && *partition == self.partition && self.live)
-    }
-
     /// Whether the record with sequence `seq` is held and passes the
     /// filter.
     fn passes(&self, seq: usize) -> bool {
@@ -164,19 +157,6 @@ impl MessagesStore {
             .map_while(|seq| usize::try_from(seq).ok())
             .filter(|&seq| self.passes(seq))
             .collect()
-    }
-
-    /// Lay `record` (of the session's topic) out for the detail screen:
-    /// the screen that shows it.
-    pub fn open(&mut self, record: Record) -> Shown {
-        let shown = Shown::Record {
-            topic: self.topic.clone(),
-            partition: record.partition,
-            offset: record.offset,
-        };
-        let view = (self.format, self.utc_offset);
-        self.detail = Some(Detail::new(record, &self.topic, view, &self.schemas));
-        shown
     }
 
     /// Filter with `filter` from now on: one that narrows the last
@@ -231,14 +211,11 @@ impl MessagesStore {
         }
     }
 
-    /// Bring the rows of `shown` up to date with the ring: rows of dropped
+    /// Bring the session's rows up to date with the ring: rows of dropped
     /// records go, new records that pass the filter come. A selection on
     /// the last row stays on the last row (the tail is followed); the
     /// anchor, when it arrives, is selected (and held, when asked).
-    pub fn follow(&mut self, shown: &Shown, kept: Kept<'_>) {
-        if !self.shows(shown) {
-            return;
-        }
+    pub fn follow(&mut self, kept: Kept<'_>) {
         let Kept {
             rows,
             selected,

@@ -16,7 +16,7 @@ mod draw;
 pub mod extras;
 pub mod store;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::meta::{Cluster, TopicPartition};
 use crate::paint::grid::Grid;
@@ -26,10 +26,7 @@ use super::module::{Clock, Goto, Module, Seen};
 use super::requests::RequestIds;
 
 pub use extras::{Answer, Asked};
-pub use store::{Msg, Store};
-
-/// How long a partition that moved stays highlighted.
-pub const MOVED_HIGHLIGHT: Duration = Duration::from_secs(30);
+pub use store::{MOVED_HIGHLIGHT, Msg, Store};
 
 /// What the screen shows: the partitions of one topic.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,7 +158,7 @@ impl Module for Topic {
     }
 
     /// The partition's records.
-    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto<Self>> {
         let p = store.snap.topic(&self.topic)?.partitions.get(index)?;
         Some(Goto::Messages {
             topic: self.topic.clone(),
@@ -180,6 +177,7 @@ impl Module for Topic {
 mod tests {
     use super::*;
     use crate::inspect::Error;
+    use std::time::Duration;
 
     fn failed() -> Answer {
         Answer {

@@ -8,15 +8,17 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::app::throughput::Throughput;
 use crate::inspect::{ClusterSizes, TopicSummary};
 use crate::meta::{MetadataSnapshot, TopicPartition, Watermarks};
 
 use super::super::feed;
-use super::MOVED_HIGHLIGHT;
 use super::extras::{Answer, ExtrasStore};
+
+/// How long a partition that moved stays highlighted.
+pub const MOVED_HIGHLIGHT: Duration = Duration::from_secs(30);
 
 /// What reaches the store: the answer to its query, and the shared data it
 /// shows, forwarded by `update` as it lands.

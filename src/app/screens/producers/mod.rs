@@ -6,6 +6,7 @@
 
 pub mod columns;
 mod draw;
+mod store;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,14 +14,14 @@ use std::time::{Duration, Instant};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::inspect::Error;
-use crate::inspect::transactions::{OpenTransaction, Producer};
 use crate::meta::Cluster;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
 use super::module::{Clock, Module, Seen};
-use super::requests::{RequestIds, Requests};
+use super::requests::RequestIds;
+
+pub use store::{Answer, Store};
 
 /// How often the producers and transactions are re-read while shown.
 pub const INTERVAL: Duration = Duration::from_secs(5);
@@ -34,17 +35,6 @@ pub struct Partition {
     pub topic: String,
     /// Its number.
     pub partition: i32,
-}
-
-/// What the cluster answered for one partition.
-#[derive(Debug, Clone)]
-pub struct Answer {
-    /// Its active producers (asked of its leader).
-    pub producers: Result<Vec<Producer>, Error>,
-    /// The open transactions writing to it.
-    pub transactions: Vec<OpenTransaction>,
-    /// Brokers whose transactions could not be listed.
-    pub failed: Vec<Error>,
 }
 
 /// A request for the worker: describe the partition's producers and list
@@ -69,26 +59,6 @@ pub enum Msg {
         /// The producers and open transactions.
         answer: Arc<Answer>,
     },
-}
-
-/// The screen's data: the partition asked for and its answer.
-pub type Store = Requests<(String, i32), Answer>;
-
-impl Store {
-    /// The answer for `topic`-`partition`, if the one held is for it.
-    pub fn answer_for(&self, topic: &str, partition: i32) -> Option<&Answer> {
-        self.answer
-            .as_ref()
-            .filter(|((t, p), _)| t == topic && *p == partition)
-            .map(|(_, answer)| answer.as_ref())
-    }
-
-    /// The producers held for the partition, if any.
-    pub fn producers(&self, topic: &str, partition: i32) -> &[Producer] {
-        self.answer_for(topic, partition)
-            .and_then(|a| a.producers.as_ref().ok())
-            .map_or(&[], Vec::as_slice)
-    }
 }
 
 impl Partition {

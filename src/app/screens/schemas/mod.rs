@@ -9,6 +9,7 @@
 
 pub mod columns;
 mod draw;
+mod store;
 pub mod text;
 
 use std::sync::Arc;
@@ -18,13 +19,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::app::failure::{Failure, Kind};
-use crate::browse::format::Line;
-use crate::schema::subjects::VersionRow;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
 
 use super::module::{Clock, Goto, Module, Registry, Seen};
-use super::requests::{RequestIds, Requests};
+use super::requests::RequestIds;
+
+pub use store::{Listed, Store};
 
 /// A request without an answer for this long is asked again (listing a big
 /// registry takes a request per version).
@@ -46,9 +47,6 @@ pub enum Shown {
     },
 }
 
-/// The registry's answer: every subject version, or why not.
-pub type Listed = Result<Vec<VersionRow>, Failure>;
-
 /// A request for the worker: list every version of every subject.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Query {
@@ -66,30 +64,6 @@ pub enum Msg {
         /// Every subject version, or why not.
         result: Arc<Listed>,
     },
-}
-
-/// The list (asked for once, again on `r`) and the version open.
-#[derive(Debug, Default)]
-pub struct Store {
-    /// The list's request bookkeeping and its latest answer.
-    pub list: Requests<(), Listed>,
-    /// The version open on [`Shown::Version`], laid out.
-    pub open: Vec<Line>,
-}
-
-impl Store {
-    /// The latest answer, if any.
-    pub fn listed(&self) -> Option<&Listed> {
-        self.list.held_for(&())
-    }
-
-    /// The rows of the latest answer (none while it failed or is asked).
-    pub fn rows(&self) -> &[VersionRow] {
-        match self.listed() {
-            Some(Ok(rows)) => rows,
-            _ => &[],
-        }
-    }
 }
 
 impl Module for Shown {
@@ -184,7 +158,7 @@ impl Module for Shown {
     }
 
     /// A version: its text laid out, then shown.
-    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto<Self>> {
         if *self != Shown::Subjects {
             return None;
         }
@@ -194,7 +168,7 @@ impl Module for Shown {
             version: row.version,
         };
         store.open = text::lines(row);
-        Some(Goto::Screen(super::Screen::Schemas(shown)))
+        Some(Goto::Own(shown))
     }
 
     fn is_text(&self) -> bool {

@@ -147,7 +147,7 @@ impl Module for Topic {
     }
 
     /// A group reading the topic (its row or a member's): its offsets.
-    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto<Self>> {
         let group = store.row(&self.topic, index)?.group.clone()?;
         Some(Goto::Group(group))
     }

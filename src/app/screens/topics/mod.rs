@@ -133,7 +133,7 @@ impl Module for List {
     }
 
     /// The topic's Partitions screen.
-    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto> {
+    fn enter(&self, store: &mut Store, index: usize) -> Option<Goto<Self>> {
         let topic = store.topic(index)?.name.clone();
         Some(Goto::Partition {
             topic,
