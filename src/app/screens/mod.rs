@@ -18,8 +18,15 @@
 //!      opens something);
 //!    - more files for the screen's own logic if `mod.rs` grows past a
 //!      screenful (`topic_clients/flatten.rs`);
+//!    - `store.rs` once `draw.rs` needs the store's or the answer's type:
+//!      the data types a drawing reads live in a file that imports
+//!      neither `mod.rs` nor `draw.rs` (`mod.rs` re-exports them), so that
+//!      `mod.rs` → `draw.rs` → `store.rs` has no way back;
 //!    - `columns.rs`: the column table (the CLI may import it from here);
 //!    - `draw.rs`: the visible rows, the title's status, the panel if any.
+//!
+//!    No file of a module imports this file (the dispatch) or another
+//!    module that imports it back: `scripts/import-cycles --count` stays 0.
 //!
 //!    Two screens over one store (a list and the detail of one of its
 //!    rows) are one module whose shown type says which (`configs::Config`

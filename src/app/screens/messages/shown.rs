@@ -179,7 +179,7 @@ impl Module for Shown {
     /// `/` text of this screen is parsed into it, not into `keep`'s).
     fn rows(&self, store: &MessagesStore, _: &mut impl FnMut(&str) -> bool) -> Vec<usize> {
         match self {
-            Shown::Records { .. } => store.passing(store.first_seq()..store.end_seq()),
+            Shown::Records { .. } => store.passing(store.first_seq()..store.end_seq()).collect(),
             Shown::Record { .. } => Vec::new(),
         }
     }

@@ -152,11 +152,10 @@ impl MessagesStore {
     }
 
     /// The sequences of `range` whose records are held and pass the filter.
-    pub fn passing(&self, range: std::ops::Range<u64>) -> Vec<usize> {
+    pub fn passing(&self, range: std::ops::Range<u64>) -> impl Iterator<Item = usize> + '_ {
         range
             .map_while(|seq| usize::try_from(seq).ok())
             .filter(|&seq| self.passes(seq))
-            .collect()
     }
 
     /// Filter with `filter` from now on: one that narrows the last
