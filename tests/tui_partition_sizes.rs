@@ -91,7 +91,7 @@ fn answer(state: &mut AppState, snap: &MetadataSnapshot) {
 }
 
 fn answer_with(state: &mut AppState, snap: &MetadataSnapshot, sizes: ClusterSizes) {
-    let (request, _) = state.sizes.in_flight.expect("sizes asked for");
+    let (request, _) = state.cluster.sizes.in_flight.expect("sizes asked for");
     let sizes = Arc::new(sizes);
     update(state, Action::Sizes { request, sizes }, snap);
 }
@@ -161,7 +161,7 @@ fn each_partitions_bytes_per_second_comes_from_two_answers() {
     let zero = kscope::meta::TopicPartition::new("payments", 0);
     let one = kscope::meta::TopicPartition::new("payments", 1);
     assert_eq!(
-        s.sizes.partition_bytes[&zero].rate, None,
+        s.cluster.sizes.partition_bytes[&zero].rate, None,
         "one answer is no rate"
     );
 
@@ -170,8 +170,8 @@ fn each_partitions_bytes_per_second_comes_from_two_answers() {
     let asked = tick(&mut s, &snap, 40);
     assert!(asked.iter().any(|e| matches!(e, Effect::FetchSizes { .. })));
     answer_with(&mut s, &snap, sized(3072 + 81_920, 1 << 19));
-    assert_eq!(s.sizes.partition_bytes[&zero].rate, Some(2048));
-    assert_eq!(s.sizes.partition_bytes[&one].rate, None, "shrank");
+    assert_eq!(s.cluster.sizes.partition_bytes[&zero].rate, Some(2048));
+    assert_eq!(s.cluster.sizes.partition_bytes[&one].rate, None, "shrank");
     let rendered = render(&s, &snap);
     assert!(rendered.contains("BYTES/S"), "{rendered}");
     assert!(rendered.contains("2.0KiB"), "{rendered}");

@@ -24,6 +24,7 @@ fn both_widths(name: &str, setup: impl Fn(&mut AppState, &MetadataSnapshot)) {
 fn topics_screen() {
     both_widths("topics", |s, snap| {
         let request = s
+            .cluster
             .watermarks
             .in_flight
             .expect("watermarks asked for the visible topics");
@@ -331,7 +332,7 @@ fn leaders_filter_by_broker_from_the_brokers_screen_and_counts_kinds() {
 fn stale_watermark_answers_are_dropped() {
     let snap = cluster();
     let mut s = state(&snap, 100, 20);
-    let request = s.watermarks.in_flight.expect("asked");
+    let request = s.cluster.watermarks.in_flight.expect("asked");
     let answer = vec![(
         TopicPartition::new("lost", 0),
         Watermarks { low: 0, high: 5 },
@@ -344,7 +345,7 @@ fn stale_watermark_answers_are_dropped() {
         },
         &snap,
     );
-    assert!(s.watermarks.topic_totals.is_empty());
+    assert!(s.cluster.watermarks.topic_totals.is_empty());
     update(
         &mut s,
         Action::Watermarks {
@@ -353,7 +354,7 @@ fn stale_watermark_answers_are_dropped() {
         },
         &snap,
     );
-    assert_eq!(s.watermarks.topic_totals.get("lost"), Some(&5));
+    assert_eq!(s.cluster.watermarks.topic_totals.get("lost"), Some(&5));
 }
 
 /// The header keeps the cluster's claim (brokers registered) apart from
@@ -411,8 +412,9 @@ fn idle_watermarks_are_read_less_often_and_a_change_restores_the_pace() {
     let mut s = state(&snap, 150, 16);
     let mut high = 110;
     let answer = |s: &mut AppState, high: i64| {
-        let request = s.watermarks.in_flight.expect("a request in flight");
+        let request = s.cluster.watermarks.in_flight.expect("a request in flight");
         let partitions: Vec<(TopicPartition, Watermarks)> = s
+            .cluster
             .watermarks
             .last_asked
             .iter()
@@ -472,7 +474,11 @@ fn a_final_watermark_failure_is_asked_again_only_at_the_slowest_pace() {
     };
     for (kind, gap) in [(Kind::Transient, 3), (Kind::Final, 15)] {
         let mut s = state(&snap, 150, 16);
-        let request = s.watermarks.in_flight.expect("asked for the visible rows");
+        let request = s
+            .cluster
+            .watermarks
+            .in_flight
+            .expect("asked for the visible rows");
         let result = Err(Failure::new(
             kind,
             "topic 'orders': topic authorization failed",
@@ -495,13 +501,13 @@ fn a_final_watermark_failure_is_asked_again_only_at_the_slowest_pace() {
     }
     // After a final failure, other rows on screen are asked for at once.
     let mut s = state(&snap, 150, 3 + 6);
-    let request = s.watermarks.in_flight.expect("asked");
+    let request = s.cluster.watermarks.in_flight.expect("asked");
     let result = Err(Failure::new(Kind::Final, "denied"));
     update(&mut s, Action::Watermarks { request, result }, &snap);
-    let before = s.watermarks.last_asked.clone();
+    let before = s.cluster.watermarks.last_asked.clone();
     let moved = keys(&mut s, &snap, "G");
     assert!(
-        asks(&moved) && s.watermarks.last_asked != before,
+        asks(&moved) && s.cluster.watermarks.last_asked != before,
         "{moved:?}"
     );
 }

@@ -46,8 +46,8 @@ pub fn publish(state: &mut AppState, events: &[MovementEvent]) {
 /// Take in a config sweep: the config changes since the last one on the
 /// timeline, its `min.insync.replicas` kept for the min-ISR kinds.
 pub fn configs(state: &mut AppState, sweep: Arc<Sweep>) {
-    let events = state.sources.configs.observe(&sweep, state.wall);
-    state.sources.swept = (Some(sweep), state.sources.swept.1 + 1);
+    let events = state.cluster.sources.configs.observe(&sweep, state.wall);
+    state.cluster.sources.swept = (Some(sweep), state.cluster.sources.swept.1 + 1);
     publish(state, &events);
 }
 
@@ -55,7 +55,7 @@ pub fn configs(state: &mut AppState, sweep: Arc<Sweep>) {
 /// config sweep came since the last look: one pass over the partitions of
 /// the topics whose `min.insync.replicas` is known, nothing otherwise.
 pub fn min_isr(state: &mut AppState, snap: &MetadataSnapshot) {
-    let sources = &mut state.sources;
+    let sources = &mut state.cluster.sources;
     let key = (
         state.generation,
         state.screens.configs.answers,

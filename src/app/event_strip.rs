@@ -43,6 +43,7 @@ pub fn refresh(state: &mut AppState) {
     let screen = &state.view().screen;
     let seen = state.screens.events.seen;
     if state
+        .cluster
         .strip
         .built_for
         .as_ref()
@@ -66,7 +67,7 @@ pub fn refresh(state: &mut AppState) {
     } else {
         Vec::new()
     };
-    state.strip = Strip {
+    state.cluster.strip = Strip {
         built_for: Some(key),
         rows,
     };
@@ -110,25 +111,25 @@ mod tests {
         state.stack.push(View::new(Screen::partitions("orders")));
         refresh(&mut state);
         assert_eq!(
-            state.strip.rows,
+            state.cluster.strip.rows,
             [4, 3, 2],
             "the newest three, newest first"
         );
-        assert_eq!(state.strip.height(), 4);
+        assert_eq!(state.cluster.strip.height(), 4);
 
         state.stack.push(View::new(Screen::brokers()));
         refresh(&mut state);
-        assert_eq!(state.strip.rows, [6]);
+        assert_eq!(state.cluster.strip.rows, [6]);
 
         state.stack.push(View::new(Screen::offsets("billing")));
         refresh(&mut state);
-        assert!(state.strip.rows.is_empty(), "no event of the group");
-        assert_eq!(state.strip.height(), 0);
+        assert!(state.cluster.strip.rows.is_empty(), "no event of the group");
+        assert_eq!(state.cluster.strip.height(), 0);
 
         state.stack.push(View::new(Screen::topics()));
         refresh(&mut state);
         assert!(
-            state.strip.rows.is_empty(),
+            state.cluster.strip.rows.is_empty(),
             "the Topics screen has no strip"
         );
     }

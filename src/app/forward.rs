@@ -146,8 +146,11 @@ pub(super) fn movements(state: &mut AppState, events: Vec<MovementEvent>) {
                     | MovementKind::PartitionOnline { .. }
             )
         {
-            state.moved_at.insert((topic.clone(), partition), state.now);
-            state.last_moved = Some(state.now);
+            state
+                .cluster
+                .moved_at
+                .insert((topic.clone(), partition), state.now);
+            state.cluster.last_moved = Some(state.now);
             moved.push((topic.clone(), partition));
         }
     }

@@ -173,10 +173,10 @@ fn forget(state: &mut AppState) {
     state.screens.events = super::screens::events::EventsStore::default();
     state.screens.leaders = super::screens::leaders::Store::default();
     state.screens.brokers = super::screens::brokers::Store::default();
-    state.strip = super::stores::event_strip::Strip::default();
-    state.sources = super::stores::event_sources::EventSources::default();
-    state.moved_at.clear();
-    state.last_moved = None;
+    state.cluster.strip = super::stores::event_strip::Strip::default();
+    state.cluster.sources = super::stores::event_sources::EventSources::default();
+    state.cluster.moved_at.clear();
+    state.cluster.last_moved = None;
     state.screens.groups.reset();
     state.health = None;
 }

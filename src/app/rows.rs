@@ -34,7 +34,7 @@ pub fn refresh(state: &mut AppState) {
     }
     let key = RowsKey {
         generation: state.generation,
-        watermarks: state.watermarks.answers,
+        watermarks: state.cluster.watermarks.answers,
         filter: state
             .view()
             .filter
@@ -43,7 +43,7 @@ pub fn refresh(state: &mut AppState) {
             .unwrap_or_default(),
         sort: state.view().sort,
         internal: state.show_internal,
-        sizes: state.sizes.answers,
+        sizes: state.cluster.sizes.answers,
         screens: state.screens.answers(),
         inactive: state.screens.groups.hide_inactive,
         group_type: state.screens.groups.only_type.clone(),

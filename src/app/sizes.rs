@@ -71,7 +71,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         return;
     }
     let now = state.now;
-    let store = &mut state.sizes;
+    let store = &mut state.cluster.sizes;
     let age = |at: Option<Instant>| at.map(|at| now.saturating_duration_since(at));
     if let Some((_, sent)) = store.in_flight {
         if now.saturating_duration_since(sent) < GIVE_UP {
@@ -92,8 +92,8 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
 pub fn receive(state: &mut AppState, request: u64, sizes: Arc<ClusterSizes>) -> Option<Seen> {
     let now = state.now;
     let partitions_shown = state.view().screen.partitions_topic().is_some();
-    let visible = &state.watermarks.last_asked;
-    let store = &mut state.sizes;
+    let visible = &state.cluster.watermarks.last_asked;
+    let store = &mut state.cluster.sizes;
     if store.in_flight.map(|(id, _)| id) != Some(request) {
         return None;
     }

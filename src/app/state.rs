@@ -1,15 +1,12 @@
 //! The whole model of the UI.
 
-use std::collections::HashMap;
 use std::time::{Instant, SystemTime};
-
-use crate::meta::{TopicPartition, Watermarks};
 
 use super::action::DegradedInfo;
 use super::filter::Scratch;
 use super::keymap::Keymap;
 use super::screen::{Screen, View};
-use super::stores::sizes::SizeStore;
+use super::stores::ClusterStores;
 
 pub use super::screens::partitions::MOVED_HIGHLIGHT;
 
@@ -40,36 +37,6 @@ pub enum Link {
     },
     /// Connected: the snapshot is live.
     Connected,
-}
-
-/// Low/high watermarks seen, for the visible rows.
-#[derive(Debug, Default)]
-pub struct WatermarkStore {
-    /// Per partition.
-    pub partitions: HashMap<TopicPartition, Watermarks>,
-    /// Per topic: the sum of high − low over its partitions, when all are known.
-    pub topic_totals: HashMap<String, i64>,
-    /// The request in flight, if any.
-    pub in_flight: Option<u64>,
-    /// When the last request was sent.
-    pub last_request: Option<Instant>,
-    /// What the last request asked for (to re-ask when the window moves).
-    pub last_asked: Vec<TopicPartition>,
-    /// A fingerprint of the visible window `last_asked` was built from: an
-    /// unchanged window is not listed again on every update.
-    pub last_window: u64,
-    /// Answers in a row that changed no watermark (an idle cluster): the
-    /// interval between reads grows with them, and the first change
-    /// brings it back.
-    pub quiet: u32,
-    /// Answers received so far.
-    pub answers: u64,
-    /// Request ids handed out.
-    pub next_id: u64,
-    /// Messages per second per topic (its partitions' high watermarks summed).
-    pub topic_rates: HashMap<String, super::throughput::Throughput>,
-    /// Messages per second per partition.
-    pub partition_rates: HashMap<TopicPartition, super::throughput::Throughput>,
 }
 
 /// The model.
@@ -118,20 +85,10 @@ pub struct AppState {
     pub width: u16,
     /// Terminal size.
     pub height: u16,
-    /// What the TUI derives events from itself (groups, min ISR).
-    pub sources: super::stores::event_sources::EventSources,
-    /// The recent events of the subject on screen (Partitions, Brokers, a
-    /// group), picked from the timeline (`screens.events`).
-    pub strip: super::stores::event_strip::Strip,
-    /// When each partition last changed leader.
-    pub moved_at: HashMap<(String, i32), Instant>,
-    /// When the latest of them moved: while within [`MOVED_HIGHLIGHT`], some
-    /// row's highlight is still due to fade, so the clock changes the frame.
-    pub last_moved: Option<Instant>,
-    /// Watermarks.
-    pub watermarks: WatermarkStore,
-    /// Disk usage (brokers, topics).
-    pub sizes: SizeStore,
+    /// What the session holds of the cluster beside the screen modules'
+    /// stores (watermarks, disk sizes, event sources, leader moves):
+    /// replaced whole on `:ctx`.
+    pub cluster: ClusterStores,
     /// The screen modules' cluster-scoped data.
     pub screens: super::screens::Stores,
     /// The source of the stores' request ids (kept across `:ctx`, so an
@@ -186,12 +143,7 @@ impl AppState {
             wall: SystemTime::now(),
             width: 80,
             height: 24,
-            sources: super::stores::event_sources::EventSources::default(),
-            strip: super::stores::event_strip::Strip::default(),
-            moved_at: HashMap::new(),
-            last_moved: None,
-            watermarks: WatermarkStore::default(),
-            sizes: SizeStore::default(),
+            cluster: ClusterStores::default(),
             screens: super::screens::Stores::default(),
             requests: super::screens::requests::RequestIds::default(),
             replay: None,
@@ -242,12 +194,7 @@ impl AppState {
         self.generation = 0;
         self.degraded = None;
         self.health = None;
-        self.sources = super::stores::event_sources::EventSources::default();
-        self.strip = super::stores::event_strip::Strip::default();
-        self.moved_at.clear();
-        self.last_moved = None;
-        self.watermarks = WatermarkStore::default();
-        self.sizes.reset();
+        self.cluster = self.cluster.carry();
         // Each module's store starts afresh or carries what is not the
         // cluster's (the groups list's settings, the fleet, the Messages
         // time zone and topic mappings).
@@ -287,18 +234,21 @@ impl AppState {
     /// How many table rows fit on the screen on top of the stack.
     pub fn page(&self) -> usize {
         let rows = super::layout::table_rows(&self.view().screen, self.height);
-        rows.saturating_sub(usize::from(self.strip.height())).max(1)
+        rows.saturating_sub(usize::from(self.cluster.strip.height()))
+            .max(1)
     }
 
     /// Whether some partition's recent-move highlight has yet to fade.
     pub fn highlights_fading(&self) -> bool {
-        self.last_moved
+        self.cluster
+            .last_moved
             .is_some_and(|at| self.now.saturating_duration_since(at) < MOVED_HIGHLIGHT)
     }
 
     /// Whether the partition changed leader recently.
     pub fn recently_moved(&self, topic: &str, partition: i32) -> bool {
-        self.moved_at
+        self.cluster
+            .moved_at
             .get(&(topic.to_owned(), partition))
             .is_some_and(|at| self.now.saturating_duration_since(*at) < MOVED_HIGHLIGHT)
     }

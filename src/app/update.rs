@@ -61,7 +61,7 @@ pub fn update(state: &mut AppState, action: Action, snap: &MetadataSnapshot) -> 
             if let Some(seen) = super::sizes::receive(state, request, sizes) {
                 shared(state, Shared::Sizes(Arc::new(seen)));
             }
-            let latest = state.sizes.latest.clone();
+            let latest = state.cluster.sizes.latest.clone();
             let copy = screens::groups::Msg::Sizes(latest.clone());
             forward(state, screens::Msg::Groups(copy));
             forward(state, screens::Msg::Brokers(brokers::Msg::Sizes(latest)));

@@ -92,7 +92,7 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         return;
     }
     let now = state.now;
-    let store = &state.watermarks;
+    let store = &state.cluster.watermarks;
     let age = store
         .last_request
         .map(|at| now.saturating_duration_since(at));
@@ -105,15 +105,15 @@ pub fn plan(state: &mut AppState, effects: &mut Vec<Effect>) {
         return;
     }
     let partitions = wanted(state);
-    state.watermarks.last_window = window;
+    state.cluster.watermarks.last_window = window;
     if partitions.is_empty() {
         return;
     }
-    let moved = partitions != state.watermarks.last_asked;
+    let moved = partitions != state.cluster.watermarks.last_asked;
     if !moved && !timely {
         return;
     }
-    let store = &mut state.watermarks;
+    let store = &mut state.cluster.watermarks;
     if moved {
         store.quiet = 0;
     }
@@ -139,10 +139,10 @@ pub fn receive(
     request: u64,
     result: Result<Vec<(TopicPartition, Watermarks)>, Failure>,
 ) -> Option<Marks> {
-    if state.watermarks.in_flight != Some(request) {
+    if state.cluster.watermarks.in_flight != Some(request) {
         return None;
     }
-    let store = &mut state.watermarks;
+    let store = &mut state.cluster.watermarks;
     store.in_flight = None;
     store.answers += 1;
     let answer = match result {

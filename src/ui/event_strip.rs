@@ -15,13 +15,14 @@ use crate::untrusted::escaped;
 
 use crate::paint::theme::Theme;
 
-/// Draw the strip into `area` (as tall as `state.strip.height()`).
+/// Draw the strip into `area` (as tall as `state.cluster.strip.height()`).
 pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let mut lines = vec![Line::styled(
         "recent events (newest first; :events for the whole timeline)",
         theme.dim,
     )];
     for event in state
+        .cluster
         .strip
         .rows
         .iter()

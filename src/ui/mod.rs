@@ -50,10 +50,10 @@ pub fn view(frame: &mut Frame, state: &AppState, snap: &MetadataSnapshot, theme:
                 theme,
             );
         }
-        _ if state.strip.height() > 0 => {
+        _ if state.cluster.strip.height() > 0 => {
             let [table, strip] = Layout::vertical([
                 Constraint::Fill(1),
-                Constraint::Length(state.strip.height()),
+                Constraint::Length(state.cluster.strip.height()),
             ])
             .areas(body);
             draw_body(frame, table, state, theme);

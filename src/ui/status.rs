@@ -156,7 +156,7 @@ mod tests {
     fn a_fading_move_highlight_ticks_until_it_has_faded() {
         let snap = MetadataSnapshot::empty();
         let mut state = connected_at(snap.fetched_at());
-        state.last_moved = Some(state.now);
+        state.cluster.last_moved = Some(state.now);
         let first = clock_face(&state, &snap);
         later(&mut state, 1);
         assert_ne!(clock_face(&state, &snap), first, "the highlight fades");

@@ -93,12 +93,12 @@ fn state(retention_bytes: i64) -> AppState {
             }],
         }],
     };
-    state.sizes.latest = Some(Arc::new(ClusterSizes {
+    state.cluster.sizes.latest = Some(Arc::new(ClusterSizes {
         brokers: BTreeMap::new(),
         topics: HashMap::new(),
         dirs: vec![(1, vec![dir])],
     }));
-    let copy = crate::app::screens::groups::Msg::Sizes(state.sizes.latest.clone());
+    let copy = crate::app::screens::groups::Msg::Sizes(state.cluster.sizes.latest.clone());
     crate::app::forward::forward(&mut state, crate::app::screens::Msg::Groups(copy));
     state
 }
