@@ -153,8 +153,11 @@
 #[macro_use]
 mod dispatch;
 pub mod feed;
+pub mod goto;
 pub mod module;
 pub mod requests;
+pub mod seen;
+pub mod source;
 
 use std::future::Future;
 use std::pin::Pin;

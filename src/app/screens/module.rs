@@ -2,218 +2,24 @@
 //! gives the dispatch in `screens/mod.rs`. The type implementing
 //! [`Module`] is what the screen shows (a partition, a topic); the store,
 //! the query and the message are its associated types, so the top level
-//! never names a screen's data.
+//! never names a screen's data. What a module is given and gives back
+//! beside its store stands in `seen.rs`, `goto.rs` and `source.rs`.
 
-use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::app::failure::Failure;
-use crate::groups::GroupsClient;
-use crate::meta::Cluster;
 use crate::paint::grid::Grid;
 use crate::paint::theme::Theme;
-use crate::schema::RegistryClient;
 
 use super::requests::RequestIds;
 
-/// The time a screen ages its data and rows against, read once per
-/// `update` or frame.
-#[derive(Debug, Clone, Copy)]
-pub struct Clock {
-    /// Monotonic now (the age of an answer).
-    pub now: Instant,
-    /// Wall-clock now in ms since the epoch (the age of a broker timestamp).
-    pub now_ms: i64,
-    /// Wall-clock now (how long a broker has been down, against the wall
-    /// time it was seen gone).
-    pub wall: SystemTime,
-}
-
-/// What the session shows, as a plan may need it beyond its own screen:
-/// built once per `update` by the dispatch's caller. Most screens read
-/// only `now`; the group list's plan reads the window and sort of its own
-/// view on top, and, while hidden, which module is on top and further
-/// down, and `L`. Modules are named by their shown type's [`TypeId`]
-/// ([`Seen::on_top`]), so the contract names no screen enum: a module
-/// imports the dispatch's types nowhere.
-#[derive(Debug, Clone, Copy)]
-pub struct Seen<'a> {
-    /// Monotonic now.
-    pub now: Instant,
-    /// The rows of the view on top in the window drawn: indices into its
-    /// module's store, as `rows` gave them.
-    pub window: &'a [usize],
-    /// The header of the column the view on top is sorted by.
-    pub sorted_by: Option<&'static str>,
-    /// The module of the screen on top: its shown type's id.
-    pub top: Option<TypeId>,
-    /// The modules of the screens below the top, bottom first.
-    pub below: &'a [TypeId],
-    /// `L` is on: the group list keeps loading while Topics shows, for its
-    /// LAG column.
-    pub follow_lag: bool,
-}
-
-impl Seen<'_> {
-    /// Whether the screen on top is one of module `M`'s (`M` its shown
-    /// type: `topics::List`).
-    pub fn on_top<M: 'static>(&self) -> bool {
-        self.top == Some(TypeId::of::<M>())
-    }
-
-    /// Whether a screen of module `M` is further down the stack.
-    pub fn under<M: 'static>(&self) -> bool {
-        self.below.contains(&TypeId::of::<M>())
-    }
-
-    /// Nothing seen but the time (tests, a plan outside a session).
-    pub fn at(now: Instant) -> Seen<'static> {
-        Seen {
-            now,
-            window: &[],
-            sorted_by: None,
-            top: None,
-            below: &[],
-            follow_lag: false,
-        }
-    }
-}
-
-/// A view's rows as [`Module::keep_rows`] keeps them: indices into the
-/// store, and the selection and scroll position, which follow the rows
-/// that went and came (the selection on the last row stays on the last).
-#[derive(Debug)]
-pub struct Kept<'a> {
-    /// The rows shown.
-    pub rows: &'a mut Vec<usize>,
-    /// Index into `rows` of the selected row.
-    pub selected: &'a mut usize,
-    /// Index into `rows` of the first row drawn.
-    pub offset: &'a mut usize,
-}
-
-/// A screen that Enter on a row opens: the module says where, the top
-/// level pushes it. `S` is the module's own shown type ([`Goto::Own`]);
-/// the dispatch wraps it into its screen enum ([`Goto::map`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Goto<S> {
-    /// A consumer group's offsets.
-    Group(String),
-    /// A topic's Partitions screen, on `partition`'s row if given (an
-    /// event about it); nothing but a notice if the topic is gone.
-    Partition {
-        /// The topic.
-        topic: String,
-        /// The partition whose row is selected.
-        partition: Option<i32>,
-    },
-    /// A topic's records from the default start, of one partition or all
-    /// (a partition's row).
-    Messages {
-        /// The topic.
-        topic: String,
-        /// Only this partition.
-        partition: Option<i32>,
-    },
-    /// The Brokers screen on the row of the broker with this id (an event
-    /// about it).
-    Broker(i32),
-    /// Another screen of the same module (a config's detail from the
-    /// list, a record from the Messages rows).
-    Own(S),
-    /// The context of this name: the session switches to it (its Topics
-    /// screen opens over the fleet), or opens its own Topics screen if it
-    /// is the session's.
-    Context(String),
-    /// The leader-movement log with its `/` filter set (a broker's
-    /// movement: `~\bb2\b`).
-    Movements(String),
-}
-
-impl<S> Goto<S> {
-    /// The same place, the module's own screen made a `T` by `wrap` (the
-    /// dispatch's variant of the module).
-    pub fn map<T>(self, wrap: impl FnOnce(S) -> T) -> Goto<T> {
-        match self {
-            Goto::Group(group) => Goto::Group(group),
-            Goto::Partition { topic, partition } => Goto::Partition { topic, partition },
-            Goto::Messages { topic, partition } => Goto::Messages { topic, partition },
-            Goto::Broker(broker) => Goto::Broker(broker),
-            Goto::Own(shown) => Goto::Own(wrap(shown)),
-            Goto::Context(name) => Goto::Context(name),
-            Goto::Movements(filter) => Goto::Movements(filter),
-        }
-    }
-}
-
-/// What a screen's fetch can run against, as the session holds it: the
-/// cluster's connection and the context's schema registry.
-#[derive(Clone, Default)]
-pub struct Reach {
-    /// The cluster, once connected.
-    pub cluster: Option<Cluster>,
-    /// The context's schema registry, or why it could not be set up (none
-    /// configured: `None`).
-    pub registry: Option<Registry>,
-    /// The cluster's consumer-group client (with its request counts and
-    /// topic-name cache), once connected.
-    pub groups: Option<GroupsClient>,
-}
-
-/// The context's schema registry client, or why there is none (its
-/// config is unusable: final until the context changes).
-pub type Registry = Result<RegistryClient, Failure>;
-
-/// One thing a fetch runs against ([`Module::Source`]), taken from the
-/// [`Reach`]; without it the fetch is not started.
-pub trait Source: Sized + Send + 'static {
-    /// Whether a screen fetching from it asks only while the cluster is
-    /// connected (its `plan` is not called otherwise).
-    const NEEDS_CLUSTER: bool;
-
-    /// It, if the session has it.
-    fn from_reach(reach: &Reach) -> Option<Self>;
-}
-
-impl Source for Cluster {
-    const NEEDS_CLUSTER: bool = true;
-
-    fn from_reach(reach: &Reach) -> Option<Cluster> {
-        reach.cluster.clone()
-    }
-}
-
-impl Source for GroupsClient {
-    const NEEDS_CLUSTER: bool = true;
-
-    fn from_reach(reach: &Reach) -> Option<GroupsClient> {
-        reach.groups.clone()
-    }
-}
-
-/// Nothing: a screen that never fetches (its data arrives by itself) and
-/// is shown whether or not the cluster is connected (the fleet).
-impl Source for () {
-    const NEEDS_CLUSTER: bool = false;
-
-    fn from_reach(_: &Reach) -> Option<()> {
-        Some(())
-    }
-}
-
-impl Source for Registry {
-    /// The registry answers without the cluster.
-    const NEEDS_CLUSTER: bool = false;
-
-    fn from_reach(reach: &Reach) -> Option<Registry> {
-        reach.registry.clone()
-    }
-}
+pub use super::goto::Goto;
+pub use super::seen::{Clock, Kept, Seen};
+pub use super::source::{Reach, Registry, Source};
 
 /// One screen: implemented by the value that says what it shows.
 pub trait Module: Sized {
@@ -224,7 +30,7 @@ pub trait Module: Sized {
     type Query: std::fmt::Debug + Clone + PartialEq + Eq + Send + 'static;
     /// What reaches the store: the worker's answer to a query.
     type Msg: std::fmt::Debug + Clone + Send + 'static;
-    /// What its fetch runs against: the [`Cluster`] (most), or the
+    /// What its fetch runs against: the [`Cluster`](crate::meta::Cluster) (most), or the
     /// [`Registry`].
     type Source: Source;
     /// Terminal rows of the panel drawn above the table (0: none).
