@@ -40,7 +40,6 @@ use crate::app::action::Effect;
 use crate::app::navigate::push;
 use crate::app::screen::Screen;
 use crate::app::state::AppState;
-use detail::Detail;
 use effect::Effect as MessagesEffect;
 use filter::RecordFilter;
 
@@ -188,8 +187,7 @@ pub fn set_format(state: &mut AppState, format: Format) {
 pub fn relayout(state: &mut AppState) {
     let m = &mut state.screens.messages;
     if let Some(detail) = m.detail.take() {
-        let view = (m.format, m.utc_offset);
-        m.detail = Some(Detail::new(detail.record, &m.topic, view, &m.schemas));
+        m.lay_out(detail.record);
     }
 }
 

@@ -82,9 +82,15 @@ impl MessagesStore {
             partition: record.partition,
             offset: record.offset,
         };
+        self.lay_out(record);
+        shown
+    }
+
+    /// Lay `record` out as the detail screen shows it, under the store's
+    /// format, time zone and schemas (again when one of them changed).
+    pub fn lay_out(&mut self, record: Record) {
         let view = (self.format, self.utc_offset);
         self.detail = Some(Detail::new(record, &self.topic, view, &self.schemas));
-        shown
     }
 }
 
