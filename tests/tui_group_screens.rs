@@ -502,6 +502,14 @@ fn drill_from_group_to_members_to_a_topic_and_back() {
     let effects = press(&mut s, &snap, Code::Enter);
     assert_eq!(s.view().screen, Screen::partitions("payments"));
     assert!(effects.contains(&Effect::WatchTopics(vec!["payments".to_owned()])));
+    let view = s.view();
+    assert_eq!(
+        s.screens
+            .partitions
+            .partition("payments", view.rows[view.selected]),
+        Some(1),
+        "opened on the row of the partition the group's row was on"
+    );
     press(&mut s, &snap, Code::Esc);
     assert_eq!(
         s.view().selected,
